@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// airloc depends on nothing but the toolchain and Debian's C libraries
+// (libgps-dev, libinih-dev): SwiftPM packages cannot be fetched on the devices
+// and CI machines this is built for.
+let package = Package(
+    name: "airloc",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "airloc", targets: ["airloc"]),
+        .library(name: "AirlocKit", targets: ["Geo", "Web", "Gazetteer", "Location", "AirQuality"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CINIH", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+        .target(name: "Geo"),
+        .target(name: "Web"),
+        .target(name: "Gazetteer", dependencies: ["Geo", "Web"]),
+        .target(name: "Location", dependencies: ["Geo", "Web", "CGPS"]),
+        .target(name: "AirQuality", dependencies: ["Geo", "Web"]),
+        .target(name: "AirlocCLI", dependencies: ["Geo", "Web", "Gazetteer", "Location", "AirQuality", "CINIH"]),
+        .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
+        .executableTarget(name: "airloc-bench", dependencies: ["Geo", "Gazetteer", "AirQuality"], path: "Sources/Bench"),
+        .target(name: "TestSupport", dependencies: ["Geo"], path: "Tests/TestSupport"),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"]),
+        .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "TestSupport"]),
+        .testTarget(name: "LocationTests", dependencies: ["Location", "TestSupport"]),
+        .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
+        .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

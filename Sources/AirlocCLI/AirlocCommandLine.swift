@@ -1,0 +1,108 @@
+import Foundation
+import Web
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What every command gets: the environment, the parsed arguments and lazy access to
+/// configuration and console.
+struct CommandContext: Sendable {
+    var arguments: ParsedArguments
+    var environment: [String: String]
+    var configuration: Configuration
+    var console: Console
+}
+
+/// One subcommand: its interface and what it does.
+struct Command: Sendable {
+    var spec: CommandSpec
+    var run: @Sendable (CommandContext) async throws(CLIError) -> ExitCode
+}
+
+/// The `airloc` command line: dispatches to subcommands and turns every failure into a
+/// message on stderr and a sysexits code.
+public enum AirlocCommandLine {
+    static let commands: [Command] = [
+        NowCommand.command, AuthCommand.command, ReverseCommand.command, DataCommand.command,
+    ]
+
+    static var overview: String {
+        var lines = [
+            "airloc — where am I, and what is the air like here?", "",
+            "Usage: airloc <command> [options]", "", "Commands:",
+        ]
+        for command in commands {
+            lines.append("  " + command.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
+        }
+        lines += [
+            "", "Options:", "  -h, --help     show this help (also: airloc <command> --help)",
+            "  --version      print the version", "",
+            "Configuration: /etc/airloc/airloc.conf, then ~/.config/airloc/airloc.conf (see docs/configuration.md).",
+            "Exit codes follow sysexits(3): 64 usage, 69 service unavailable, 75 try again later,",
+            "77 location not authorized, 78 configuration error (see docs/cli.md).",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs airloc with `arguments` (without the program name) and exits.
+    public static func main() async -> Never {
+        let code = await run(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        exit(code)
+    }
+
+    /// Runs one invocation and returns its exit status (testable without exiting).
+    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        let plain = Console(environment: environment, color: .never)
+        guard let first = arguments.first else {
+            plain.err(overview)
+            return ExitCode.usage.rawValue
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+                plain.out(command.spec.helpText)
+            } else {
+                plain.out(overview)
+            }
+            return 0
+        case "--version", "version":
+            plain.out("airloc \(AirlocVersion.string)\n")
+            return 0
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            let names = commands.map(\.spec.name)
+            let what = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
+            let hint = suggestion(for: first.trimmingCharacters(in: CharacterSet(charactersIn: "-")), among: names)
+            plain.err("Error: \(what)" + (hint.map { " (did you mean '\($0)'?)" } ?? "") + "\n")
+            plain.err("Usage: airloc <command> [options]\nSee 'airloc --help'.\n")
+            return ExitCode.usage.rawValue
+        }
+        do {
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
+            if parsed.has("help") {
+                plain.out(command.spec.helpText)
+                return 0
+            }
+            let configuration = try Configuration.load(environment: environment, explicitPath: parsed.value("config"))
+            let console = Console(environment: environment, color: configuration.color)
+            let context = CommandContext(
+                arguments: parsed, environment: environment, configuration: configuration, console: console)
+            return try await command.run(context).rawValue
+        } catch {
+            report(error, console: plain, commandSpec: command.spec)
+            return error.code.rawValue
+        }
+    }
+
+    static func report(_ error: CLIError, console: Console, commandSpec: CommandSpec) {
+        console.err("Error: \(error.message)\n")
+        if error.usageOf != nil {
+            console.err("Usage: airloc \(commandSpec.name) \(commandSpec.usage)".trimmingTrailingSpaces() + "\n")
+            console.err("See 'airloc \(commandSpec.name) --help'.\n")
+        }
+    }
+}

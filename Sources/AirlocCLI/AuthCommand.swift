@@ -1,0 +1,80 @@
+import Foundation
+import Location
+
+/// `airloc auth`: see and change whether airloc may sense this device's location.
+enum AuthCommand {
+    static let spec = CommandSpec(
+        name: "auth", summary: "Allow, deny or inspect use of this device's location",
+        usage: "status [--json] | grant [--always] [--reduced] | deny | reset",
+        discussion: """
+            Sensing the location (gpsd) needs your permission, like an app on a phone. The decision is
+            stored in $XDG_STATE_HOME/airloc/authorization (default ~/.local/state/airloc/authorization).
+              status   show the state: notDetermined, authorizedWhenInUse, authorizedAlways, denied, restricted
+              grant    allow use while you run airloc; --always also allows unattended use (logging);
+                       --reduced allows only an approximate, city-level position
+              deny     forbid it (manual coordinates keep working)
+              reset    forget the decision; the next interactive use asks again
+            An administrator can allow, forbid (restricted) or cap accuracy in /etc/airloc/airloc.conf.
+            """,
+        options: [
+            .flag("json", "status as JSON: {\"status\", \"accuracy\", \"policy\"}"),
+            .flag("always", "with grant: also allow unattended use"),
+            .flag("reduced", "with grant: city-level accuracy only"),
+        ],
+        maxPositionals: 1)
+
+    static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
+
+    static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        let gate = AuthorizationGate(
+            configuration: context.configuration, environment: context.environment, console: context.console)
+        var machine = gate.machine()
+        let verb = context.arguments.positionals.first ?? "status"
+        let verbs = ["status", "grant", "deny", "reset"]
+        if verb != "grant" && (context.arguments.has("always") || context.arguments.has("reduced")) {
+            throw .usage("--always and --reduced go with 'grant'", command: spec.name)
+        }
+        let action: LocationAuthorization.Action
+        switch verb {
+        case "status":
+            let policy = context.configuration.policy
+            if context.arguments.has("json") {
+                context.console.out(
+                    "{\"accuracy\": \"\(machine.accuracy.rawValue)\", \"policy\": \"\(policy.mode.rawValue)\", "
+                        + "\"status\": \"\(machine.status.rawValue)\"}\n")
+            } else {
+                context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
+                if policy.mode != .ask || policy.maximumAccuracy != .full {
+                    context.console.out(
+                        "administrator policy: \(policy.mode.rawValue), max accuracy \(policy.maximumAccuracy.rawValue)\n")
+                }
+            }
+            return .ok
+        case "grant":
+            action = machine.grant(
+                always: context.arguments.has("always"),
+                accuracy: context.arguments.has("reduced") ? .reduced : .full)
+        case "deny":
+            action = machine.deny()
+        case "reset":
+            action = machine.reset()
+        default:
+            let hint = suggestion(for: verb, among: verbs).map { " (did you mean '\($0)'?)" } ?? ""
+            throw .usage("unknown action '\(verb)'\(hint); expected status, grant, deny or reset", command: spec.name)
+        }
+        switch action {
+        case .persist(let decision):
+            try gate.save(decision)
+        case .clear:
+            do { try gate.store.clear() } catch {
+                throw CLIError(code: .ioError, message: "cannot remove \(gate.store.file.path): \(error)")
+            }
+        case .refuse(let refusal):
+            throw AuthorizationGate.error(for: refusal)
+        case .proceed, .prompt:
+            break
+        }
+        context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
+        return .ok
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where output goes and how it may look.
+///
+/// Contract: results go to stdout, diagnostics to stderr; colour and emoji-free
+/// styling are decided once per run: colour only when stdout is a TTY, `NO_COLOR` is
+/// unset and the config does not say `never` (or says `always`).
+struct Console: Sendable {
+    var useColor: Bool
+    var stdinIsTTY: Bool
+    var stderrIsTTY: Bool
+
+    init(environment: [String: String], color: Configuration.ColorChoice) {
+        let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
+        stdinIsTTY = isatty(STDIN_FILENO) == 1
+        stderrIsTTY = isatty(STDERR_FILENO) == 1
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        switch color {
+        case .always: useColor = !noColor
+        case .never: useColor = false
+        case .auto: useColor = stdoutIsTTY && !noColor && environment["TERM"] != "dumb"
+        }
+    }
+
+    /// True when a person can answer a question: stdin and stderr are terminals.
+    var isInteractive: Bool { stdinIsTTY && stderrIsTTY }
+
+    func out(_ text: String) { Console.write(text, to: STDOUT_FILENO) }
+    func err(_ text: String) { Console.write(text, to: STDERR_FILENO) }
+
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+
+    func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    func paint(_ text: String, color256: Int) -> String {
+        useColor ? "\u{1B}[1;38;5;\(color256)m\(text)\u{1B}[0m" : text
+    }
+    func warning(_ text: String) -> String { useColor ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Gazetteer
+
+/// `airloc data`: what place data is loaded, and rebuilding it from GeoNames dumps.
+enum DataCommand {
+    static let spec = CommandSpec(
+        name: "data", summary: "Show or rebuild the offline place data",
+        usage: "info [--json] | import --from DIR [--output FILE] [--source TEXT]",
+        discussion: """
+              info     where the place data was found, its source, build date and counts
+              import   build gazetteer.bin from GeoNames dump files in DIR (cities500.txt,
+                       admin1CodesASCII.txt, countryInfo.txt from download.geonames.org/export/dump);
+                       writes FILE (default $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers)
+            """,
+        options: [
+            .flag("json", "with info: print JSON"),
+            .value("from", "DIR", "with import: directory holding the GeoNames files"),
+            .value("output", "FILE", "with import: where to write gazetteer.bin"),
+            .value("source", "TEXT", "with import: source description stored in the file"),
+        ],
+        maxPositionals: 1)
+
+    static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
+
+    static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        switch context.arguments.positionals.first ?? "info" {
+        case "info":
+            let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+            let meta = gazetteer.metadata
+            if context.arguments.has("json") {
+                var object: [String: Any] = ["path": gazetteer.location, "places": gazetteer.count]
+                for (key, value) in meta where key != "places" { object[key] = value }
+                let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+                context.console.out(String(decoding: data, as: UTF8.self) + "\n")
+            } else {
+                context.console.out(
+                    """
+                    file:        \(gazetteer.location)
+                    places:      \(gazetteer.count)
+                    countries:   \(meta["countries"] ?? "?")   admin-1 regions: \(meta["admin1"] ?? "?")
+                    source:      \(meta["source"] ?? "unknown")
+                    built:       \(meta["built"] ?? "unknown")
+                    attribution: \(meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0")
+
+
+                    """)
+            }
+            return .ok
+        case "import":
+            guard let from = context.arguments.value("from") else {
+                throw .usage("import needs --from DIR (the folder with the GeoNames files)", command: spec.name)
+            }
+            let output = context.arguments.value("output").map { URL(fileURLWithPath: $0) }
+                ?? DataLocator.userDataFile(environment: context.environment)
+            let builder: GazetteerBuilder
+            do {
+                builder = try GazetteerBuilder.fromDumps(
+                    in: URL(fileURLWithPath: from),
+                    source: context.arguments.value("source") ?? "GeoNames dump files from \(from)", builtAt: Date())
+            } catch let error as GazetteerError {
+                throw CLIError(code: .dataError, message: error.description)
+            } catch {
+                throw CLIError(code: .dataError, message: "\(error)")
+            }
+            do {
+                try FileManager.default.createDirectory(
+                    at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try builder.write(to: output)
+            } catch {
+                throw CLIError(code: .ioError, message: "\(error)")
+            }
+            context.console.err("wrote \(builder.places.count) places to \(output.path)\n")
+            return .ok
+        case let other:
+            let hint = suggestion(for: other, among: ["info", "import"]).map { " (did you mean '\($0)'?)" } ?? ""
+            throw .usage("unknown action '\(other)'\(hint); expected info or import", command: spec.name)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Re-encodes a value so that optional properties that are nil appear as JSON `null`
+/// instead of being left out (Swift's synthesised `Encodable` drops them), which keeps
+/// the documented schema's keys present for scripts.
+///
+/// It mirrors the value with `Mirror`: each stored property becomes a key (converted to
+/// snake_case by the encoder), nested structs recurse, arrays map element-wise.
+struct NullPreserving: Encodable {
+    let value: Any
+
+    init(_ value: Any) { self.value = value }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        let mirror = Mirror(reflecting: value)
+        switch value {
+        case let v as String: var c = encoder.singleValueContainer(); try c.encode(v)
+        case let v as Int: var c = encoder.singleValueContainer(); try c.encode(v)
+        case let v as Double: var c = encoder.singleValueContainer(); try c.encode(v)
+        case let v as Bool: var c = encoder.singleValueContainer(); try c.encode(v)
+        default:
+            if mirror.displayStyle == .optional {
+                if let child = mirror.children.first {
+                    try NullPreserving(child.value).encode(to: encoder)
+                } else {
+                    var c = encoder.singleValueContainer()
+                    try c.encodeNil()
+                }
+            } else if mirror.displayStyle == .collection {
+                var c = encoder.unkeyedContainer()
+                for child in mirror.children { try c.encode(NullPreserving(child.value)) }
+            } else {
+                var c = encoder.container(keyedBy: Key.self)
+                for child in mirror.children {
+                    guard let label = child.label else { continue }
+                    try c.encode(NullPreserving(child.value), forKey: Key(label))
+                }
+            }
+        }
+    }
+}

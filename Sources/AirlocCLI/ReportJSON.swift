@@ -1,0 +1,152 @@
+import AirQuality
+import Foundation
+import Gazetteer
+import Geo
+
+/// The `airloc now --json` document, schema `airloc.report/1` (docs/json-schema.md).
+///
+/// Contract: keys are snake_case and sorted; a key whose value is unknown is null, never
+/// absent, so `jq` paths stay valid; numbers are plain JSON numbers in SI units (metres,
+/// µg/m³, seconds). No colour, no emoji. New keys may be added within `/1`; renaming or
+/// removing one bumps the schema.
+struct ReportJSON: Encodable {
+    static let schema = "airloc.report/1"
+
+    var schema = ReportJSON.schema
+    var generatedAt: String
+    var location: Location
+    var place: PlaceJSON?
+    var airQuality: Air?
+    var sentCoordinate: CoordinateJSON
+    var sources: [String]
+    var warnings: [String]
+    var errors: [ErrorJSON]
+
+    struct CoordinateJSON: Encodable {
+        var latitude: Double
+        var longitude: Double
+    }
+
+    struct Location: Encodable {
+        var latitude: Double
+        var longitude: Double
+        var source: String
+        var provider: String
+        var accuracyM: Double?
+        var accuracySource: String?
+        var authorizedAccuracy: String
+        var time: String?
+        var ageS: Double?
+        var mode: String?
+        var altitudeHaeM: Double?
+        var altitudeMslM: Double?
+        var speedMS: Double?
+        var trackDeg: Double?
+        var satellitesUsed: Int?
+    }
+
+    struct PlaceJSON: Encodable {
+        var id: Int
+        var name: String
+        var admin1: String
+        var country: String
+        var countryCode: String
+        var displayName: String
+        var distanceKm: Double
+        var bearingDeg: Double
+        var timezone: String
+        var population: Int
+        var latitude: Double
+        var longitude: Double
+    }
+
+    struct Air: Encodable {
+        var usAqi: Int
+        var category: String
+        var categoryName: String
+        var color: String
+        var description: String
+        var advice: String
+        var dominantPollutant: String?
+        var time: String
+        var timezone: String
+        var pollutants: [PollutantJSON]
+    }
+
+    struct PollutantJSON: Encodable {
+        var id: String
+        var name: String
+        var value: Double
+        var unit: String
+        var aqi: Int?
+        var category: String?
+    }
+
+    struct ErrorJSON: Encodable {
+        var part: String
+        var service: String?
+        var message: String
+        var retryable: Bool
+    }
+
+    init(_ report: AirReport) {
+        let iso = ISO8601DateFormatter()
+        let fix = report.fix
+        generatedAt = iso.string(from: report.generatedAt)
+        location = Location(
+            latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude, source: fix.source.rawValue,
+            provider: report.provider, accuracyM: fix.horizontalAccuracy, accuracySource: fix.accuracySource,
+            authorizedAccuracy: report.accuracy, time: fix.time.map { iso.string(from: $0) },
+            ageS: fix.age(at: report.generatedAt).map { ($0 * 10).rounded() / 10 },
+            mode: fix.mode.map { $0 == .threeD ? "3d" : $0 == .twoD ? "2d" : "none" },
+            altitudeHaeM: fix.altitudeHAE, altitudeMslM: fix.altitudeMSL, speedMS: fix.speed, trackDeg: fix.track,
+            satellitesUsed: fix.satellitesUsed)
+        place = report.place.map { nearest in
+            let p = nearest.place
+            return PlaceJSON(
+                id: p.id, name: p.name, admin1: p.admin1, country: p.country, countryCode: p.countryCode,
+                displayName: p.displayName, distanceKm: (nearest.distance / 10).rounded() / 100,
+                bearingDeg: nearest.bearing.rounded(), timezone: p.timezone, population: p.population,
+                latitude: p.coordinate.latitude, longitude: p.coordinate.longitude)
+        }
+        sentCoordinate = CoordinateJSON(
+            latitude: report.sentCoordinate.latitude, longitude: report.sentCoordinate.longitude)
+        var sources = ["GeoNames (CC BY 4.0)"]
+        var errors: [ErrorJSON] = []
+        switch report.air {
+        case .success(let reading):
+            sources.insert(OpenMeteoAirQuality.attribution + " (CC BY 4.0)", at: 0)
+            let category = reading.category
+            airQuality = Air(
+                usAqi: reading.usAQI, category: category.rawValue, categoryName: category.name, color: category.color,
+                description: category.description, advice: category.advice,
+                dominantPollutant: reading.dominantPollutant?.rawValue, time: reading.time,
+                timezone: reading.timezone,
+                pollutants: Pollutant.allCases.compactMap { pollutant in
+                    guard let value = reading.concentrations[pollutant] else { return nil }
+                    let aqi = reading.subIndices[pollutant]
+                    return PollutantJSON(
+                        id: pollutant.rawValue, name: pollutant.name, value: value, unit: "ug/m3", aqi: aqi,
+                        category: aqi.map { AQICategory(aqi: $0).rawValue })
+                })
+        case .failure(let error):
+            airQuality = nil
+            var service: String? = OpenMeteoAirQuality.serviceName
+            if case .web(let web) = error { service = web.service }
+            errors.append(
+                ErrorJSON(part: "air_quality", service: service, message: error.description, retryable: error.isRetryable))
+        }
+        self.sources = sources
+        self.warnings = report.warnings
+        self.errors = errors
+    }
+
+    /// Encodes with explicit nulls (see the contract) and sorted keys.
+    func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(NullPreserving(self)) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,72 @@
+import AirQuality
+import Foundation
+import Geo
+
+/// Renders an ``AirReport`` for a person: the seed app's "Your Location" card as text.
+struct ReportText {
+    var console: Console
+
+    func render(_ report: AirReport) -> String {
+        var lines: [String] = []
+        let heading = report.fix.source == .manual ? "Chosen location" : "Your Location"
+        let placeName = report.place?.place.displayName ?? "unknown place"
+        lines.append(console.bold("\(heading) · \(placeName)"))
+        var detail = ["\(report.fix.coordinate)"]
+        switch report.fix.source {
+        case .gps:
+            var gps = "GPS \(report.fix.mode?.description ?? "fix")"
+            if let accuracy = report.fix.horizontalAccuracy { gps += " ±\(formatMetres(accuracy))" }
+            detail.append(gps)
+            if let age = report.fix.age(at: report.generatedAt) { detail.append("\(formatAge(age)) ago") }
+        case .ip: detail.append("IP location, city level")
+        case .manual: detail.append("manual")
+        }
+        if report.accuracy == "reduced" { detail.append("approximate (reduced accuracy)") }
+        lines.append("  " + detail.joined(separator: " · "))
+        if let nearest = report.place, nearest.distance >= 1000 {
+            lines.append("  " + console.dim(nearest.relativeDescription))
+        }
+        switch report.air {
+        case .success(let reading):
+            let category = reading.category
+            let badge = console.paint("\(reading.usAQI)  \(category.name)", color256: category.terminalColor)
+            lines.append("Air quality  \(badge) \(category.emoji)")
+            lines.append("  \(category.description)")
+            if category != .good { lines.append("  \(category.advice)") }
+            let readings = Pollutant.allCases.compactMap { pollutant -> String? in
+                guard let value = reading.concentrations[pollutant] else { return nil }
+                let number = formatConcentration(value)
+                return pollutant == .pm2_5 ? "\(pollutant.symbol) \(number) \(pollutant.unit)" : "\(pollutant.symbol) \(number)"
+            }
+            if !readings.isEmpty { lines.append("  " + readings.joined(separator: " · ")) }
+            var footer = "Data: \(OpenMeteoAirQuality.attribution)"
+            if let override = report.airServiceOverride { footer += " via \(override)" }
+            footer += " · \(reading.time) \(reading.timezone) · Places: GeoNames"
+            lines.append("  " + console.dim(footer))
+        case .failure(let error):
+            // The full reason goes to stderr (diagnostics); the card only says which part failed.
+            let service: String
+            if case .web(let web) = error { service = web.service } else { service = OpenMeteoAirQuality.serviceName }
+            lines.append("Air quality  " + console.warning("unavailable") + console.dim(" (\(service))"))
+        }
+        for warning in report.warnings { lines.append(console.warning("warning: \(warning)")) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+func formatMetres(_ metres: Double) -> String {
+    metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
+}
+
+func formatAge(_ seconds: Double) -> String {
+    switch seconds {
+    case ..<90: return "\(Int(seconds.rounded())) s"
+    case ..<5400: return "\(Int((seconds / 60).rounded())) min"
+    default: return String(format: "%.1f h", seconds / 3600)
+    }
+}
+
+/// Open-Meteo's own precision: one decimal, none for values ≥ 100 (CO 220).
+func formatConcentration(_ value: Double) -> String {
+    value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+}

@@ -1,0 +1,288 @@
+import Foundation
+import Geo
+
+/// The offline world gazetteer: GeoNames populated places with their admin-1 region,
+/// country and time zone, memory-mapped from `gazetteer.bin`.
+///
+/// Contract: loading validates the header and every section's size, so a damaged file is
+/// a ``GazetteerError/corrupt(path:reason:)`` at load time, never a crash later. After
+/// that the value is immutable and safe to share between threads; lookups allocate
+/// nothing but their results.
+public final class Gazetteer: Sendable {
+    private let file: MappedFile
+    private let path: String
+    private let strings: SectionReader
+    private let countries: SectionReader
+    private let admin1: SectionReader
+    private let timezones: SectionReader
+    private let features: SectionReader
+    private let places: SectionReader
+    private let vectors: SectionReader
+    private let gridStarts: SectionReader
+    private let ids: SectionReader
+    private let cellsPerDegree: Int
+    /// Number of places in the file.
+    public let count: Int
+    /// The `META` section as key/value pairs (source, built, places, attribution, ...).
+    public let metadata: [String: String]
+
+    /// Maps and validates the file at `path`.
+    public init(path: String) throws(GazetteerError) {
+        let file = try MappedFile(path: path)
+        let bytes = file.bytes
+        func corrupt(_ reason: String) -> GazetteerError { .corrupt(path: path, reason: reason) }
+        guard bytes.count >= GazetteerFormat.headerSize,
+            Array(bytes[0..<8]) == GazetteerFormat.magic
+        else { throw corrupt("not an airloc gazetteer file") }
+        let header = SectionReader(base: bytes.baseAddress!, count: bytes.count)
+        guard header.u32(8) == GazetteerFormat.version else {
+            throw corrupt("format version \(header.u32(8)), this airloc reads \(GazetteerFormat.version)")
+        }
+        let sectionCount = Int(header.u32(12))
+        guard sectionCount < 256,
+            GazetteerFormat.headerSize + sectionCount * GazetteerFormat.sectionEntrySize <= bytes.count
+        else { throw corrupt("truncated section table") }
+        var found: [UInt32: SectionReader] = [:]
+        for index in 0..<sectionCount {
+            let entry = GazetteerFormat.headerSize + index * GazetteerFormat.sectionEntrySize
+            let tag = header.u32(entry)
+            let offset = UInt64(header.u32(entry + 8)) | UInt64(header.u32(entry + 12)) << 32
+            let length = UInt64(header.u32(entry + 16)) | UInt64(header.u32(entry + 20)) << 32
+            guard offset <= UInt64(bytes.count), length <= UInt64(bytes.count) - offset else {
+                throw corrupt("section \(index) lies outside the file (truncated download?)")
+            }
+            found[tag] = SectionReader(base: bytes.baseAddress! + Int(offset), count: Int(length))
+        }
+        func section(_ tag: GazetteerFormat.Tag, stride: Int) throws(GazetteerError) -> SectionReader {
+            guard let reader = found[tag.code] else { throw corrupt("section \(tag.rawValue) is missing") }
+            guard reader.count % stride == 0 else { throw corrupt("section \(tag.rawValue) has a partial record") }
+            return reader
+        }
+        strings = try section(.strings, stride: 1)
+        countries = try section(.countries, stride: GazetteerFormat.countryStride)
+        admin1 = try section(.admin1, stride: GazetteerFormat.admin1Stride)
+        timezones = try section(.timezones, stride: GazetteerFormat.refStride)
+        features = try section(.features, stride: GazetteerFormat.refStride)
+        places = try section(.places, stride: GazetteerFormat.placeStride)
+        vectors = try section(.vectors, stride: GazetteerFormat.vectorStride)
+        ids = try section(.idIndex, stride: GazetteerFormat.idStride)
+        let grid = try section(.grid, stride: 4)
+        count = places.count / GazetteerFormat.placeStride
+        guard vectors.count / GazetteerFormat.vectorStride == count, ids.count / GazetteerFormat.idStride == count else {
+            throw corrupt("place, vector and id sections disagree on the number of places")
+        }
+        guard grid.count >= 4 else { throw corrupt("grid section is empty") }
+        cellsPerDegree = Int(grid.u32(0))
+        let cells = 180 * 360 * cellsPerDegree * cellsPerDegree
+        guard (1...20).contains(cellsPerDegree), grid.count == 4 + (cells + 1) * 4,
+            Int(grid.u32(4 + cells * 4)) == count
+        else { throw corrupt("grid section does not match the places") }
+        gridStarts = SectionReader(base: grid.base + 4, count: grid.count - 4)
+        let meta = found[GazetteerFormat.Tag.meta.code].map {
+            String(decoding: UnsafeRawBufferPointer(start: $0.base, count: $0.count), as: UTF8.self)
+        }
+        var pairs: [String: String] = [:]
+        for line in (meta ?? "").split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            pairs[String(line[..<eq])] = String(line[line.index(after: eq)...])
+        }
+        metadata = pairs
+        self.path = path
+        self.file = file
+    }
+
+    /// Where the data was loaded from.
+    public var location: String { path }
+
+    // MARK: - Records
+
+    private func string(_ reader: SectionReader, at offset: Int) -> String {
+        let start = Int(reader.u32(offset))
+        let length = Int(reader.u32(offset + 4))
+        guard start <= strings.count, length <= strings.count - start else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: strings.base + start, count: length), as: UTF8.self)
+    }
+
+    private func countryFields(_ index: Int) -> (code: String, name: String) {
+        guard index < countries.count / GazetteerFormat.countryStride else { return ("", "") }
+        let base = index * GazetteerFormat.countryStride
+        let code = String(
+            decoding: UnsafeRawBufferPointer(start: countries.base + base, count: 2), as: UTF8.self)
+        return (code, string(countries, at: base + 8))
+    }
+
+    private func admin1Name(_ index: Int) -> String {
+        guard index < admin1.count / GazetteerFormat.admin1Stride else { return "" }
+        return string(admin1, at: index * GazetteerFormat.admin1Stride + 8)
+    }
+
+    private func indexedString(_ reader: SectionReader, _ index: Int) -> String {
+        guard index < reader.count / GazetteerFormat.refStride else { return "" }
+        return string(reader, at: index * GazetteerFormat.refStride)
+    }
+
+    /// The place stored at position `index` (0..<count).
+    public func place(at index: Int) -> Place {
+        precondition(index >= 0 && index < count, "place index out of range")
+        let base = index * GazetteerFormat.placeStride
+        let lat = Double(places.i32(base + 4)) / GazetteerFormat.coordinateScale
+        let lon = Double(places.i32(base + 8)) / GazetteerFormat.coordinateScale
+        let country = countryFields(Int(places.u16(base + 26)))
+        return Place(
+            id: Int(places.u32(base)), name: string(places, at: base + 16),
+            coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+            admin1: admin1Name(Int(places.u16(base + 24))), country: country.name, countryCode: country.code,
+            timezone: indexedString(timezones, Int(places.u16(base + 28))),
+            population: Int(places.u32(base + 12)),
+            featureCode: indexedString(features, Int(places.u8(base + 30))))
+    }
+
+    /// The place with GeoNames id `id`, if the data holds it.
+    public func place(id: Int) -> Place? {
+        guard id >= 0, id <= Int(UInt32.max) else { return nil }
+        let target = UInt32(id)
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            let value = ids.u32(mid * GazetteerFormat.idStride)
+            if value < target { low = mid + 1 } else { high = mid }
+        }
+        guard low < count, ids.u32(low * GazetteerFormat.idStride) == target else { return nil }
+        return place(at: Int(ids.u32(low * GazetteerFormat.idStride + 4)))
+    }
+
+    /// English name of the country with ISO alpha-2 `code` (any case), if known.
+    public func countryName(code: String) -> String? {
+        let upper = code.uppercased()
+        for index in 0..<(countries.count / GazetteerFormat.countryStride) {
+            let fields = countryFields(index)
+            if fields.code == upper { return fields.name }
+        }
+        return nil
+    }
+
+    func population(at index: Int) -> Int { Int(places.u32(index * GazetteerFormat.placeStride + 12)) }
+
+    func coordinate(at index: Int) -> Coordinate {
+        let base = index * GazetteerFormat.placeStride
+        return Coordinate(
+            uncheckedLatitude: Double(places.i32(base + 4)) / GazetteerFormat.coordinateScale,
+            longitude: Double(places.i32(base + 8)) / GazetteerFormat.coordinateScale)
+    }
+
+    /// Calls `body` with every place index in the grid cells covering `metres` around
+    /// `coordinate` (a superset of the places within that distance).
+    func forEachIndex(within metres: Double, of coordinate: Coordinate, _ body: (Int) -> Void) {
+        let columns = 360 * cellsPerDegree
+        let degrees = metres / Coordinate.earthRadius * 180 / .pi
+        for (row, spans) in GridGeometry.cells(
+            around: coordinate.latitude, coordinate.longitude, radiusDegrees: degrees, cellsPerDegree: cellsPerDegree)
+        {
+            for span in spans {
+                let first = Int(gridStarts.u32((row * columns + span.lowerBound) * 4))
+                let end = Int(gridStarts.u32((row * columns + span.upperBound + 1) * 4))
+                for index in first..<end { body(index) }
+            }
+        }
+    }
+
+    // MARK: - Reverse geocoding
+
+    /// The populated place nearest to `coordinate` (great-circle distance), searching
+    /// outwards until the answer is provably the nearest; nil only for an empty gazetteer.
+    public func nearest(to coordinate: Coordinate) -> NearestPlace? {
+        guard count > 0 else { return nil }
+        let q = unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        let columns = 360 * cellsPerDegree
+        var radius = 1.0 / Double(cellsPerDegree)
+        while true {
+            var best = -1
+            var bestChord2 = Double.infinity
+            for (row, spans) in GridGeometry.cells(
+                around: coordinate.latitude, coordinate.longitude, radiusDegrees: radius,
+                cellsPerDegree: cellsPerDegree)
+            {
+                for span in spans {
+                    let first = Int(gridStarts.u32((row * columns + span.lowerBound) * 4))
+                    let end = Int(gridStarts.u32((row * columns + span.upperBound + 1) * 4))
+                    var index = first
+                    while index < end {
+                        let v = index * GazetteerFormat.vectorStride
+                        let dx = Double(vectors.f32(v)) - q.0
+                        let dy = Double(vectors.f32(v + 4)) - q.1
+                        let dz = Double(vectors.f32(v + 8)) - q.2
+                        let chord2 = dx * dx + dy * dy + dz * dz
+                        if chord2 < bestChord2 {
+                            bestChord2 = chord2
+                            best = index
+                        }
+                        index += 1
+                    }
+                }
+            }
+            // The searched cells cover every point within `radius`; a best match inside
+            // that radius cannot be beaten by a cell outside it.
+            let radiusChord = 2 * sin(radius * .pi / 360)
+            if best >= 0 && (bestChord2.squareRoot() <= radiusChord || radius >= 180) {
+                let place = place(at: best)
+                return NearestPlace(place: place, from: coordinate)
+            }
+            if radius >= 180 { return nil }
+            radius = min(180, radius * 4)
+        }
+    }
+}
+
+extension Gazetteer {
+    /// How far a place's name reaches from its point: at least 1.5 km, growing with the
+    /// square root of the population (Berlin ≈ 18 km, a town of 30,000 ≈ 1.7 km).
+    static func influenceRadius(population: Int) -> Double {
+        max(1500, 10 * Double(population).squareRoot())
+    }
+
+    /// The place a person would say they are in: among places within 30 km, the one
+    /// whose influence radius best covers the point (smallest distance ÷ radius), so a
+    /// point in central Berlin is "Berlin", not the district "Mitte", while a village is
+    /// still named when you are in it. Falls back to ``nearest(to:)`` beyond 30 km.
+    public func locality(for coordinate: Coordinate) -> NearestPlace? {
+        guard let nearest = nearest(to: coordinate) else { return nil }
+        let searchRadius = 30_000.0
+        guard nearest.distance < searchRadius else { return nearest }
+        var best = nearest
+        var bestScore = nearest.distance / Self.influenceRadius(population: nearest.place.population)
+        forEachIndex(within: searchRadius, of: coordinate) { index in
+            let population = self.population(at: index)
+            let candidate = self.coordinate(at: index)
+            let distance = candidate.distance(to: coordinate)
+            let score = distance / Self.influenceRadius(population: population)
+            if score < bestScore {
+                bestScore = score
+                best = NearestPlace(place: self.place(at: index), from: coordinate)
+            }
+        }
+        return best
+    }
+}
+
+/// A reverse-geocoding answer: the place, and where the queried point lies from it.
+public struct NearestPlace: Sendable, Hashable {
+    public var place: Place
+    /// Great-circle distance from the place to the queried point, metres.
+    public var distance: Double
+    /// Bearing from the place to the queried point, degrees clockwise from north.
+    public var bearing: Double
+
+    public init(place: Place, from point: Coordinate) {
+        self.place = place
+        self.distance = place.coordinate.distance(to: point)
+        self.bearing = place.coordinate.bearing(to: point)
+    }
+
+    /// "3 km NE of Erding", or "in Erding" within 1 km of its point.
+    public var relativeDescription: String {
+        if distance < 1000 { return "in \(place.name)" }
+        let km = distance < 10_000 ? String(format: "%.1f", distance / 1000) : String(Int((distance / 1000).rounded()))
+        return "\(km) km \(CompassDirection(bearing: bearing).rawValue) of \(place.name)"
+    }
+}

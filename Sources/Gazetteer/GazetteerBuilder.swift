@@ -1,0 +1,183 @@
+import Foundation
+
+/// Builds `gazetteer.bin` from GeoNames dump files.
+///
+/// Contract: the output is a pure function of the inputs plus `source` and `builtAt`
+/// (same input → byte-identical file), so a rebuilt file only changes in git when the
+/// data did. Places with an unknown country or admin-1 code are kept, with those fields
+/// empty. The file is written to a temporary name and renamed, so a crash or power cut
+/// never leaves a half-written gazetteer behind.
+public struct GazetteerBuilder: Sendable {
+    public var places: [GeoNamesDump.PlaceRow]
+    public var admin1: [GeoNamesDump.Admin1Row]
+    public var countries: [GeoNamesDump.CountryRow]
+    public var source: String
+    public var builtAt: Date
+    public var cellsPerDegree = GazetteerFormat.defaultCellsPerDegree
+
+    public init(
+        places: [GeoNamesDump.PlaceRow], admin1: [GeoNamesDump.Admin1Row],
+        countries: [GeoNamesDump.CountryRow], source: String, builtAt: Date
+    ) {
+        self.places = places
+        self.admin1 = admin1
+        self.countries = countries
+        self.source = source
+        self.builtAt = builtAt
+    }
+
+    /// Reads cities*.txt, admin1CodesASCII.txt and countryInfo.txt from `directory`.
+    public static func fromDumps(in directory: URL, source: String, builtAt: Date) throws -> GazetteerBuilder {
+        let fm = FileManager.default
+        let candidates = ["cities500.txt", "cities1000.txt", "cities5000.txt", "cities15000.txt", "allCountries.txt"]
+        guard let citiesName = candidates.first(where: { fm.fileExists(atPath: directory.appendingPathComponent($0).path) })
+        else {
+            throw GazetteerError.unreadable(
+                path: directory.path, reason: "no cities500.txt (or cities1000/5000/15000.txt) in it")
+        }
+        return GazetteerBuilder(
+            places: try GeoNamesDump.places(at: directory.appendingPathComponent(citiesName))
+                .filter { $0.featureClass == "P" || $0.featureClass.isEmpty },
+            admin1: try GeoNamesDump.admin1(at: directory.appendingPathComponent("admin1CodesASCII.txt")),
+            countries: try GeoNamesDump.countries(at: directory.appendingPathComponent("countryInfo.txt")),
+            source: source, builtAt: builtAt)
+    }
+
+    /// Serialises the gazetteer.
+    public func build() -> [UInt8] {
+        var strings = StringTable()
+        let countryRows = countries.sorted { $0.iso2 < $1.iso2 }
+        let countryIndex = Dictionary(
+            countryRows.enumerated().map { ($1.iso2, UInt16($0)) }, uniquingKeysWith: { first, _ in first })
+        let admin1Rows = admin1.sorted { $0.code < $1.code }
+        let admin1Index = Dictionary(
+            admin1Rows.enumerated().map { ($1.code, UInt16($0)) }, uniquingKeysWith: { first, _ in first })
+        let timezones = Array(Set(places.map(\.timezone))).sorted()
+        let timezoneIndex = Dictionary(uniqueKeysWithValues: timezones.enumerated().map { ($1, UInt16($0)) })
+        let features = Array(Set(places.map(\.featureCode))).sorted()
+        let featureIndex = Dictionary(uniqueKeysWithValues: features.enumerated().map { ($1, UInt8($0)) })
+
+        var countrySection = BinaryWriter()
+        for row in countryRows {
+            countrySection.raw(Array(row.iso2.utf8.prefix(2)))
+            countrySection.raw(Array((row.iso3 + "   ").utf8.prefix(3)))
+            countrySection.raw([0, 0, 0])
+            countrySection.ref(strings.add(row.name))
+            countrySection.ref(strings.add(row.capital))
+            countrySection.u32(UInt32(clamping: row.geonameid))
+            countrySection.u32(UInt32(clamping: row.population))
+        }
+        var admin1Section = BinaryWriter()
+        for row in admin1Rows {
+            admin1Section.ref(strings.add(row.code))
+            admin1Section.ref(strings.add(row.name))
+            let cc = String(row.code.prefix { $0 != "." })
+            admin1Section.u16(countryIndex[cc] ?? GazetteerFormat.none16)
+            admin1Section.u16(0)
+        }
+        var timezoneSection = BinaryWriter()
+        for zone in timezones { timezoneSection.ref(strings.add(zone)) }
+        var featureSection = BinaryWriter()
+        for code in features { featureSection.ref(strings.add(code)) }
+
+        // Order places by grid cell, then by population (descending) and id, so a cell is
+        // one contiguous run and the biggest places of a cell come first.
+        let cellsPerDegree = self.cellsPerDegree
+        let columns = 360 * cellsPerDegree
+        func cell(_ row: GeoNamesDump.PlaceRow) -> Int {
+            GridGeometry.cell(latitude: row.latitude, longitude: row.longitude, cellsPerDegree: cellsPerDegree)
+        }
+        let ordered = places.map { (cell($0), $0) }.sorted { a, b in
+            if a.0 != b.0 { return a.0 < b.0 }
+            if a.1.population != b.1.population { return a.1.population > b.1.population }
+            return a.1.geonameid < b.1.geonameid
+        }
+        var placeSection = BinaryWriter()
+        var vectorSection = BinaryWriter()
+        for (_, row) in ordered {
+            let lat = (row.latitude * GazetteerFormat.coordinateScale).rounded()
+            let lon = (row.longitude * GazetteerFormat.coordinateScale).rounded()
+            placeSection.u32(UInt32(clamping: row.geonameid))
+            placeSection.i32(Int32(lat))
+            placeSection.i32(Int32(lon))
+            placeSection.u32(UInt32(clamping: row.population))
+            placeSection.ref(strings.add(row.name))
+            placeSection.u16(admin1Index[row.countryCode + "." + row.admin1Code] ?? GazetteerFormat.none16)
+            placeSection.u16(countryIndex[row.countryCode] ?? GazetteerFormat.none16)
+            placeSection.u16(timezoneIndex[row.timezone] ?? GazetteerFormat.none16)
+            placeSection.u8(featureIndex[row.featureCode] ?? 0)
+            placeSection.u8(0)
+            // Vectors from the stored (rounded) coordinate, so distances agree with what
+            // the reader reports.
+            let v = unitVector(
+                latitude: lat / GazetteerFormat.coordinateScale, longitude: lon / GazetteerFormat.coordinateScale)
+            vectorSection.f32(Float(v.0))
+            vectorSection.f32(Float(v.1))
+            vectorSection.f32(Float(v.2))
+        }
+        var gridSection = BinaryWriter()
+        gridSection.u32(UInt32(cellsPerDegree))
+        let cellCount = 180 * cellsPerDegree * columns
+        var starts = [UInt32](repeating: 0, count: cellCount + 1)
+        for (cellIndex, _) in ordered { starts[cellIndex + 1] += 1 }
+        for index in 0..<cellCount { starts[index + 1] += starts[index] }
+        for value in starts { gridSection.u32(value) }
+
+        var idSection = BinaryWriter()
+        for (index, entry) in ordered.enumerated().sorted(by: { $0.1.1.geonameid < $1.1.1.geonameid }) {
+            idSection.u32(UInt32(clamping: entry.1.geonameid))
+            idSection.u32(UInt32(index))
+        }
+
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let meta = [
+            "source=\(source)", "built=\(formatter.string(from: builtAt))", "places=\(places.count)",
+            "countries=\(countryRows.count)", "admin1=\(admin1Rows.count)",
+            "attribution=GeoNames (geonames.org), CC BY 4.0",
+        ].joined(separator: "\n")
+
+        let sections: [(GazetteerFormat.Tag, [UInt8])] = [
+            (.meta, Array(meta.utf8)), (.strings, strings.blob), (.countries, countrySection.bytes),
+            (.admin1, admin1Section.bytes), (.timezones, timezoneSection.bytes), (.features, featureSection.bytes),
+            (.places, placeSection.bytes), (.vectors, vectorSection.bytes), (.grid, gridSection.bytes),
+            (.idIndex, idSection.bytes),
+        ]
+        var out = BinaryWriter()
+        out.raw(GazetteerFormat.magic)
+        out.u32(GazetteerFormat.version)
+        out.u32(UInt32(sections.count))
+        var offset = GazetteerFormat.headerSize + sections.count * GazetteerFormat.sectionEntrySize
+        for (tag, body) in sections {
+            offset = (offset + 7) & ~7
+            out.u32(tag.code)
+            out.u32(0)
+            out.u64(UInt64(offset))
+            out.u64(UInt64(body.count))
+            offset += body.count
+        }
+        for (_, body) in sections {
+            out.pad(to: 8)
+            out.raw(body)
+        }
+        return out.bytes
+    }
+
+    /// Builds and writes atomically (temporary file + rename).
+    public func write(to url: URL) throws {
+        let bytes = build()
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            try Data(bytes).write(to: temporary)
+            if FileManager.default.fileExists(atPath: url.path) {
+                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+            } else {
+                try FileManager.default.moveItem(at: temporary, to: url)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw GazetteerError.unreadable(path: url.path, reason: "cannot write: \(error.localizedDescription)")
+        }
+    }
+}

