@@ -242,7 +242,8 @@ extension Gazetteer {
     }
 
     /// The place a person would say they are in: among places within 30 km, the one
-    /// whose influence radius best covers the point (smallest distance ÷ radius), so a
+    /// whose influence radius best covers the point (smallest distance ÷ radius, with
+    /// distances below 1 km counted as 1 km), so a
     /// point in central Berlin is "Berlin", not the district "Mitte", while a village is
     /// still named when you are in it. Falls back to ``nearest(to:)`` beyond 30 km.
     public func locality(for coordinate: Coordinate) -> NearestPlace? {
@@ -250,12 +251,14 @@ extension Gazetteer {
         let searchRadius = 30_000.0
         guard nearest.distance < searchRadius else { return nearest }
         var best = nearest
-        var bestScore = nearest.distance / Self.influenceRadius(population: nearest.place.population)
+        // Distances under 1 km count as 1 km: standing on a district's point should not
+        // beat the city that contains the district.
+        var bestScore = max(nearest.distance, 1000) / Self.influenceRadius(population: nearest.place.population)
         forEachIndex(within: searchRadius, of: coordinate) { index in
             let population = self.population(at: index)
             let candidate = self.coordinate(at: index)
             let distance = candidate.distance(to: coordinate)
-            let score = distance / Self.influenceRadius(population: population)
+            let score = max(distance, 1000) / Self.influenceRadius(population: population)
             if score < bestScore {
                 bestScore = score
                 best = NearestPlace(place: self.place(at: index), from: coordinate)

@@ -47,8 +47,12 @@ public struct Fix: Sendable, Hashable, Codable {
     public var speed: Double?
     /// Course over ground, degrees from true north.
     public var track: Double?
-    /// When the position was measured (receiver time for GPS).
+    /// When the position was measured, by the source's clock (receiver time for GPS;
+    /// nil when the source did not say, e.g. a GGA-only report).
     public var time: Date?
+    /// When this device received the fix, by the local clock: the basis of ``age(at:)``,
+    /// because a receiver's clock can be wrong (week rollover, replayed logs).
+    public var receivedAt: Date?
     public var source: FixSource
     public var mode: FixMode?
     public var satellitesUsed: Int?
@@ -58,8 +62,9 @@ public struct Fix: Sendable, Hashable, Codable {
         horizontalAccuracy: Double? = nil, accuracySource: String? = nil,
         altitudeHAE: Double? = nil, altitudeMSL: Double? = nil,
         speed: Double? = nil, track: Double? = nil,
-        mode: FixMode? = nil, satellitesUsed: Int? = nil
+        mode: FixMode? = nil, satellitesUsed: Int? = nil, receivedAt: Date? = nil
     ) {
+        self.receivedAt = receivedAt
         self.coordinate = coordinate
         self.source = source
         self.time = time
@@ -73,9 +78,10 @@ public struct Fix: Sendable, Hashable, Codable {
         self.satellitesUsed = satellitesUsed
     }
 
-    /// Seconds between the fix's own time and `now`; nil when the fix has no time.
+    /// Seconds since the fix was received (or, failing that, measured); nil when neither
+    /// is known.
     public func age(at now: Date) -> TimeInterval? {
-        guard let time else { return nil }
-        return max(0, now.timeIntervalSince(time))
+        guard let reference = receivedAt ?? time else { return nil }
+        return max(0, now.timeIntervalSince(reference))
     }
 }

@@ -97,6 +97,7 @@ struct GPSDReport: Sendable {
     var track: Double?
     var time: Date?
     var satellitesUsed: Int?
+    var receivedAt = Date()
 
     /// A fix only when gpsd says 2D or 3D and the position is finite (never `status`,
     /// which libgps 3.22 leaves at 0 even during a good fix).
@@ -117,6 +118,6 @@ struct GPSDReport: Sendable {
             coordinate: coordinate, source: .gps, time: time, horizontalAccuracy: accuracy,
             accuracySource: accuracySource, altitudeHAE: altitudeHAE,
             altitudeMSL: mode == .threeD ? altitudeMSL : nil, speed: speed, track: track, mode: mode,
-            satellitesUsed: satellitesUsed)
+            satellitesUsed: satellitesUsed, receivedAt: receivedAt)
     }
 }

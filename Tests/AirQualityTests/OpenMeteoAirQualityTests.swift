@@ -1,0 +1,74 @@
+import Foundation
+import Geo
+import Testing
+import TestSupport
+import Web
+
+@testable import AirQuality
+
+@Suite(.enabled(if: ExternalTool.available("python3")))
+struct OpenMeteoAirQualityTests {
+    let berlin = try! Coordinate(latitude: 52.52, longitude: 13.41)
+
+    func client(_ double: HTTPDouble) -> OpenMeteoAirQuality {
+        OpenMeteoAirQuality(baseURL: ServiceURL(string: double.baseURL)!, client: HTTPClient(timeout: .seconds(5)))
+    }
+
+    @Test func readsTheRecordedBerlinAnswer() async throws {
+        let double = try HTTPDouble.start()
+        defer { double.stop() }
+        let reading = try await client(double).current(at: berlin)
+        #expect(reading.usAQI == 41)
+        #expect(reading.category == .good)
+        #expect(reading.concentrations[.pm2_5] == 8.8)
+        #expect(reading.concentrations[.carbonMonoxide] == 220)
+        #expect(reading.dominantPollutant == .pm2_5)
+        #expect(reading.time == "2024-02-21T16:00")
+        #expect(reading.timezone == "Europe/Berlin")
+    }
+
+    @Test func asksForTheCurrentAQIAndAllSixPollutantsInOneRequest() async throws {
+        let double = try HTTPDouble.start()
+        defer { double.stop() }
+        _ = try await client(double).current(at: berlin)
+        let requests = try double.requests()
+        #expect(requests.count == 1)
+        let query = try #require(requests.first?.query.removingPercentEncoding)
+        for variable in ["us_aqi", "pm2_5", "pm10", "nitrogen_dioxide", "sulphur_dioxide", "ozone", "carbon_monoxide"] {
+            #expect(query.contains(variable))
+        }
+        #expect(query.hasPrefix("latitude=52.52&longitude=13.41&"))
+    }
+
+    @Test func aNullAQIIsNoDataNotZero() async throws {
+        let body = #"{"latitude":1,"longitude":1,"current":{"time":"2024-02-21T16:00","interval":900,"us_aqi":null,"pm2_5":null}}"#
+        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#])
+        defer { double.stop() }
+        await #expect(throws: AirQualityError.noData(reason: "no US AQI for this location and time")) {
+            _ = try await client(double).current(at: berlin)
+        }
+    }
+
+    @Test func missingPollutantsAreLeftOutNotZeroed() async throws {
+        let body = #"{"current":{"time":"2024-02-21T16:00","interval":3600,"us_aqi":12,"pm2_5":null,"ozone":40.0}}"#
+        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#])
+        defer { double.stop() }
+        let reading = try await client(double).current(at: berlin)
+        #expect(reading.concentrations[.pm2_5] == nil)
+        #expect(reading.concentrations[.ozone] == 40)
+        #expect(reading.gridCoordinate == nil)
+    }
+
+    @Test func dailyRateLimitIsReportedWithItsReason() async throws {
+        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/air-quality", "status": 429, "reason": "daily"}"#])
+        defer { double.stop() }
+        do {
+            _ = try await client(double).current(at: berlin)
+            Issue.record("expected a rate-limit error")
+        } catch {
+            #expect(error.isRetryable)
+            #expect(error.description.contains("Daily API request limit exceeded"))
+            #expect(error.description.contains("Open-Meteo air quality"))
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import AirlocCLI
+
+@Suite struct ConfigurationTests {
+    func load(_ text: String, extra: [String: String] = [:]) throws(CLIError) -> Configuration {
+        let directory = try! TemporaryDirectory()
+        defer { directory.remove() }
+        try! text.write(to: directory.file("airloc.conf"), atomically: true, encoding: .utf8)
+        var environment = ["HOME": directory.url.path, "AIRLOC_SYSTEM_CONFIG": directory.file("none").path]
+        for (key, value) in extra { environment[key] = value }
+        return try Configuration.load(environment: environment, explicitPath: directory.file("airloc.conf").path)
+    }
+
+    @Test func readsEveryDocumentedSection() throws {
+        let configuration = try load(
+            """
+            ; comment
+            [gpsd]
+            host = gps.local
+            port = 2950
+            timeout = 4.5
+            [services]
+            air-quality-url = http://127.0.0.1:8080
+            [privacy]
+            outbound-precision = 0.1
+            [location]
+            latitude = 52.5
+            longitude = 13.4
+            [display]
+            color = never
+            """)
+        #expect(configuration.gpsd.host == "gps.local" && configuration.gpsd.port == 2950)
+        #expect(configuration.gpsdTimeout == 4.5)
+        #expect(configuration.airQualityURL.base.absoluteString == "http://127.0.0.1:8080")
+        #expect(configuration.outboundPrecision == 0.1)
+        #expect(configuration.manualLatitude == 52.5 && configuration.manualLongitude == 13.4)
+        #expect(configuration.color == .never)
+    }
+
+    @Test func theExampleConfigIsValid() throws {
+        let text = try String(contentsOf: PackagePaths.file("config/airloc.conf"), encoding: .utf8)
+        _ = try load(text)
+    }
+
+    @Test func unknownKeyNamesFileLineAndSuggests() {
+        do {
+            _ = try load("[gpsd]\nhost = x\nprot = 2947\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .config)
+            #expect(error.message.contains("airloc.conf:3: unknown key 'prot' in [gpsd] (did you mean 'port'?)"))
+        }
+    }
+
+    @Test func badValueSaysWhatWasExpected() {
+        do {
+            _ = try load("[privacy]\n\noutbound-precision = fine\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .config)
+            #expect(error.message.contains("airloc.conf:3: invalid value 'fine' for outbound-precision: expected degrees"))
+        }
+    }
+
+    @Test func syntaxErrorHasItsLine() {
+        do {
+            _ = try load("[gpsd]\nhost = a\nthis line is broken\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("airloc.conf:3:"))
+        }
+    }
+
+    @Test func usersCannotSetTheAdministratorsPolicy() {
+        #expect(throws: CLIError.self) { try load("[authorization]\npolicy = allow\n") }
+    }
+
+    @Test func environmentOverridesFiles() throws {
+        let configuration = try load(
+            "[gpsd]\nport = 1\n",
+            extra: ["AIRLOC_GPSD": "[::1]:2999", "AIRLOC_POSTAL_URL": "http://127.0.0.1:1234"])
+        #expect(configuration.gpsd.host == "::1" && configuration.gpsd.port == 2999)
+        #expect(configuration.postalURL.base.absoluteString == "http://127.0.0.1:1234")
+    }
+
+    @Test func badEnvironmentValuesAreConfigErrors() {
+        #expect(throws: CLIError.self) { try load("", extra: ["AIRLOC_GPSD": "host:99999"]) }
+        #expect(throws: CLIError.self) { try load("", extra: ["AIRLOC_AIR_QUALITY_URL": "ftp://x"]) }
+    }
+}
+
+@Suite struct ArgumentParserTests {
+    @Test func parsesValuesFlagsAndNegativeNumbers() throws {
+        let parsed = try ArgumentParser.parse(["--lat", "-33.9", "--lon=151.2", "--json"], spec: NowCommand.spec)
+        #expect(parsed.value("lat") == "-33.9" && parsed.value("lon") == "151.2" && parsed.has("json"))
+    }
+
+    @Test func unknownOptionSuggestsTheNearest() {
+        do {
+            _ = try ArgumentParser.parse(["--jsno"], spec: NowCommand.spec)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .usage)
+            #expect(error.message == "unknown option '--jsno' (did you mean '--json'?)")
+        }
+    }
+
+    @Test func missingValueIsAUsageError() {
+        #expect(throws: CLIError.self) { try ArgumentParser.parse(["--lat"], spec: NowCommand.spec) }
+    }
+
+    @Test(arguments: [("91", "0"), ("abc", "0"), ("0", "nan"), ("0", "181"), ("inf", "0")])
+    func impossibleCoordinatesAreUsageErrorsWithTheRange(lat: String, lon: String) {
+        do {
+            _ = try CoordinateArguments.parse(latitude: lat, longitude: lon, command: "now")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .usage)
+            #expect(error.message.contains("90") || error.message.contains("180"))
+        }
+    }
+
+    @Test func gpsdAddressForms() throws {
+        #expect(try Configuration.parseGPSD("localhost", origin: "x") == .init(host: "localhost", port: 2947))
+        #expect(try Configuration.parseGPSD("10.0.0.2:2948", origin: "x") == .init(host: "10.0.0.2", port: 2948))
+        #expect(throws: CLIError.self) { try Configuration.parseGPSD("host:port", origin: "x") }
+    }
+
+    @Test func commandTyposGetASuggestion() async {
+        #expect(await AirlocCommandLine.run(arguments: ["nwo"], environment: [:]) == 64)
+        #expect(await AirlocCommandLine.run(arguments: ["--version"], environment: [:]) == 0)
+        #expect(await AirlocCommandLine.run(arguments: ["now", "--help"], environment: [:]) == 0)
+        #expect(suggestion(for: "nwo", among: ["now", "auth", "reverse"]) == "now")
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Geo
+import Testing
+import TestSupport
+
+@testable import Location
+
+/// The gpsd provider against a real gpsd fed by gpsfake.
+@Suite(.enabled(if: ExternalTool.available("gpsfake", "python3")))
+struct GPSDProviderTests {
+    func track(_ kind: String, _ directory: TemporaryDirectory) throws -> URL {
+        let url = directory.file("\(kind).nmea")
+        try SyntheticTrack.write(kind: kind, latitude: 52.52, longitude: 13.405, to: url)
+        return url
+    }
+
+    @Test func returnsTheFirstValidFix() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gpsd = try GPSFake.start(log: try track("fix", directory))
+        defer { gpsd.stop() }
+        let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
+        let fix = try await provider.currentFix(timeout: .seconds(10))
+        #expect(abs(fix.coordinate.latitude - 52.52) < 1e-6)
+        #expect(abs(fix.coordinate.longitude - 13.405) < 1e-6)
+        #expect(fix.source == .gps)
+        #expect(fix.mode == .threeD)
+        #expect(fix.altitudeMSL == 35)
+        #expect(fix.accuracySource == "eph")
+        #expect(fix.receivedAt != nil)
+    }
+
+    @Test func noFixWithinTheTimeoutSaysWhatTheReceiverReported() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gpsd = try GPSFake.start(log: try track("nofix", directory))
+        defer { gpsd.stop() }
+        let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
+        do {
+            _ = try await provider.currentFix(timeout: .seconds(3))
+            Issue.record("expected no fix")
+        } catch let error as GPSDError {
+            guard case .noFix(let seconds, let mode) = error else {
+                Issue.record("expected noFix, got \(error)")
+                return
+            }
+            #expect(seconds == 3)
+            #expect(mode == .noFix)
+            #expect(error.description.contains("no fix"))
+        }
+    }
+
+    @Test func gpsdNotRunningIsNotReachable() async throws {
+        let port = try GPSFake.freePort()
+        let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: port))
+        do {
+            _ = try await provider.currentFix(timeout: .seconds(5))
+            Issue.record("expected an error")
+        } catch let error as GPSDError {
+            guard case .notReachable(let host, let reportedPort, _) = error else {
+                Issue.record("expected notReachable, got \(error)")
+                return
+            }
+            #expect(host == "127.0.0.1" && reportedPort == port)
+            #expect(error.description.contains("is gpsd running?"))
+        }
+    }
+
+    @Test func gpsdGoingAwayMidWaitIsReported() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gpsd = try GPSFake.start(log: try track("nofix", directory))
+        let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
+        let waiting = Task { try await provider.currentFix(timeout: .seconds(20)) }
+        try await Task.sleep(for: .seconds(1))
+        gpsd.stop()
+        do {
+            _ = try await waiting.value
+            Issue.record("expected an error")
+        } catch let error as GPSDError {
+            #expect(error == .wentAway(host: "127.0.0.1", port: gpsd.port))
+        }
+    }
+
+    @Test func cancellingTheCallerEndsTheWait() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gpsd = try GPSFake.start(log: try track("nofix", directory))
+        defer { gpsd.stop() }
+        let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
+        let waiting = Task { try await provider.currentFix(timeout: .seconds(60)) }
+        try await Task.sleep(for: .milliseconds(500))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+    }
+}
+
+@Suite struct AuthorizationStoreTests {
+    @Test func roundTripsAndToleratesDamage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = AuthorizationStore(stateDirectory: directory.url.appendingPathComponent("airloc"))
+        #expect(store.load() == nil)
+        try store.save(AuthorizationDecision(status: .authorizedAlways, accuracy: .reduced))
+        #expect(store.load() == AuthorizationDecision(status: .authorizedAlways, accuracy: .reduced))
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        try Data([0xFF, 0xFE, 0x00]).write(to: store.file)
+        #expect(store.load() == nil)
+        try store.clear()
+        #expect(store.load() == nil)
+    }
+}

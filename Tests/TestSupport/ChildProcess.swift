@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a program to completion with a time bound and captures its output.
+///
+/// Both pipes are drained on background threads while the process runs (reading only
+/// after exit deadlocks once a pipe buffer fills); past `timeout` the process is killed
+/// and `timedOut` is set, so a hanging airloc fails its test instead of hanging it.
+public struct ChildProcess {
+    public struct Result: Sendable, CustomStringConvertible {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public var timedOut: Bool
+
+        public var description: String {
+            "exit \(status)\(timedOut ? " (killed after timeout)" : "")\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+        }
+    }
+
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
+        timeout: TimeInterval = 30
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        let collected = Collected()
+        let group = DispatchGroup()
+        for (pipe, isOut) in [(out, true), (err, false)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.set(data, isOut: isOut)
+                group.leave()
+            }
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            usleep(10_000)
+        }
+        process.waitUntilExit()
+        _ = group.wait(timeout: .now() + 5)
+        return Result(
+            status: process.terminationStatus, stdout: collected.text(isOut: true),
+            stderr: collected.text(isOut: false), timedOut: timedOut)
+    }
+
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var out = Data()
+        private var err = Data()
+        func set(_ data: Data, isOut: Bool) {
+            lock.lock()
+            if isOut { out = data } else { err = data }
+            lock.unlock()
+        }
+        func text(isOut: Bool) -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: isOut ? out : err, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real gpsd fed by gpsfake from an NMEA log, for one test.
+///
+/// Facts it relies on (reference/gpsd.md): gpsfake ignores SIGTERM, so it runs in its own
+/// process group and the whole group (gpsfake and its gpsd) is SIGKILLed;
+/// every instance gets its own port and SHM key, and the SHM segment is removed.
+public final class GPSFake: @unchecked Sendable {
+    public let port: Int
+    private let process: Process
+    private let shmKey: Int
+    private var stopped = false
+
+    private init(process: Process, port: Int, shmKey: Int) {
+        self.process = process
+        self.port = port
+        self.shmKey = shmKey
+    }
+
+    /// Starts gpsfake with `log` on a free port and waits until gpsd accepts connections.
+    /// `loop` replays the log for ever (the default); `cycle` is the delay per sentence.
+    public static func start(log: URL, loop: Bool = true, cycle: Double = 0.1) throws -> GPSFake {
+        guard let gpsfake = ExternalTool.path(of: "gpsfake") else {
+            throw FixtureError("gpsfake (Debian package gpsd-clients) is needed but not installed")
+        }
+        var lastError = "gpsd did not start"
+        for _ in 0..<3 {
+            let port = try freePort()
+            let shmKey = 0x4750_0000 + port
+            let process = Process()
+            // Foundation starts every child as the leader of its own process group, so
+            // killing -pid reaches gpsfake and its gpsd child together.
+            process.executableURL = URL(fileURLWithPath: gpsfake)
+            var arguments = ["-q", "-n", "-c", String(cycle), "-P", String(port)]
+            if !loop { arguments += ["-1", "-W", "3"] }
+            process.arguments = arguments + [log.path]
+            var environment = ProcessInfo.processInfo.environment
+            environment["GPSD_SHM_KEY"] = String(shmKey)
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let fake = GPSFake(process: process, port: port, shmKey: shmKey)
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline && process.isRunning {
+                if canConnect(port: port) {
+                    // gpsd is up; give gpsfake a moment to register its pty as a device.
+                    usleep(300_000)
+                    return fake
+                }
+                usleep(50_000)
+            }
+            lastError = process.isRunning ? "gpsd did not listen on port \(port) within 15 s" : "gpsfake exited early"
+            fake.stop()
+        }
+        throw FixtureError(lastError)
+    }
+
+    /// Kills gpsfake and its gpsd, and removes the SHM segment.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        let group = process.processIdentifier
+        kill(-group, SIGKILL)
+        process.waitUntilExit()
+        // gpsd's SHM segment outlives it.
+        let id = shmget(key_t(shmKey), 0, 0)
+        if id >= 0 { shmctl(id, IPC_RMID, nil) }
+    }
+
+    deinit { stop() }
+
+    /// A TCP port nobody listens on right now (the kernel's choice).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw FixtureError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        guard bound == 0 else { throw FixtureError("cannot find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func canConnect(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// Writes a synthetic NMEA log with scripts/nmea-track.py.
+public enum SyntheticTrack {
+    public static func write(kind: String, latitude: Double, longitude: Double, to url: URL) throws {
+        let result = try ChildProcess.run(
+            ExternalTool.path(of: "python3") ?? "/usr/bin/python3",
+            [PackagePaths.file("scripts/nmea-track.py").path, kind, String(latitude), String(longitude)],
+            environment: ProcessInfo.processInfo.environment)
+        guard result.status == 0 else { throw FixtureError("nmea-track.py failed: \(result.stderr)") }
+        try Data(result.stdout.utf8).write(to: url)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The local HTTP double (scripts/http-double.py) for one test: started on a free port
+/// chosen by the kernel, with optional faults, stopped by `stop()`.
+///
+/// Contract: `start` either returns a double that answers on `baseURL` or throws —
+/// a test never runs against a double that did not come up.
+public final class HTTPDouble: @unchecked Sendable {
+    public let port: Int
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private let process: Process
+
+    private init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    /// Starts the double; each fault is a JSON object (see the script's help).
+    public static func start(faults: [String] = []) throws -> HTTPDouble {
+        guard let python = ExternalTool.path(of: "python3") else {
+            throw FixtureError("python3 is needed for the HTTP double but is not installed")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [PackagePaths.file("scripts/http-double.py").path] + faults.flatMap { ["--fault", $0] }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line is "PORT <n>"; read it byte by byte with a deadline.
+        let handle = out.fileHandleForReading
+        var line = Data()
+        let deadline = Date().addingTimeInterval(10)
+        var pollDescriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while Date() < deadline {
+            guard poll(&pollDescriptor, 1, 200) > 0 else { continue }
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            if byte.first == UInt8(ascii: "\n") { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw FixtureError("the HTTP double did not start (said: '\(text)')")
+        }
+        return HTTPDouble(process: process, port: port)
+    }
+
+    /// Adds a fault while running.
+    public func addFault(_ json: String) throws {
+        _ = try request(method: "POST", path: "/__fault", body: json)
+    }
+
+    /// Every request the double received: (path, query).
+    public func requests() throws -> [(path: String, query: String)] {
+        let data = try request(method: "GET", path: "/__requests", body: nil)
+        let list = (try JSONSerialization.jsonObject(with: data) as? [[String: String]]) ?? []
+        return list.map { ($0["path"] ?? "", $0["query"] ?? "") }
+    }
+
+    private func request(method: String, path: String, body: String?) throws -> Data {
+        // A raw HTTP/1.0 exchange over a socket keeps test support free of URLSession.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw FixtureError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw FixtureError("cannot connect to the HTTP double") }
+        let payload = body ?? ""
+        let message = "\(method) \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: \(payload.utf8.count)\r\n\r\n\(payload)"
+        _ = message.withCString { send(fd, $0, strlen($0), 0) }
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            response.append(contentsOf: buffer[0..<count])
+        }
+        guard let split = response.range(of: Data("\r\n\r\n".utf8)) else { return Data() }
+        return response.subdata(in: split.upperBound..<response.count)
+    }
+
+    public func stop() {
+        // SIGKILL, not terminate(): children inherit the test runner's blocked-signal
+        // mask, so a SIGTERM may never be delivered and waitUntilExit would hang.
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}

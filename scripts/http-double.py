@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""A local stand-in for the web services airloc uses (Open-Meteo air quality,
+geocoding and archive; Zippopotam.us; IP geolocation), for tests and `make demo`.
+
+It serves responses of the recorded shapes (../shared/reference/open-meteo.md,
+postal-and-ip.md) and injects faults on demand. It listens on 127.0.0.1 only.
+
+Usage:
+  http-double.py [--port N] [--fault JSON]...
+
+--port 0 (default) picks a free port; the first line on stdout is "PORT <n>".
+
+A fault is JSON: {"path": "/v1/air-quality", "status": 429, "reason": "minutely",
+"body": "...", "delay": 3.0, "mode": "truncate" | "cut" | "garbage" | "close",
+"times": 1}. Every key but "path" is optional. "reason" picks one of Open-Meteo's
+429 texts (minutely, hourly, daily) or is used verbatim; "times" limits how many
+requests the fault applies to (default: all). Modes: truncate = a complete answer
+whose JSON stops half-way; cut = the connection drops mid-body; garbage = an HTML
+page instead of JSON; close = the connection closes without an answer.
+
+Control endpoints (for tests):
+  POST   /__fault      add a fault (JSON body as above)
+  DELETE /__fault      remove all faults
+  GET    /__requests   every request received so far: [{"method","path","query"}]
+"""
+import argparse
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+RATE_LIMIT_REASONS = {
+    "minutely": "Minutely API request limit exceeded. Please try again in one minute.",
+    "hourly": "Hourly API request limit exceeded. Please try again in the next hour.",
+    "daily": "Daily API request limit exceeded. Please try again tomorrow.",
+}
+
+LOCK = threading.Lock()
+FAULTS = []
+REQUESTS = []
+
+
+def air_quality(query):
+    """The Berlin response recorded in 2024 (reference/open-meteo.md), placed at the
+    grid cell nearest the requested point, with the US AQI sub-indices added."""
+    try:
+        lat = float(query.get("latitude", ["52.52"])[0])
+        lon = float(query.get("longitude", ["13.40"])[0])
+    except ValueError:
+        return 400, {"error": True, "reason": "Latitude must be a number"}
+    if not -90 <= lat <= 90:
+        return 400, {"error": True, "reason": f"Latitude must be in range of -90 to 90°. Given: {lat}."}
+    if not -180 <= lon <= 180:
+        return 400, {"error": True, "reason": f"Longitude must be in range of -180 to 180°. Given: {lon}."}
+    current = {
+        "time": "2024-02-21T16:00", "interval": 3600, "us_aqi": 41, "pm10": 9.7, "pm2_5": 8.8,
+        "carbon_monoxide": 220.0, "nitrogen_dioxide": 17.7, "sulphur_dioxide": 1.3, "ozone": 54.0,
+        "us_aqi_pm2_5": 41, "us_aqi_pm10": 9, "us_aqi_nitrogen_dioxide": 9, "us_aqi_sulphur_dioxide": 1,
+        "us_aqi_ozone": 25, "us_aqi_carbon_monoxide": 2,
+    }
+    wanted = query.get("current", [""])[0].split(",")
+    current = {k: v for k, v in current.items() if k in ("time", "interval") or k in wanted}
+    for name in wanted:
+        current.setdefault(name, None)  # unknown-to-us variables come back null, as the server does
+    units = {"time": "iso8601", "interval": "seconds"}
+    units.update({k: ("USAQI" if k.startswith("us_aqi") else "μg/m³") for k in current if k not in units})
+    return 200, {
+        "latitude": round(round(lat / 0.1) * 0.1 + 0.05, 6), "longitude": round(round(lon / 0.1) * 0.1, 6),
+        "generationtime_ms": 0.17, "utc_offset_seconds": 3600, "timezone": "Europe/Berlin",
+        "timezone_abbreviation": "CET", "elevation": 38.0, "current_units": units, "current": current,
+    }
+
+
+def geocoding(query):
+    name = query.get("name", [""])[0].lower()
+    if name.startswith("ber"):
+        return 200, {"results": [{
+            "id": 2950159, "name": "Berlin", "latitude": 52.52437, "longitude": 13.41053, "elevation": 74.0,
+            "feature_code": "PPLC", "country_code": "DE", "admin1_id": 2950157, "timezone": "Europe/Berlin",
+            "population": 3426354, "country_id": 2921044, "country": "Germany", "admin1": "Land Berlin"}],
+            "generationtime_ms": 0.5}
+    return 200, {"generationtime_ms": 0.2}
+
+
+ROUTES = {"/v1/air-quality": air_quality, "/v1/search": geocoding}
+
+
+def take_fault(path):
+    with LOCK:
+        for fault in FAULTS:
+            if fault.get("path") in (path, "*") and fault.get("times", 1) != 0:
+                if "times" in fault:
+                    fault["times"] -= 1
+                return dict(fault)
+    return None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):  # quiet: tests read stdout/stderr
+        pass
+
+    def send_body(self, status, body, mode=None):
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        if mode == "truncate":  # a complete HTTP answer whose JSON stops half-way
+            data = data[: len(data) // 2]
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if mode == "cut":  # the connection drops mid-body
+            self.wfile.write(data[: len(data) // 2])
+            self.close_connection = True
+            return
+        self.wfile.write(data)
+
+    def do_GET(self):
+        parts = urlsplit(self.path)
+        if parts.path == "/__requests":
+            with LOCK:
+                return self.send_body(200, list(REQUESTS))
+        with LOCK:
+            REQUESTS.append({"method": "GET", "path": parts.path, "query": parts.query})
+        fault = take_fault(parts.path)
+        if fault and fault.get("delay"):
+            time.sleep(float(fault["delay"]))
+        if fault and fault.get("mode") == "close":
+            self.close_connection = True
+            return
+        handler = ROUTES.get(parts.path)
+        status, body = handler(parse_qs(parts.query)) if handler else (404, {})
+        if fault and "status" in fault:
+            status = int(fault["status"])
+            reason = fault.get("reason")
+            if "body" in fault:
+                body = fault["body"].encode() if isinstance(fault["body"], str) else fault["body"]
+            elif status == 429:
+                body = {"error": True, "reason": RATE_LIMIT_REASONS.get(reason, reason or RATE_LIMIT_REASONS["minutely"])}
+            elif status == 503:
+                body = {"error": True, "reason": reason or "The service is overloaded"}
+            elif status >= 400:
+                body = {"error": True, "reason": reason or "Injected failure"}
+        if fault and fault.get("mode") == "garbage":
+            body = b"<html><body>502 Bad Gateway</body></html>"
+        self.send_body(status, body, mode=fault.get("mode") if fault else None)
+
+    def do_POST(self):
+        if self.path != "/__fault":
+            return self.send_body(404, {})
+        length = int(self.headers.get("Content-Length", "0"))
+        try:
+            fault = json.loads(self.rfile.read(length) or b"{}")
+        except json.JSONDecodeError:
+            return self.send_body(400, {"error": True, "reason": "fault must be JSON"})
+        with LOCK:
+            FAULTS.append(fault)
+        self.send_body(200, {"ok": True})
+
+    def do_DELETE(self):
+        with LOCK:
+            FAULTS.clear()
+        self.send_body(200, {"ok": True})
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--fault", action="append", default=[], help="a fault as JSON (repeatable)")
+    args = parser.parse_args()
+    for text in args.fault:
+        FAULTS.append(json.loads(text))
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    print(f"PORT {server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
