@@ -21,7 +21,8 @@ let package = Package(
         .target(name: "AirQuality", dependencies: ["Geo", "Web"]),
         .target(name: "AirlocCLI", dependencies: ["Geo", "Web", "Gazetteer", "Location", "AirQuality", "CINIH"]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
-        .executableTarget(name: "airloc-bench", dependencies: ["Geo", "Gazetteer", "AirQuality"], path: "Sources/Bench"),
+        .executableTarget(
+            name: "airloc-bench", dependencies: ["Geo", "Gazetteer", "AirQuality"], path: "Sources/Bench"),
         .target(name: "TestSupport", dependencies: ["Geo"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"]),

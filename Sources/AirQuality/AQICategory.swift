@@ -75,11 +75,14 @@ public enum AQICategory: String, Sendable, Codable, CaseIterable {
         switch self {
         case .good: return "Air quality is satisfactory; air pollution poses little or no risk."
         case .moderate:
-            return "Air quality is acceptable; some pollutants may be a concern for a very small number of unusually sensitive people."
+            return
+                "Air quality is acceptable; some pollutants may be a concern for a very small number of unusually sensitive people."
         case .unhealthyForSensitiveGroups:
-            return "Members of sensitive groups may experience health effects; the general public is less likely to be affected."
+            return
+                "Members of sensitive groups may experience health effects; the general public is less likely to be affected."
         case .unhealthy:
-            return "Some members of the general public may experience health effects; sensitive groups may experience more serious effects."
+            return
+                "Some members of the general public may experience health effects; sensitive groups may experience more serious effects."
         case .veryUnhealthy: return "Health alert: the risk of health effects is increased for everyone."
         case .hazardous: return "Health warning of emergency conditions: everyone is more likely to be affected."
         }
@@ -95,7 +98,8 @@ public enum AQICategory: String, Sendable, Codable, CaseIterable {
         case .unhealthy:
             return "Sensitive groups should avoid prolonged or heavy exertion; everyone else should reduce it."
         case .veryUnhealthy:
-            return "Sensitive groups should avoid all outdoor physical activity; everyone else should avoid prolonged or heavy exertion."
+            return
+                "Sensitive groups should avoid all outdoor physical activity; everyone else should avoid prolonged or heavy exertion."
         case .hazardous: return "Everyone should avoid all outdoor physical activity."
         }
     }

@@ -45,7 +45,8 @@ public struct OpenMeteoAirQuality: Sendable {
     public func current(at coordinate: Coordinate) async throws(AirQualityError) -> AirQualityReading {
         let response: Response
         do {
-            response = try await client.getJSON(Response.self, from: requestURL(for: coordinate), service: Self.serviceName)
+            response = try await client.getJSON(
+                Response.self, from: requestURL(for: coordinate), service: Self.serviceName)
         } catch {
             throw .web(error)
         }

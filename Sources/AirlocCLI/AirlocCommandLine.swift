@@ -33,7 +33,8 @@ public enum AirlocCommandLine {
             "Usage: airloc <command> [options]", "", "Commands:",
         ]
         for command in commands {
-            lines.append("  " + command.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
+            lines.append(
+                "  " + command.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
         }
         lines += [
             "", "Options:", "  -h, --help     show this help (also: airloc <command> --help)",

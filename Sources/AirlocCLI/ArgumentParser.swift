@@ -95,7 +95,9 @@ enum ArgumentParser {
                 name = option.name
             }
             guard let option = byName[name] else {
-                let hint = suggestion(for: name, among: spec.allOptions.map(\.name)).map { " (did you mean '--\($0)'?)" }
+                let hint = suggestion(for: name, among: spec.allOptions.map(\.name)).map {
+                    " (did you mean '--\($0)'?)"
+                }
                 throw .usage("unknown option '--\(name)'\(hint ?? "")", command: spec.name)
             }
             if option.value != nil {

@@ -46,7 +46,8 @@ enum AuthCommand {
                 context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
                 if policy.mode != .ask || policy.maximumAccuracy != .full {
                     context.console.out(
-                        "administrator policy: \(policy.mode.rawValue), max accuracy \(policy.maximumAccuracy.rawValue)\n")
+                        "administrator policy: \(policy.mode.rawValue), max accuracy \(policy.maximumAccuracy.rawValue)\n"
+                    )
                 }
             }
             return .ok

@@ -81,7 +81,9 @@ struct Configuration: Sendable {
         for entry in entries {
             let at = "\(path):\(entry.line)"
             guard let keys = Self.schema[entry.section] else {
-                let hint = suggestion(for: entry.section, among: Array(Self.schema.keys)).map { " (did you mean [\($0)]?)" }
+                let hint = suggestion(for: entry.section, among: Array(Self.schema.keys)).map {
+                    " (did you mean [\($0)]?)"
+                }
                 throw .config("\(at): unknown section [\(entry.section)]\(hint ?? "")")
             }
             guard let expected = keys[entry.key] else {
@@ -89,7 +91,9 @@ struct Configuration: Sendable {
                 throw .config("\(at): unknown key '\(entry.key)' in [\(entry.section)]\(hint ?? "")")
             }
             if entry.section == "authorization" && !isSystem {
-                throw .config("\(at): [authorization] is the administrator's setting; it is read only from /etc/airloc/airloc.conf")
+                throw .config(
+                    "\(at): [authorization] is the administrator's setting; it is read only from /etc/airloc/airloc.conf"
+                )
             }
             guard try set(section: entry.section, key: entry.key, value: entry.value) else {
                 throw .config("\(at): invalid value '\(entry.value)' for \(entry.key): expected \(expected)")
@@ -194,7 +198,8 @@ struct XDGDirectories: Sendable {
     var cache: URL
 
     init(environment: [String: String]) {
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         func base(_ variable: String, _ fallback: String) -> URL {
             if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }

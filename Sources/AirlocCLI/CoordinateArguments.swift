@@ -25,7 +25,8 @@ enum CoordinateArguments {
         }
     }
 
-    private static func number(_ text: String, what: String, range: String, command: String) throws(CLIError) -> Double {
+    private static func number(_ text: String, what: String, range: String, command: String) throws(CLIError) -> Double
+    {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
             throw .usage("invalid \(what) '\(text)': expected decimal degrees in \(range)", command: command)
         }

@@ -50,7 +50,8 @@ enum DataCommand {
             guard let from = context.arguments.value("from") else {
                 throw .usage("import needs --from DIR (the folder with the GeoNames files)", command: spec.name)
             }
-            let output = context.arguments.value("output").map { URL(fileURLWithPath: $0) }
+            let output =
+                context.arguments.value("output").map { URL(fileURLWithPath: $0) }
                 ?? DataLocator.userDataFile(environment: context.environment)
             let builder: GazetteerBuilder
             do {

@@ -77,7 +77,8 @@ enum NowCommand {
         if accuracy == .reduced { fix = fix.reduced() }
 
         let place = gazetteer.locality(for: fix.coordinate)
-        let precision = accuracy == .reduced ? max(configuration.outboundPrecision, 0.05) : configuration.outboundPrecision
+        let precision =
+            accuracy == .reduced ? max(configuration.outboundPrecision, 0.05) : configuration.outboundPrecision
         let sent = fix.coordinate.rounded(toDegrees: precision)
         let client = OpenMeteoAirQuality(
             baseURL: configuration.airQualityURL,

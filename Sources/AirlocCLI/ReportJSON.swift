@@ -134,7 +134,8 @@ struct ReportJSON: Encodable {
             var service: String? = OpenMeteoAirQuality.serviceName
             if case .web(let web) = error { service = web.service }
             errors.append(
-                ErrorJSON(part: "air_quality", service: service, message: error.description, retryable: error.isRetryable))
+                ErrorJSON(
+                    part: "air_quality", service: service, message: error.description, retryable: error.isRetryable))
         }
         self.sources = sources
         self.warnings = report.warnings

@@ -36,7 +36,8 @@ struct ReportText {
             let readings = Pollutant.allCases.compactMap { pollutant -> String? in
                 guard let value = reading.concentrations[pollutant] else { return nil }
                 let number = formatConcentration(value)
-                return pollutant == .pm2_5 ? "\(pollutant.symbol) \(number) \(pollutant.unit)" : "\(pollutant.symbol) \(number)"
+                return pollutant == .pm2_5
+                    ? "\(pollutant.symbol) \(number) \(pollutant.unit)" : "\(pollutant.symbol) \(number)"
             }
             if !readings.isEmpty { lines.append("  " + readings.joined(separator: " · ")) }
             var footer = "Data: \(OpenMeteoAirQuality.attribution)"

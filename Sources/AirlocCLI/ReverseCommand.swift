@@ -40,7 +40,8 @@ enum ReverseCommand {
                 "bearing_deg": nearest.bearing.rounded(),
                 "description": nearest.relativeDescription,
             ]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
             context.console.out(String(decoding: data, as: UTF8.self) + "\n")
         } else {
             context.console.out("\(nearest.place.displayName)\n")

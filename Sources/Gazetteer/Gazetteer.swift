@@ -68,7 +68,8 @@ public final class Gazetteer: Sendable {
         ids = try section(.idIndex, stride: GazetteerFormat.idStride)
         let grid = try section(.grid, stride: 4)
         count = places.count / GazetteerFormat.placeStride
-        guard vectors.count / GazetteerFormat.vectorStride == count, ids.count / GazetteerFormat.idStride == count else {
+        guard vectors.count / GazetteerFormat.vectorStride == count, ids.count / GazetteerFormat.idStride == count
+        else {
             throw corrupt("place, vector and id sections disagree on the number of places")
         }
         guard grid.count >= 4 else { throw corrupt("grid section is empty") }

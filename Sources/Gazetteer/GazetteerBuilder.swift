@@ -30,7 +30,10 @@ public struct GazetteerBuilder: Sendable {
     public static func fromDumps(in directory: URL, source: String, builtAt: Date) throws -> GazetteerBuilder {
         let fm = FileManager.default
         let candidates = ["cities500.txt", "cities1000.txt", "cities5000.txt", "cities15000.txt", "allCountries.txt"]
-        guard let citiesName = candidates.first(where: { fm.fileExists(atPath: directory.appendingPathComponent($0).path) })
+        guard
+            let citiesName = candidates.first(where: {
+                fm.fileExists(atPath: directory.appendingPathComponent($0).path)
+            })
         else {
             throw GazetteerError.unreadable(
                 path: directory.path, reason: "no cities500.txt (or cities1000/5000/15000.txt) in it")

@@ -22,7 +22,9 @@ public struct HTTPClient: Sendable {
         configuration.timeoutIntervalForResource = seconds
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        configuration.httpAdditionalHeaders = ["User-Agent": "airloc/\(AirlocVersion.string)", "Accept": "application/json"]
+        configuration.httpAdditionalHeaders = [
+            "User-Agent": "airloc/\(AirlocVersion.string)", "Accept": "application/json",
+        ]
         self.session = SessionBox(URLSession(configuration: configuration))
     }
 

@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func officialColours() {
-        #expect(AQICategory.allCases.map(\.color) == ["#00E400", "#FFFF00", "#FF7E00", "#FF0000", "#8F3F97", "#7E0023"])
+        #expect(
+            AQICategory.allCases.map(\.color) == ["#00E400", "#FFFF00", "#FF7E00", "#FF0000", "#8F3F97", "#7E0023"])
     }
 
     @Test func everyCategoryHasTextEmojiAndAdvice() {

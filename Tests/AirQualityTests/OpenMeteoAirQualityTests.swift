@@ -1,7 +1,7 @@
 import Foundation
 import Geo
-import Testing
 import TestSupport
+import Testing
 import Web
 
 @testable import AirQuality
@@ -41,8 +41,11 @@ struct OpenMeteoAirQualityTests {
     }
 
     @Test func aNullAQIIsNoDataNotZero() async throws {
-        let body = #"{"latitude":1,"longitude":1,"current":{"time":"2024-02-21T16:00","interval":900,"us_aqi":null,"pm2_5":null}}"#
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#])
+        let body =
+            #"{"latitude":1,"longitude":1,"current":{"time":"2024-02-21T16:00","interval":900,"us_aqi":null,"pm2_5":null}}"#
+        let double = try HTTPDouble.start(faults: [
+            #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
+        ])
         defer { double.stop() }
         await #expect(throws: AirQualityError.noData(reason: "no US AQI for this location and time")) {
             _ = try await client(double).current(at: berlin)
@@ -51,7 +54,9 @@ struct OpenMeteoAirQualityTests {
 
     @Test func missingPollutantsAreLeftOutNotZeroed() async throws {
         let body = #"{"current":{"time":"2024-02-21T16:00","interval":3600,"us_aqi":12,"pm2_5":null,"ozone":40.0}}"#
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#])
+        let double = try HTTPDouble.start(faults: [
+            #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
+        ])
         defer { double.stop() }
         let reading = try await client(double).current(at: berlin)
         #expect(reading.concentrations[.pm2_5] == nil)

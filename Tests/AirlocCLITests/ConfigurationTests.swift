@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import AirlocCLI
 
@@ -61,7 +61,8 @@ import TestSupport
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .config)
-            #expect(error.message.contains("airloc.conf:3: invalid value 'fine' for outbound-precision: expected degrees"))
+            #expect(
+                error.message.contains("airloc.conf:3: invalid value 'fine' for outbound-precision: expected degrees"))
         }
     }
 

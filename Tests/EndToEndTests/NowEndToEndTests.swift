@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `airloc now` as a user runs it: the built binary, a real gpsd (gpsfake) and the
 /// local HTTP double in place of Open-Meteo.
@@ -76,8 +76,11 @@ struct NowEndToEndTests {
         (#"{"path": "/v1/air-quality", "status": 429, "reason": "minutely"}"#, Int32(75), "Minutely API request limit"),
         (#"{"path": "/v1/air-quality", "status": 500}"#, Int32(75), "HTTP 500"),
         (#"{"path": "/v1/air-quality", "mode": "garbage"}"#, Int32(69), "cannot read"),
-        (#"{"path": "/v1/air-quality", "status": 400, "reason": "No data is available for this location"}"#, Int32(69),
-         "No data is available for this location"),
+        (
+            #"{"path": "/v1/air-quality", "status": 400, "reason": "No data is available for this location"}"#,
+            Int32(69),
+            "No data is available for this location"
+        ),
     ])
     func airServiceFailuresKeepTheLocationPart(fault: String, exitCode: Int32, message: String) throws {
         let world = try World(faults: [fault])
@@ -112,7 +115,9 @@ struct NowEndToEndTests {
 
 /// Failures that need no gpsd or double.
 @Suite struct NowWithoutServicesTests {
-    func run(_ arguments: [String], extra: [String: String] = [:], configText: String? = nil) throws -> ChildProcess.Result {
+    func run(_ arguments: [String], extra: [String: String] = [:], configText: String? = nil) throws
+        -> ChildProcess.Result
+    {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         if let configText {

@@ -1,7 +1,7 @@
 import Foundation
 import Geo
-import Testing
 import TestSupport
+import Testing
 
 @testable import Gazetteer
 
@@ -26,12 +26,15 @@ import TestSupport
         try cities.write(to: directory.file("cities500.txt"), atomically: true, encoding: .utf8)
         try "DE.02\tBavaria\tBavaria\t2951839\nDE.16\tBerlin\tBerlin\t2950157\nFJ.05\tEastern\tEastern\t1\n"
             .write(to: directory.file("admin1CodesASCII.txt"), atomically: true, encoding: .utf8)
-        let countries = "#ISO\tISO3\n" + [
-            "DE\tDEU\t276\tGM\tGermany\tBerlin\t357021\t82927922\tEU\t.de\tEUR\tEuro\t49\t#####\t^(\\d{5})$\tde\t2921044\t\t",
-            "FJ\tFJI\t242\tFJ\tFiji\tSuva\t18270\t883483\tOC\t.fj\tFJD\tDollar\t679\t\t\ten-FJ\t2205218\t\t",
-        ].joined(separator: "\n")
+        let countries =
+            "#ISO\tISO3\n"
+            + [
+                "DE\tDEU\t276\tGM\tGermany\tBerlin\t357021\t82927922\tEU\t.de\tEUR\tEuro\t49\t#####\t^(\\d{5})$\tde\t2921044\t\t",
+                "FJ\tFJI\t242\tFJ\tFiji\tSuva\t18270\t883483\tOC\t.fj\tFJD\tDollar\t679\t\t\ten-FJ\t2205218\t\t",
+            ].joined(separator: "\n")
         try countries.write(to: directory.file("countryInfo.txt"), atomically: true, encoding: .utf8)
-        let builder = try GazetteerBuilder.fromDumps(in: directory.url, source: "test", builtAt: Date(timeIntervalSince1970: 0))
+        let builder = try GazetteerBuilder.fromDumps(
+            in: directory.url, source: "test", builtAt: Date(timeIntervalSince1970: 0))
         try builder.write(to: directory.file("gazetteer.bin"))
         return (try Gazetteer(path: directory.file("gazetteer.bin").path), directory)
     }
@@ -82,7 +85,8 @@ import TestSupport
     @Test func buildingIsDeterministic() throws {
         let (_, directory) = try Self.tiny()
         defer { directory.remove() }
-        let builder = try GazetteerBuilder.fromDumps(in: directory.url, source: "test", builtAt: Date(timeIntervalSince1970: 0))
+        let builder = try GazetteerBuilder.fromDumps(
+            in: directory.url, source: "test", builtAt: Date(timeIntervalSince1970: 0))
         #expect(builder.build() == Array(try Data(contentsOf: directory.file("gazetteer.bin"))))
     }
 
@@ -102,7 +106,10 @@ import TestSupport
         defer { directory.remove() }
         try (Self.row(1, "A", 1, 1, "DE", "01", 1) + "\n2\tB\tB\t\tnorth\t1\tP\tPPL\tDE\t\t01\t\t\t\t1\t\t\tX\t\n")
             .write(to: directory.file("cities500.txt"), atomically: true, encoding: .utf8)
-        #expect(throws: GazetteerError.badInput(file: "cities500.txt", line: 2, reason: "expected geonameid, latitude, longitude in columns 1, 5, 6")) {
+        #expect(
+            throws: GazetteerError.badInput(
+                file: "cities500.txt", line: 2, reason: "expected geonameid, latitude, longitude in columns 1, 5, 6")
+        ) {
             _ = try GeoNamesDump.places(at: directory.file("cities500.txt"))
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Geo
-import Testing
 import TestSupport
+import Testing
 
 @testable import Location
 

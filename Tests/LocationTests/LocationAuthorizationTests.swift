@@ -44,8 +44,9 @@ import Testing
         var machine = LocationAuthorization(
             stored: AuthorizationDecision(status: .authorizedWhenInUse, accuracy: .full), policy: ask)
         #expect(machine.requestSensing(interactive: false, background: true) == .refuse(.needsAlways))
-        #expect(machine.grant(always: true, accuracy: .full)
-            == .persist(AuthorizationDecision(status: .authorizedAlways, accuracy: .full)))
+        #expect(
+            machine.grant(always: true, accuracy: .full)
+                == .persist(AuthorizationDecision(status: .authorizedAlways, accuracy: .full)))
         #expect(machine.requestSensing(interactive: false, background: true) == .proceed(accuracy: .full))
     }
 
@@ -65,8 +66,9 @@ import Testing
             stored: AuthorizationDecision(status: .authorizedWhenInUse, accuracy: .full),
             policy: AuthorizationPolicy(mode: .ask, maximumAccuracy: .reduced))
         #expect(machine.requestSensing(interactive: false) == .proceed(accuracy: .reduced))
-        #expect(machine.grant(always: false, accuracy: .full)
-            == .persist(AuthorizationDecision(status: .authorizedWhenInUse, accuracy: .reduced)))
+        #expect(
+            machine.grant(always: false, accuracy: .full)
+                == .persist(AuthorizationDecision(status: .authorizedWhenInUse, accuracy: .reduced)))
     }
 
     @Test func allowPolicyPreAuthorizes() {
@@ -76,14 +78,16 @@ import Testing
     }
 
     @Test func resetForgetsTheDecision() {
-        var machine = LocationAuthorization(stored: AuthorizationDecision(status: .denied, accuracy: .full), policy: ask)
+        var machine = LocationAuthorization(
+            stored: AuthorizationDecision(status: .denied, accuracy: .full), policy: ask)
         #expect(machine.reset() == .clear)
         #expect(machine.status == .notDetermined)
     }
 
     @Test func aStoredRestrictedIsNotTrusted() {
         // Only the administrator's policy can restrict; a stale file saying so is ignored.
-        let machine = LocationAuthorization(stored: AuthorizationDecision(status: .restricted, accuracy: .full), policy: ask)
+        let machine = LocationAuthorization(
+            stored: AuthorizationDecision(status: .restricted, accuracy: .full), policy: ask)
         #expect(machine.status == .notDetermined)
     }
 }

@@ -21,7 +21,8 @@ public enum ExternalTool {
         if isCI { return true }
         let missing = names.filter { path(of: $0) == nil }
         if !missing.isEmpty {
-            print("note: skipping a test that needs \(missing.joined(separator: ", ")) (not installed; run `make test`)")
+            print(
+                "note: skipping a test that needs \(missing.joined(separator: ", ")) (not installed; run `make test`)")
         }
         return missing.isEmpty
     }

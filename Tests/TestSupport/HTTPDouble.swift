@@ -73,11 +73,14 @@ public final class HTTPDouble: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw FixtureError("cannot connect to the HTTP double") }
         let payload = body ?? ""
-        let message = "\(method) \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: \(payload.utf8.count)\r\n\r\n\(payload)"
+        let message =
+            "\(method) \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: \(payload.utf8.count)\r\n\r\n\(payload)"
         _ = message.withCString { send(fd, $0, strlen($0), 0) }
         var response = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)

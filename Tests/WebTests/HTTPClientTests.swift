@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Web
 
@@ -26,19 +26,26 @@ struct HTTPClientTests {
     @Test func rateLimitCarriesOpenMeteosReason() async throws {
         let double = try HTTPDouble.start(faults: [#"{"path": "/v1/search", "status": 429, "reason": "hourly"}"#])
         defer { double.stop() }
-        await #expect(throws: WebError.rateLimited(
-            service: "Test service", reason: "Hourly API request limit exceeded. Please try again in the next hour."))
-        { _ = try await get(double) }
+        await #expect(
+            throws: WebError.rateLimited(
+                service: "Test service", reason: "Hourly API request limit exceeded. Please try again in the next hour."
+            )
+        ) { _ = try await get(double) }
     }
 
     @Test func badRequestShowsTheReasonAndIsNotRetryable() async throws {
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/search", "status": 400, "reason": "Parameter count must be between 1 and 100."}"#])
+        let double = try HTTPDouble.start(faults: [
+            #"{"path": "/v1/search", "status": 400, "reason": "Parameter count must be between 1 and 100."}"#
+        ])
         defer { double.stop() }
         do {
             _ = try await get(double)
             Issue.record("expected an error")
         } catch {
-            #expect(error == .rejected(service: "Test service", status: 400, reason: "Parameter count must be between 1 and 100."))
+            #expect(
+                error
+                    == .rejected(
+                        service: "Test service", status: 400, reason: "Parameter count must be between 1 and 100."))
             #expect(!error.isRetryable)
         }
     }
@@ -112,7 +119,8 @@ struct HTTPClientTests {
     }
 
     @Test func baseURLReplacesSchemeHostAndPort() {
-        let url = ServiceURL(string: "http://127.0.0.1:8080/")!.url(path: "/v1/air-quality", query: [("latitude", "52.5")])
+        let url = ServiceURL(string: "http://127.0.0.1:8080/")!.url(
+            path: "/v1/air-quality", query: [("latitude", "52.5")])
         #expect(url.absoluteString == "http://127.0.0.1:8080/v1/air-quality?latitude=52.5")
     }
 
@@ -122,10 +130,13 @@ struct HTTPClientTests {
     }
 
     @Test func errorBodiesOfEachServiceAreRead() {
-        #expect(ErrorBody.reason(in: Data(#"{"error":true,"reason":"No data is available for this location"}"#.utf8))
-            == "No data is available for this location")
-        #expect(ErrorBody.reason(in: Data(#"{"status":429,"error":{"title":"Rate limit exceeded","message":"Upgrade"}}"#.utf8))
-            == "Upgrade")
+        #expect(
+            ErrorBody.reason(in: Data(#"{"error":true,"reason":"No data is available for this location"}"#.utf8))
+                == "No data is available for this location")
+        #expect(
+            ErrorBody.reason(
+                in: Data(#"{"status":429,"error":{"title":"Rate limit exceeded","message":"Upgrade"}}"#.utf8))
+                == "Upgrade")
         #expect(ErrorBody.reason(in: Data("<html>".utf8)) == nil)
     }
 }

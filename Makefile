@@ -1,0 +1,60 @@
+# airloc — entry points. See README.md.
+#   make demo     install what is missing, build, replay a GPS track through a real gpsd, print the report
+#   make test     install what is missing, build, lint, run every test
+#   make run ARGS="now"   the real thing: system gpsd, internet
+#   make bench    measure (docs/performance.md)
+#   make install PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+ARGS ?= now
+SWIFT ?= swift
+# Debian packages the build, the tests and the demo need.
+DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 gpsd gpsd-clients python3 util-linux
+
+.PHONY: all deps build release demo test lint format run bench install uninstall clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh $(DEB_PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product airloc
+
+demo: build
+	@scripts/demo.sh .build/debug/airloc
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+format:
+	$(SWIFT) format format --in-place --recursive Sources Tests Package.swift
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory lint
+	$(SWIFT) test
+
+run: build
+	.build/debug/airloc $(ARGS)
+
+bench: deps
+	@scripts/bench.sh
+
+install: release
+	install -D -m 0755 .build/release/airloc $(DESTDIR)$(PREFIX)/bin/airloc
+	install -D -m 0644 data/gazetteer.bin $(DESTDIR)$(PREFIX)/share/airloc/gazetteer.bin
+	install -D -m 0644 config/airloc.conf $(DESTDIR)$(PREFIX)/share/doc/airloc/airloc.conf.example
+	install -D -m 0644 NOTICE $(DESTDIR)$(PREFIX)/share/doc/airloc/NOTICE
+	install -D -m 0644 udev/61-airloc-gps.rules $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/airloc $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
+	rm -rf $(DESTDIR)$(PREFIX)/share/airloc $(DESTDIR)$(PREFIX)/share/doc/airloc
+
+clean:
+	rm -rf .build
