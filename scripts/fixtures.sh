@@ -1,0 +1,28 @@
+# Sourced by demo.sh and bench.sh: starts the local HTTP double and gpsfake replaying
+# data/demo/berlin.nmea, and points airloc at them through its documented overrides.
+# Sets WORK, GPSD_PORT, DOUBLE_PORT; cleans up on exit. All airloc state lives in WORK.
+WORK=$(mktemp -d)
+fixtures_cleanup() {
+    [ -n "${GPSFAKE_PID:-}" ] && kill -9 -- -"$GPSFAKE_PID" 2>/dev/null || true
+    [ -n "${DOUBLE_PID:-}" ] && kill -9 "$DOUBLE_PID" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap fixtures_cleanup EXIT
+
+python3 scripts/http-double.py >"$WORK/double.out" 2>/dev/null &
+DOUBLE_PID=$!
+disown "$DOUBLE_PID"
+GPSD_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# setsid: gpsfake ignores SIGTERM, so it and its gpsd are killed as one process group.
+setsid gpsfake -q -n -c 0.1 -P "$GPSD_PORT" data/demo/berlin.nmea >/dev/null 2>&1 &
+GPSFAKE_PID=$!
+disown "$GPSFAKE_PID"
+for _ in $(seq 100); do grep -q PORT "$WORK/double.out" 2>/dev/null && break; sleep 0.1; done
+DOUBLE_PORT=$(awk '/PORT/{print $2}' "$WORK/double.out")
+[ -n "$DOUBLE_PORT" ] || { echo "Error: the local HTTP double did not start" >&2; exit 69; }
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$GPSD_PORT") 2>/dev/null && break; sleep 0.1; done
+sleep 1  # let gpsfake register its device and the first sentences arrive
+
+export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config" XDG_CACHE_HOME="$WORK/cache"
+export AIRLOC_SYSTEM_CONFIG="$WORK/no-system-config"
+export AIRLOC_GPSD="127.0.0.1:$GPSD_PORT" AIRLOC_AIR_QUALITY_URL="http://127.0.0.1:$DOUBLE_PORT"
