@@ -16,6 +16,14 @@ struct HTTPClientTests {
         return try await HTTPClient(timeout: timeout).getJSON(Answer.self, from: url, service: "Test service")
     }
 
+    /// Starts a double with `fault`, makes one request and returns the error it must cause.
+    func failure(_ fault: String) async throws -> WebError {
+        let double = try HTTPDouble.start(faults: [fault])
+        defer { double.stop() }
+        do { _ = try await get(double) } catch { return error }
+        throw FixtureError("the request succeeded despite the fault \(fault)")
+    }
+
     @Test func decodesAnOrdinaryAnswer() async throws {
         let double = try HTTPDouble.start()
         defer { double.stop() }
@@ -34,65 +42,40 @@ struct HTTPClientTests {
     }
 
     @Test func badRequestShowsTheReasonAndIsNotRetryable() async throws {
-        let double = try HTTPDouble.start(faults: [
-            #"{"path": "/v1/search", "status": 400, "reason": "Parameter count must be between 1 and 100."}"#
-        ])
-        defer { double.stop() }
-        do {
-            _ = try await get(double)
-            Issue.record("expected an error")
-        } catch {
-            #expect(
-                error
-                    == .rejected(
-                        service: "Test service", status: 400, reason: "Parameter count must be between 1 and 100."))
-            #expect(!error.isRetryable)
-        }
+        let error = try await failure(
+            #"{"path": "/v1/search", "status": 400, "reason": "Parameter count must be between 1 and 100."}"#)
+        #expect(
+            error
+                == .rejected(
+                    service: "Test service", status: 400, reason: "Parameter count must be between 1 and 100."))
+        #expect(!error.isRetryable)
     }
 
     @Test func serverErrorIsRetryable() async throws {
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/search", "status": 503}"#])
-        defer { double.stop() }
-        do {
-            _ = try await get(double)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error == .serverError(service: "Test service", status: 503, reason: "The service is overloaded"))
-            #expect(error.isRetryable)
-        }
+        let error = try await failure(#"{"path": "/v1/search", "status": 503}"#)
+        #expect(error == .serverError(service: "Test service", status: 503, reason: "The service is overloaded"))
+        #expect(error.isRetryable)
     }
 
     @Test(arguments: ["garbage", "truncate"])
     func unreadableBodiesAreUndecodable(mode: String) async throws {
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/search", "mode": "\#(mode)"}"#])
-        defer { double.stop() }
-        do {
-            _ = try await get(double)
-            Issue.record("expected an error")
-        } catch {
-            guard case .undecodable(let service, _) = error else {
-                Issue.record("expected undecodable, got \(error)")
-                return
-            }
-            #expect(service == "Test service")
+        let error = try await failure(#"{"path": "/v1/search", "mode": "\#(mode)"}"#)
+        guard case .undecodable(let service, _) = error else {
+            Issue.record("expected undecodable, got \(error)")
+            return
         }
+        #expect(service == "Test service")
     }
 
     @Test(arguments: ["cut", "close"])
     func aConnectionThatBreaksOffIsRetryable(mode: String) async throws {
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/search", "mode": "\#(mode)"}"#])
-        defer { double.stop() }
-        do {
-            _ = try await get(double)
-            Issue.record("expected an error")
-        } catch {
-            guard case .unreachable(let service, _) = error else {
-                Issue.record("expected unreachable, got \(error)")
-                return
-            }
-            #expect(service == "Test service")
-            #expect(error.isRetryable)
+        let error = try await failure(#"{"path": "/v1/search", "mode": "\#(mode)"}"#)
+        guard case .unreachable(let service, _) = error else {
+            Issue.record("expected unreachable, got \(error)")
+            return
         }
+        #expect(service == "Test service")
+        #expect(error.isRetryable)
     }
 
     @Test func aSlowServiceTimesOut() async throws {
