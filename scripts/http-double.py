@@ -84,7 +84,27 @@ def geocoding(query):
     return 200, {"generationtime_ms": 0.2}
 
 
-ROUTES = {"/v1/air-quality": air_quality, "/v1/search": geocoding}
+# IP geolocation, one shape per service (reference/postal-and-ip.md). The address is from
+# the documentation range; the position is central Berlin, as a city-level service says.
+def ipwhois(query):
+    return 200, {"ip": "192.0.2.10", "success": True, "type": "IPv4", "continent": "Europe",
+                 "country": "Germany", "country_code": "DE", "region": "Land Berlin", "region_code": "BE",
+                 "city": "Berlin", "latitude": 52.5200066, "longitude": 13.404954, "postal": "10178",
+                 "timezone": {"id": "Europe/Berlin", "abbr": "CET", "utc": "+01:00"}}
+
+
+def ipinfo(query):
+    return 200, {"ip": "192.0.2.10", "city": "Berlin", "region": "Berlin", "country": "DE",
+                 "loc": "52.5244,13.4105", "postal": "10178", "timezone": "Europe/Berlin"}
+
+
+def ipapi(query):  # ipapi.co; ip-api.com shares the path, tests give its shape as a fault body
+    return 200, {"ip": "192.0.2.10", "city": "Berlin", "region": "Land Berlin", "region_code": "BE",
+                 "country_code": "DE", "country_name": "Germany", "postal": "10178",
+                 "latitude": 52.5196, "longitude": 13.4069, "timezone": "Europe/Berlin"}
+
+
+ROUTES = {"/v1/air-quality": air_quality, "/v1/search": geocoding, "/": ipwhois, "/json": ipinfo, "/json/": ipapi}
 
 
 def take_fault(path):
@@ -130,7 +150,7 @@ class Handler(BaseHTTPRequestHandler):
         if fault and fault.get("mode") == "close":
             self.close_connection = True
             return
-        handler = ROUTES.get(parts.path)
+        handler = ROUTES.get(parts.path or "/")
         status, body = handler(parse_qs(parts.query)) if handler else (404, {})
         if fault and "status" in fault:
             status = int(fault["status"])

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Writes synthetic NMEA 0183 logs (GGA + RMC + GSA, valid checksums) for gpsfake.
 
-Usage: nmea-track.py KIND LAT LON > file.nmea
+Usage: nmea-track.py KIND LAT LON [--now] [--seconds N] > file.nmea
 KIND:
   fix        30 s of a steady 3D fix near LAT,LON with 8 satellites, HDOP 0.9
   lost       10 s of 3D fix, then 10 s with the fix lost (mode 1), then nothing
   nofix      30 s of sentences without a fix (mode 1 throughout)
+--now        time-stamp the track from the current UTC time (default 2024-06-15 12:00:00),
+             so that gpsd's fixes carry a plausible time (replay it in real time: gpsfake
+             -c 0.33, three sentences a second)
+--seconds N  length of a fix/nofix track (default 30)
 Tests and the demo use these so that everything they check is known in advance.
 """
+import datetime
 import sys
 
 
@@ -27,30 +32,44 @@ def dm(value: float, is_lat: bool) -> tuple[str, str]:
     return text, hemi
 
 
-def sentences(second: int, lat: float, lon: float, fixed: bool):
-    hh, mm, ss = 12, second // 60, second % 60
-    t = f"{hh:02d}{mm:02d}{ss:02d}.00"
+def sentences(moment: datetime.datetime, lat: float, lon: float, fixed: bool):
+    t = moment.strftime("%H%M%S.00")
+    d = moment.strftime("%d%m%y")
     la, ns = dm(lat, True)
     lo, ew = dm(lon, False)
     if fixed:
         yield checksum(f"GPGGA,{t},{la},{ns},{lo},{ew},1,08,0.9,35.0,M,39.5,M,,")
         yield checksum(f"GPGSA,A,3,04,05,09,12,17,20,24,28,,,,,1.6,0.9,1.3")
-        yield checksum(f"GPRMC,{t},A,{la},{ns},{lo},{ew},0.0,0.0,150624,,,A")
+        yield checksum(f"GPRMC,{t},A,{la},{ns},{lo},{ew},0.0,0.0,{d},,,A")
     else:
         yield checksum(f"GPGGA,{t},,,,,0,00,99.9,,M,,M,,")
         yield checksum("GPGSA,A,1,,,,,,,,,,,,,99.9,99.9,99.9")
-        yield checksum(f"GPRMC,{t},V,,,,,,,150624,,,N")
+        yield checksum(f"GPRMC,{t},V,,,,,,,{d},,,N")
 
 
 def main() -> int:
-    if len(sys.argv) != 4 or sys.argv[1] not in ("fix", "lost", "nofix"):
+    args = sys.argv[1:]
+    start = datetime.datetime(2024, 6, 15, 12, 0, 0)
+    length = 30
+    if "--now" in args:
+        args.remove("--now")
+        start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0, tzinfo=None)
+    if "--seconds" in args:
+        at = args.index("--seconds")
+        try:
+            length = int(args[at + 1])
+        except (IndexError, ValueError):
+            print(__doc__, file=sys.stderr)
+            return 64
+        del args[at:at + 2]
+    if len(args) != 3 or args[0] not in ("fix", "lost", "nofix"):
         print(__doc__, file=sys.stderr)
         return 64
-    kind, lat, lon = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+    kind, lat, lon = args[0], float(args[1]), float(args[2])
     out = ["# synthetic track written by scripts/nmea-track.py " + " ".join(sys.argv[1:])]
-    for second in range(30 if kind != "lost" else 20):
+    for second in range(length if kind != "lost" else 20):
         fixed = kind == "fix" or (kind == "lost" and second < 10)
-        out.extend(sentences(second, lat, lon, fixed))
+        out.extend(sentences(start + datetime.timedelta(seconds=second), lat, lon, fixed))
     print("\r\n".join(out), end="\r\n")
     return 0
 

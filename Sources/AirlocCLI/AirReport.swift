@@ -2,6 +2,7 @@ import AirQuality
 import Foundation
 import Gazetteer
 import Geo
+import Location
 
 /// Everything `airloc now` found out, ready for rendering: where, what place, what air,
 /// what was sent, and what went wrong along the way.
@@ -12,6 +13,8 @@ struct AirReport: Sendable {
     var fix: Fix
     /// The provider that answered ("gpsd", "manual").
     var provider: String
+    /// What each provider of the chain did.
+    var attempts: [LocationChain.Attempt] = []
     var place: NearestPlace?
     /// The coordinate sent to the air-quality service (rounded for privacy).
     var sentCoordinate: Coordinate

@@ -24,7 +24,8 @@ struct Command: Sendable {
 /// message on stderr and a sysexits code.
 public enum AirlocCommandLine {
     static let commands: [Command] = [
-        NowCommand.command, AuthCommand.command, ReverseCommand.command, DataCommand.command,
+        NowCommand.command, LocateCommand.command, AuthCommand.command, ReverseCommand.command,
+        DataCommand.command,
     ]
 
     static var overview: String {

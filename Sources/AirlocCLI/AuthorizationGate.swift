@@ -19,13 +19,13 @@ struct AuthorizationGate {
     }
 
     /// Returns the accuracy the user allowed, or throws the refusal.
-    func authorize(purpose: String) throws(CLIError) -> AccuracyAuthorization {
+    func authorize(purpose: String, background: Bool = false) throws(CLIError) -> AccuracyAuthorization {
         var machine = machine()
-        var action = machine.requestSensing(interactive: console.isInteractive)
+        var action = machine.requestSensing(interactive: console.isInteractive, background: background)
         if action == .prompt {
             let answer = ask(purpose: purpose)
             if case .persist(let decision) = machine.userAnswered(answer) { try save(decision) }
-            action = machine.requestSensing(interactive: false)
+            action = machine.requestSensing(interactive: false, background: background)
         }
         switch action {
         case .proceed(let accuracy): return accuracy

@@ -14,11 +14,20 @@ struct Configuration: Sendable {
     var gpsd = GPSDProvider.Options()
     /// Seconds to wait for a first GPS fix.
     var gpsdTimeout: Double = 10
+    /// Seconds without a valid fix before it is stale, and before it is lost.
+    var gpsdStaleAfter: Double = 5
+    var gpsdLostAfter: Double = 30
+    /// The location providers in the order they are tried.
+    var providers: [ProviderName] = [.gpsd, .manual]
+    /// A place name for the manual provider (`[location] place`), resolved offline.
+    var manualPlace: String?
+    var ipService = IPService.ipwhois
     var airQualityURL = ServiceURL(string: "https://air-quality-api.open-meteo.com")!
     var geocodingURL = ServiceURL(string: "https://geocoding-api.open-meteo.com")!
     var archiveURL = ServiceURL(string: "https://archive-api.open-meteo.com")!
     var postalURL = ServiceURL(string: "https://api.zippopotam.us")!
-    var ipURL = ServiceURL(string: "https://ipwho.is")!
+    /// nil: the chosen ``ipService``'s own endpoint.
+    var ipURL: ServiceURL?
     /// Seconds allowed for one web request.
     var serviceTimeout: Double = 10
     /// Degrees to which coordinates are rounded before they leave the device.
@@ -32,15 +41,38 @@ struct Configuration: Sendable {
 
     enum ColorChoice: String, Sendable, CaseIterable { case auto, always, never }
 
+    /// The location providers a chain can hold.
+    enum ProviderName: String, Sendable, CaseIterable { case gpsd, ip, manual }
+
+    /// The GPS timing the configuration asks for.
+    var gpsdTiming: GPSDTiming {
+        GPSDTiming(firstFix: gpsdTimeout, staleAfter: gpsdStaleAfter, lostAfter: gpsdLostAfter)
+    }
+
+    /// "gpsd, ip, manual" → the list; nil when a name is unknown or repeated, or the list is empty.
+    static func parseProviders(_ text: String) -> [ProviderName]? {
+        let names = text.split(whereSeparator: { $0 == "," || $0 == " " }).map { ProviderName(rawValue: String($0)) }
+        guard !names.isEmpty, !names.contains(nil) else { return nil }
+        let list = names.compactMap { $0 }
+        return Set(list).count == list.count ? list : nil
+    }
+
     /// Every key a config file may hold, by section, with the form of its value.
     static let schema: [String: [String: String]] = [
-        "gpsd": ["host": "a host name or address", "port": "a port number 1-65535", "timeout": "seconds, 0.1-3600"],
+        "gpsd": [
+            "host": "a host name or address", "port": "a port number 1-65535", "timeout": "seconds, 0.1-3600",
+            "stale-after": "seconds, 1-3600", "lost-after": "seconds, 1-86400",
+        ],
         "services": [
             "air-quality-url": "an http(s) base URL", "geocoding-url": "an http(s) base URL",
             "archive-url": "an http(s) base URL", "postal-url": "an http(s) base URL", "ip-url": "an http(s) base URL",
-            "timeout": "seconds, 0.1-300",
+            "timeout": "seconds, 0.1-300", "ip-service": "ipwho.is, ipinfo.io, ipapi.co or ip-api.com",
         ],
-        "location": ["latitude": "degrees, -90 to 90", "longitude": "degrees, -180 to 180"],
+        "location": [
+            "latitude": "degrees, -90 to 90", "longitude": "degrees, -180 to 180",
+            "place": "a place name, optionally with ', country' (e.g. Paris, FR)",
+            "providers": "a list of gpsd, ip, manual in the order to try them (e.g. gpsd, manual)",
+        ],
         "privacy": ["outbound-precision": "degrees, 0.0001-1 (e.g. 0.01 ≈ 1 km)"],
         "authorization": ["policy": "ask, allow or forbid", "max-accuracy": "full or reduced"],
         "display": ["color": "auto, always or never"],
@@ -118,9 +150,24 @@ struct Configuration: Sendable {
         case ("gpsd", "timeout"):
             guard let seconds = number(0.1...3600) else { return false }
             gpsdTimeout = seconds
+        case ("gpsd", "stale-after"):
+            guard let seconds = number(1...3600) else { return false }
+            gpsdStaleAfter = seconds
+        case ("gpsd", "lost-after"):
+            guard let seconds = number(1...86400) else { return false }
+            gpsdLostAfter = seconds
         case ("services", "timeout"):
             guard let seconds = number(0.1...300) else { return false }
             serviceTimeout = seconds
+        case ("services", "ip-service"):
+            guard let service = IPService(rawValue: value) else { return false }
+            ipService = service
+        case ("location", "place"):
+            guard !value.isEmpty, value.count <= 200 else { return false }
+            manualPlace = value
+        case ("location", "providers"):
+            guard let list = Self.parseProviders(value) else { return false }
+            providers = list
         case ("services", _):
             guard let url = ServiceURL(string: value) else { return false }
             switch key {

@@ -14,7 +14,8 @@ struct ReportJSON: Encodable {
 
     var schema = ReportJSON.schema
     var generatedAt: String
-    var location: Location
+    var location: LocationJSON
+    var providers: [AttemptJSON]
     var place: PlaceJSON?
     var airQuality: Air?
     var sentCoordinate: CoordinateJSON
@@ -23,39 +24,6 @@ struct ReportJSON: Encodable {
     var errors: [ErrorJSON]
 
     struct CoordinateJSON: Encodable {
-        var latitude: Double
-        var longitude: Double
-    }
-
-    struct Location: Encodable {
-        var latitude: Double
-        var longitude: Double
-        var source: String
-        var provider: String
-        var accuracyM: Double?
-        var accuracySource: String?
-        var authorizedAccuracy: String
-        var time: String?
-        var ageS: Double?
-        var mode: String?
-        var altitudeHaeM: Double?
-        var altitudeMslM: Double?
-        var speedMS: Double?
-        var trackDeg: Double?
-        var satellitesUsed: Int?
-    }
-
-    struct PlaceJSON: Encodable {
-        var id: Int
-        var name: String
-        var admin1: String
-        var country: String
-        var countryCode: String
-        var displayName: String
-        var distanceKm: Double
-        var bearingDeg: Double
-        var timezone: String
-        var population: Int
         var latitude: Double
         var longitude: Double
     }
@@ -93,22 +61,10 @@ struct ReportJSON: Encodable {
         let iso = ISO8601DateFormatter()
         let fix = report.fix
         generatedAt = iso.string(from: report.generatedAt)
-        location = Location(
-            latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude, source: fix.source.rawValue,
-            provider: report.provider, accuracyM: fix.horizontalAccuracy, accuracySource: fix.accuracySource,
-            authorizedAccuracy: report.accuracy, time: fix.time.map { iso.string(from: $0) },
-            ageS: fix.age(at: report.generatedAt).map { ($0 * 10).rounded() / 10 },
-            mode: fix.mode.map { $0 == .threeD ? "3d" : $0 == .twoD ? "2d" : "none" },
-            altitudeHaeM: fix.altitudeHAE, altitudeMslM: fix.altitudeMSL, speedMS: fix.speed, trackDeg: fix.track,
-            satellitesUsed: fix.satellitesUsed)
-        place = report.place.map { nearest in
-            let p = nearest.place
-            return PlaceJSON(
-                id: p.id, name: p.name, admin1: p.admin1, country: p.country, countryCode: p.countryCode,
-                displayName: p.displayName, distanceKm: (nearest.distance / 10).rounded() / 100,
-                bearingDeg: nearest.bearing.rounded(), timezone: p.timezone, population: p.population,
-                latitude: p.coordinate.latitude, longitude: p.coordinate.longitude)
-        }
+        location = LocationJSON(
+            fix: fix, provider: report.provider, authorizedAccuracy: report.accuracy, at: report.generatedAt)
+        providers = report.attempts.map(AttemptJSON.init)
+        place = report.place.map(PlaceJSON.init)
         sentCoordinate = CoordinateJSON(
             latitude: report.sentCoordinate.latitude, longitude: report.sentCoordinate.longitude)
         var sources = ["GeoNames (CC BY 4.0)"]
@@ -143,11 +99,5 @@ struct ReportJSON: Encodable {
     }
 
     /// Encodes with explicit nulls (see the contract) and sorted keys.
-    func encoded() -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(NullPreserving(self)) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
+    func encoded() -> String { JSONDocument.encode(self) }
 }

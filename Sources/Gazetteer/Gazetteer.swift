@@ -163,6 +163,9 @@ public final class Gazetteer: Sendable {
         return nil
     }
 
+    /// Only the name of the place at `index` (cheaper than ``place(at:)`` for scans).
+    func name(at index: Int) -> String { string(places, at: index * GazetteerFormat.placeStride + 16) }
+
     func population(at index: Int) -> Int { Int(places.u32(index * GazetteerFormat.placeStride + 12)) }
 
     func coordinate(at index: Int) -> Coordinate {

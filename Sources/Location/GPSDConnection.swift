@@ -10,10 +10,14 @@ import Geo
 final class GPSDConnection {
     private let data: UnsafeMutablePointer<gps_data_t>
     private var isOpen = false
+    /// The raw text of the last message: libgps does not unpack POLL and DEVICES into
+    /// anything we can use, so those are read from the JSON itself.
+    private let message: UnsafeMutablePointer<CChar>
+    private static let messageCapacity = 65_536
 
     /// What one `gps_read` brought.
     enum ReadResult {
-        case report(GPSDReport)
+        case message(GPSDMessage)
         /// Nothing arrived within the wait.
         case idle
         /// gpsd closed the connection (it died or was restarted).
@@ -24,6 +28,8 @@ final class GPSDConnection {
     init(host: String, port: Int) throws(GPSDError) {
         data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         data.initialize(to: gps_data_t())
+        message = UnsafeMutablePointer<CChar>.allocate(capacity: Self.messageCapacity)
+        message.initialize(repeating: 0, count: Self.messageCapacity)
         // All stored properties are set: if we throw below, deinit runs and frees `data`
         // (and must not close a connection that never opened).
         airloc_clear_errno()
@@ -40,11 +46,18 @@ final class GPSDConnection {
         if isOpen { gps_close(data) }
         data.deinitialize(count: 1)
         data.deallocate()
+        message.deallocate()
     }
 
     /// Asks gpsd to stream JSON reports (TPV, SKY, ...).
     func watch() -> Bool {
         gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0
+    }
+
+    /// Asks gpsd for the latest fix of every active device (`?POLL;`): the answer comes at
+    /// once, so a client need not wait up to a second for the next report.
+    func poll() -> Bool {
+        airloc_gps_send(data, "?POLL;") == 0
     }
 
     /// Waits up to `microseconds` for data and reads one message.
@@ -55,10 +68,20 @@ final class GPSDConnection {
             return .idle
         }
         airloc_clear_errno()
-        let count = gps_read(data, nil, 0)
+        message[0] = 0
+        let count = gps_read(data, message, Int32(Self.messageCapacity))
         if count < 0 { return .closed }
         if count == 0 { return .idle }
-        return .report(snapshot())
+        let raw = String(cString: message)
+        // libgps keeps the last TPV in `data` while other classes arrive, so the class
+        // decides whether `data` holds a new position report.
+        switch GPSDMessage.classOf(raw) {
+        case "TPV": return .message(.position(snapshot()))
+        case "SKY":
+            return .message(
+                .satellites(used: data.pointee.satellites_used > 0 ? Int(data.pointee.satellites_used) : nil))
+        default: return .message(GPSDMessage(json: raw))
+        }
     }
 
     private func snapshot() -> GPSDReport {
@@ -78,46 +101,5 @@ final class GPSDConnection {
             eph: finite(fix.eph), epx: finite(fix.epx), epy: finite(fix.epy),
             speed: finite(fix.speed), track: finite(fix.track), time: time,
             satellitesUsed: d.satellites_used > 0 ? Int(d.satellites_used) : nil)
-    }
-}
-
-/// One gpsd report reduced to plain values (still possibly invalid: see ``fix``).
-struct GPSDReport: Sendable {
-    var hasPosition: Bool
-    var hasMode: Bool
-    var mode: FixMode
-    var latitude: Double
-    var longitude: Double
-    var altitudeHAE: Double?
-    var altitudeMSL: Double?
-    var eph: Double?
-    var epx: Double?
-    var epy: Double?
-    var speed: Double?
-    var track: Double?
-    var time: Date?
-    var satellitesUsed: Int?
-    var receivedAt = Date()
-
-    /// A fix only when gpsd says 2D or 3D and the position is finite (never `status`,
-    /// which libgps 3.22 leaves at 0 even during a good fix).
-    var fix: Fix? {
-        guard hasPosition, mode == .twoD || mode == .threeD,
-            let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
-        else { return nil }
-        var accuracy: Double?
-        var accuracySource: String?
-        if let eph {
-            accuracy = eph
-            accuracySource = "eph"
-        } else if let epx, let epy {
-            accuracy = (epx * epx + epy * epy).squareRoot()
-            accuracySource = "epx/epy"
-        }
-        return Fix(
-            coordinate: coordinate, source: .gps, time: time, horizontalAccuracy: accuracy,
-            accuracySource: accuracySource, altitudeHAE: altitudeHAE,
-            altitudeMSL: mode == .threeD ? altitudeMSL : nil, speed: speed, track: track, mode: mode,
-            satellitesUsed: satellitesUsed, receivedAt: receivedAt)
     }
 }

@@ -4,12 +4,17 @@ import Synchronization
 
 /// Reads the device's position from gpsd through libgps.
 ///
-/// Contract: ``currentFix(timeout:)`` connects, watches and returns the first valid fix
-/// (mode 2D/3D with a finite position), or throws a ``GPSDError`` within the timeout.
-/// libgps blocks, so the loop runs on a dedicated thread, never on Swift's cooperative
-/// pool; the caller is released at the deadline even if libgps is stuck in connect().
+/// Contract:
+/// - ``currentFix(timeout:)`` connects, asks gpsd for the fix it already holds (`?POLL;`,
+///   answered at once) and otherwise waits for the first valid streamed fix (mode 2D/3D,
+///   finite position), or throws a ``GPSDError`` within the timeout. It does not retry a
+///   gpsd that is not running: a one-shot caller wants the next provider, not a wait.
+/// - ``updates()`` watches for ever: it reconnects with back-off after gpsd stops or
+///   restarts, and reports stale and lost fixes (``GPSDTracker``).
+/// - libgps blocks, so both run on a dedicated thread, never on Swift's cooperative pool;
+///   the caller is released at the deadline even if libgps is stuck in connect().
 public struct GPSDProvider: LocationProvider {
-    /// Where gpsd listens and how long to wait.
+    /// Where gpsd listens.
     public struct Options: Sendable, Equatable {
         public var host: String
         public var port: Int
@@ -23,18 +28,25 @@ public struct GPSDProvider: LocationProvider {
     public let name = "gpsd"
     public let senses = true
     public var options: Options
+    public var timing: GPSDTiming
 
-    public init(options: Options = Options()) { self.options = options }
+    public init(options: Options = Options(), timing: GPSDTiming = GPSDTiming()) {
+        self.options = options
+        self.timing = timing
+    }
 
     public func currentFix(timeout: Duration) async throws -> Fix {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.seconds
         let options = self.options
+        let staleAfter = timing.staleAfter
         let stop = StopFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Fix, any Error>) in
                 let once = ResumeOnce(continuation)
                 let thread = Thread {
-                    once.resume(with: GPSDProvider.firstFix(options: options, seconds: seconds, stop: stop))
+                    once.resume(
+                        with: GPSDProvider.firstFix(
+                            options: options, seconds: seconds, staleAfter: staleAfter, stop: stop))
                 }
                 thread.name = "airloc-gpsd"
                 thread.start()
@@ -50,8 +62,36 @@ public struct GPSDProvider: LocationProvider {
         }
     }
 
-    /// The blocking loop, on its own thread.
-    static func firstFix(options: Options, seconds: Double, stop: StopFlag) -> Result<Fix, any Error> {
+    public func updates() -> AsyncStream<LocationUpdate> {
+        let options = self.options
+        let timing = self.timing
+        let stop = StopFlag()
+        return AsyncStream { continuation in
+            let thread = Thread {
+                GPSDProvider.watch(options: options, timing: timing, stop: stop) { continuation.yield($0) }
+                continuation.finish()
+            }
+            thread.name = "airloc-gpsd-watch"
+            continuation.onTermination = { _ in stop.set() }
+            thread.start()
+        }
+    }
+
+    /// A POLL answer is used only when it is known to be current: the receiver's time of
+    /// the fix and gpsd's clock agree within `staleAfter`. A receiver with a wrong clock
+    /// (week rollover, a replayed log) costs one report interval instead.
+    static func currentPolledFix(_ report: GPSDReport?, at pollTime: Date?, staleAfter: Double) -> Fix? {
+        guard let report, var fix = report.fix, let fixTime = report.time, let pollTime,
+            abs(pollTime.timeIntervalSince(fixTime)) <= staleAfter
+        else { return nil }
+        fix.receivedAt = Date().addingTimeInterval(-max(0, pollTime.timeIntervalSince(fixTime)))
+        return fix
+    }
+
+    /// The one-shot loop, on its own thread.
+    static func firstFix(options: Options, seconds: Double, staleAfter: Double, stop: StopFlag) -> Result<
+        Fix, any Error
+    > {
         let deadline = Date().addingTimeInterval(seconds)
         let connection: GPSDConnection
         do {
@@ -59,7 +99,7 @@ public struct GPSDProvider: LocationProvider {
         } catch {
             return .failure(error)
         }
-        guard connection.watch() else {
+        guard connection.watch(), connection.poll() else {
             return .failure(GPSDError.wentAway(host: options.host, port: options.port))
         }
         var lastMode = FixMode.notSeen
@@ -72,13 +112,92 @@ public struct GPSDProvider: LocationProvider {
                 continue
             case .closed:
                 return .failure(GPSDError.wentAway(host: options.host, port: options.port))
-            case .report(let report):
+            case .message(.position(let report)):
                 if report.hasMode { lastMode = report.mode }
-                if let fix = report.fix { return .success(fix) }
+                if var fix = report.fix {
+                    fix.receivedAt = Date()
+                    return .success(fix)
+                }
+            case .message(.poll(let report, let at)):
+                if let fix = currentPolledFix(report, at: at, staleAfter: staleAfter) { return .success(fix) }
+            case .message(.error(let message)):
+                return .failure(GPSDError.protocolError(message))
+            case .message:
+                continue
             }
         }
         if stop.isSet && deadline.timeIntervalSinceNow > 0 { return .failure(CancellationError()) }
         return .failure(GPSDError.noFix(seconds: seconds, lastMode: lastMode))
+    }
+
+    /// The watch loop, on its own thread, until `stop` is set.
+    static func watch(
+        options: Options, timing: GPSDTiming, stop: StopFlag, emit: (LocationUpdate) -> Void
+    ) {
+        var tracker = GPSDTracker(timing: timing)
+        /// Does what the tracker says; returns the reconnect delay when it asks for one.
+        func perform(_ action: GPSDTracker.Action) -> Double? {
+            switch action {
+            case .none: return nil
+            case .emit(let update):
+                emit(update)
+                return nil
+            case .reconnect(let update, let delay):
+                emit(update)
+                return delay
+            }
+        }
+        while !stop.isSet {
+            var delay: Double?
+            do {
+                let connection = try GPSDConnection(host: options.host, port: options.port)
+                if connection.watch() {
+                    _ = perform(tracker.connected(at: Date()))
+                    _ = connection.poll()
+                    delay = follow(connection, tracker: &tracker, options: options, stop: stop, perform: perform)
+                } else {
+                    delay = perform(tracker.connectionFailed(reason: "gpsd did not accept WATCH", at: Date()))
+                }
+            } catch {
+                delay = perform(tracker.connectionFailed(reason: error.description, at: Date()))
+            }
+            // Back off in small steps, so stale/lost are still reported and stop is prompt.
+            let until = Date().addingTimeInterval(delay ?? 0)
+            while !stop.isSet && Date() < until {
+                usleep(100_000)
+                _ = perform(tracker.tick(at: Date()))
+            }
+        }
+    }
+
+    /// Reads one connection until it closes (returns the reconnect delay) or `stop`.
+    private static func follow(
+        _ connection: GPSDConnection, tracker: inout GPSDTracker, options: Options, stop: StopFlag,
+        perform: (GPSDTracker.Action) -> Double?
+    ) -> Double? {
+        while !stop.isSet {
+            switch connection.next(waitMicroseconds: 250_000) {
+            case .closed:
+                let reason = "gpsd at \(options.host):\(options.port) closed the connection"
+                return perform(tracker.connectionClosed(reason: reason, at: Date()))
+            case .message(.position(let report)):
+                _ = perform(tracker.received(report, at: Date()))
+            case .message(.poll(let report, let at)):
+                if let report, currentPolledFix(report, at: at, staleAfter: tracker.timing.staleAfter) != nil {
+                    _ = perform(tracker.received(report, at: Date()))
+                }
+            case .idle, .message:
+                _ = perform(tracker.tick(at: Date()))
+            }
+        }
+        return nil
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 

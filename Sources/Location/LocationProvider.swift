@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 /// Something that can tell where the device is.
@@ -5,12 +6,44 @@ import Geo
 /// Contract: ``currentFix(timeout:)`` returns a fix or throws within `timeout` (plus a
 /// small scheduling margin), whatever the backend does — a provider never hangs its
 /// caller. Cancelling the calling task ends the wait early with `CancellationError`.
+/// ``updates()`` streams positions until the consumer stops iterating.
 public protocol LocationProvider: Sendable {
     /// Short name for messages and JSON ("gpsd", "ip", "manual").
     var name: String { get }
     /// Whether this provider senses the device (and so needs authorization).
     var senses: Bool { get }
     func currentFix(timeout: Duration) async throws -> Fix
+    /// A stream of positions. The default asks ``currentFix(timeout:)`` every
+    /// ``refreshInterval`` seconds (once for a source that never changes).
+    func updates() -> AsyncStream<LocationUpdate>
+    /// Seconds between two questions to a source that cannot push (nil: ask once).
+    var refreshInterval: Double? { get }
+}
+
+extension LocationProvider {
+    public var refreshInterval: Double? { nil }
+
+    public func updates() -> AsyncStream<LocationUpdate> {
+        let provider = self
+        return AsyncStream { continuation in
+            let task = Task {
+                repeat {
+                    do {
+                        continuation.yield(.fix(try await provider.currentFix(timeout: .seconds(30))))
+                    } catch is CancellationError {
+                        break
+                    } catch {
+                        let retry = provider.refreshInterval ?? 0
+                        continuation.yield(.disconnected(reason: "\(error)", retryIn: retry))
+                    }
+                    guard let interval = provider.refreshInterval else { break }
+                    try? await Task.sleep(for: .seconds(interval))
+                } while !Task.isCancelled
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }
 
 /// Coordinates the user gave (flag, config or a chosen place). Needs no authorization.
@@ -18,10 +51,15 @@ public struct ManualProvider: LocationProvider {
     public let name = "manual"
     public let senses = false
     public var coordinate: Coordinate
+    /// What the coordinate is ("configured", "--lat/--lon", "place Berlin").
+    public var origin: String
 
-    public init(coordinate: Coordinate) { self.coordinate = coordinate }
+    public init(coordinate: Coordinate, origin: String = "configured") {
+        self.coordinate = coordinate
+        self.origin = origin
+    }
 
     public func currentFix(timeout: Duration) async throws -> Fix {
-        Fix(coordinate: coordinate, source: .manual, accuracySource: "configured")
+        Fix(coordinate: coordinate, source: .manual, accuracySource: origin, receivedAt: Date())
     }
 }

@@ -23,18 +23,25 @@ public final class GPSFake: @unchecked Sendable {
 
     /// Starts gpsfake with `log` on a free port and waits until gpsd accepts connections.
     /// `loop` replays the log for ever (the default); `cycle` is the delay per sentence.
-    public static func start(log: URL, loop: Bool = true, cycle: Double = 0.1) throws -> GPSFake {
+    /// `port` reuses a port (to restart gpsd where a client expects it).
+    public static func start(log: URL, loop: Bool = true, cycle: Double = 0.1, port fixedPort: Int? = nil) throws
+        -> GPSFake
+    {
         guard let gpsfake = ExternalTool.path(of: "gpsfake") else {
             throw FixtureError("gpsfake (Debian package gpsd-clients) is needed but not installed")
         }
         var lastError = "gpsd did not start"
         for _ in 0..<3 {
-            let port = try freePort()
+            let port = try fixedPort ?? freePort()
             let shmKey = 0x4750_0000 + port
             let process = Process()
             // Foundation starts every child as the leader of its own process group, so
             // killing -pid reaches gpsfake and its gpsd child together.
             process.executableURL = URL(fileURLWithPath: gpsfake)
+            // -n: gpsd reads the log with no client watching, like a receiver that is
+            // always on (without it gpsfake times out waiting). A log played once may
+            // therefore start before a client watches: tests that need every sentence
+            // loop the log and watch for a whole cycle.
             var arguments = ["-q", "-n", "-c", String(cycle), "-P", String(port)]
             if !loop { arguments += ["-1", "-W", "3"] }
             process.arguments = arguments + [log.path]

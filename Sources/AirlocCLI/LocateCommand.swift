@@ -1,0 +1,157 @@
+import Foundation
+import Gazetteer
+import Geo
+import Location
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `airloc locate`: where this device is, from which provider, how precise and how old —
+/// once, or as a stream of JSON lines for scripts (`--watch`, like `gpspipe -w`).
+enum LocateCommand {
+    static let spec = CommandSpec(
+        name: "locate", summary: "Show this device's position and the nearest place",
+        usage: "[--json] [--watch [--count N]] [--verbose] [--provider gpsd|ip|manual] [--timeout S]",
+        discussion: """
+            Asks the providers in [location] providers order (default: gpsd, then manual) and prints
+            the first current fix: coordinate, accuracy radius and what it is based on, source, age,
+            altitude/speed when known, and the nearest place. gpsd and ip sense the device and need
+            your permission (see 'airloc auth'); ip is used only when you list it, because it tells
+            a third party your address.
+
+            --watch streams one JSON object per line until interrupted (or --count fixes): events
+            fix, stale, lost, no_fix_yet, connected, disconnected (docs/json-schema.md). When the
+            first provider loses its fix, the next providers are asked once and their fix is
+            streamed, marked with its provider.
+
+            Exit status: 0 a fix was printed (or the watch was interrupted); 75 no fix yet, try
+            again; 69 no provider available; 77 not authorized; 78 configuration error.
+            """,
+        options: [
+            .flag("json", "print one JSON document (schema airloc.locate/1)"),
+            .flag("watch", "stream positions as JSON lines until interrupted"),
+            .value("count", "N", "with --watch: stop after N fixes"),
+            .flag("verbose", short: "v", "say what every provider did"),
+        ] + LocationResolver.options)
+
+    static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
+
+    static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
+        let configuration = try LocationResolver.configure(context, command: spec.name)
+        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let resolver = LocationResolver(context: context, configuration: configuration, gazetteer: gazetteer)
+        if context.arguments.has("watch") {
+            var count: Int?
+            if let text = context.arguments.value("count") {
+                guard let value = Int(text), value > 0 else {
+                    throw .usage("invalid --count '\(text)': expected a positive whole number", command: spec.name)
+                }
+                count = value
+            }
+            return try await LocationWatch(resolver: resolver, gazetteer: gazetteer, count: count).run()
+        }
+        if context.arguments.value("count") != nil {
+            throw .usage("--count only applies to --watch", command: spec.name)
+        }
+        let resolution = try await resolver.resolve()
+        let now = Date()
+        let place = gazetteer.locality(for: resolution.fix.coordinate)
+        if context.arguments.has("json") {
+            let document = LocateJSON(
+                location: LocationJSON(
+                    fix: resolution.fix, provider: resolution.provider,
+                    authorizedAccuracy: resolution.accuracy.rawValue, at: now),
+                place: place.map(PlaceJSON.init), providers: resolution.attempts.map(AttemptJSON.init),
+                warnings: resolution.warnings)
+            context.console.out(JSONDocument.encode(document))
+        } else {
+            for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
+            context.console.out(render(resolution, place: place, now: now, console: context.console))
+            if context.arguments.has("verbose") {
+                context.console.out(renderAttempts(resolution.attempts, console: context.console))
+            }
+        }
+        return .ok
+    }
+
+    static func render(
+        _ resolution: LocationResolver.Resolution, place: NearestPlace?, now: Date, console: Console
+    ) -> String {
+        let fix = resolution.fix
+        var lines = [console.bold("\(fix.coordinate)") + accuracyText(fix)]
+        var source = "  Source: \(resolution.provider)"
+        switch fix.source {
+        case .gps:
+            source += " — GPS \(fix.mode?.description ?? "fix")"
+            if let satellites = fix.satellitesUsed { source += ", \(satellites) satellites" }
+        case .ip: source += " — IP address lookup, city level at best"
+        case .manual: source += " — \(fix.accuracySource ?? "configured"), not sensed"
+        }
+        if let age = fix.age(at: now), fix.source != .manual { source += ", \(formatAge(age)) old" }
+        if resolution.accuracy == .reduced && fix.source != .manual { source += " (approximate: reduced accuracy)" }
+        lines.append(source)
+        var motion: [String] = []
+        if let msl = fix.altitudeMSL {
+            motion.append(String(format: "altitude %.1f m above sea level", msl))
+        } else if let hae = fix.altitudeHAE {
+            motion.append(String(format: "altitude %.1f m (ellipsoid)", hae))
+        }
+        if let speed = fix.speed { motion.append(String(format: "speed %.1f m/s", speed)) }
+        if let track = fix.track { motion.append(String(format: "track %.0f°", track)) }
+        if !motion.isEmpty { lines.append("  " + motion.joined(separator: " · ").capitalizingFirst()) }
+        if let place {
+            lines.append("  Place: \(place.place.displayName)" + console.dim(" (\(place.relativeDescription))"))
+            if place.distance > 50_000 {
+                lines.append(console.warning("  no populated place within 50 km"))
+            }
+        } else {
+            lines.append("  Place: none known nearby")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func accuracyText(_ fix: Fix) -> String {
+        guard let radius = fix.horizontalAccuracy else { return "" }
+        return " ±\(formatMetres(radius))" + (fix.accuracySource.map { " (\($0))" } ?? "")
+    }
+
+    static func renderAttempts(_ attempts: [LocationChain.Attempt], console: Console) -> String {
+        var lines = ["Providers:"]
+        for attempt in attempts {
+            let time = attempt.seconds.map { String(format: " in %.2f s", $0) } ?? ""
+            switch attempt.outcome {
+            case .answered: lines.append("  \(attempt.provider): answered\(time)")
+            case .failed(let reason): lines.append("  \(attempt.provider): failed\(time): \(reason)")
+            case .skipped(let reason): lines.append("  \(attempt.provider): skipped: \(reason)")
+            case .notTried: lines.append("  \(attempt.provider): not needed")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// `airloc locate --json`, schema `airloc.locate/1`.
+struct LocateJSON: Encodable {
+    var schema = "airloc.locate/1"
+    var location: LocationJSON
+    var place: PlaceJSON?
+    var providers: [AttemptJSON]
+    var warnings: [String]
+}
+
+/// Encoding shared by the JSON documents: snake_case, sorted keys, nulls kept.
+enum JSONDocument {
+    static func encode(_ value: any Encodable, pretty: Bool = true) -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(NullPreserving(value)) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+extension String {
+    func capitalizingFirst() -> String { prefix(1).uppercased() + dropFirst() }
+}

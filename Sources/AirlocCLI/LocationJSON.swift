@@ -1,0 +1,97 @@
+import Foundation
+import Gazetteer
+import Geo
+import Location
+
+/// The `location` object shared by `airloc now --json`, `airloc locate --json` and the
+/// `locate --watch` lines (docs/json-schema.md): where, from what, how precise, how old.
+///
+/// Contract: SI units (metres, metres per second, seconds); `accuracy_source` says what
+/// the radius is ("eph", "IP address (city level)", "configured"); `age_s` is measured
+/// by this device's clock, because a receiver's clock can be wrong.
+struct LocationJSON: Encodable {
+    var latitude: Double
+    var longitude: Double
+    var source: String
+    var provider: String
+    var accuracyM: Double?
+    var accuracySource: String?
+    var authorizedAccuracy: String
+    var time: String?
+    var ageS: Double?
+    var mode: String?
+    var altitudeHaeM: Double?
+    var altitudeMslM: Double?
+    var speedMS: Double?
+    var trackDeg: Double?
+    var satellitesUsed: Int?
+
+    init(fix: Fix, provider: String, authorizedAccuracy: String, at now: Date) {
+        latitude = fix.coordinate.latitude
+        longitude = fix.coordinate.longitude
+        source = fix.source.rawValue
+        self.provider = provider
+        accuracyM = fix.horizontalAccuracy.map { ($0 * 10).rounded() / 10 }
+        accuracySource = fix.accuracySource
+        self.authorizedAccuracy = authorizedAccuracy
+        time = fix.time.map { ISO8601DateFormatter().string(from: $0) }
+        ageS = fix.age(at: now).map { ($0 * 10).rounded() / 10 }
+        mode = fix.mode.map { $0 == .threeD ? "3d" : $0 == .twoD ? "2d" : "none" }
+        altitudeHaeM = fix.altitudeHAE
+        altitudeMslM = fix.altitudeMSL
+        speedMS = fix.speed
+        trackDeg = fix.track
+        satellitesUsed = fix.satellitesUsed
+    }
+}
+
+/// What one provider of the chain did: `answered`, `failed`, `skipped` (not started:
+/// not authorized or not configured) or `not_tried` (an earlier one answered).
+struct AttemptJSON: Encodable {
+    var provider: String
+    var outcome: String
+    var reason: String?
+    var seconds: Double?
+
+    init(_ attempt: LocationChain.Attempt) {
+        provider = attempt.provider
+        seconds = attempt.seconds.map { ($0 * 1000).rounded() / 1000 }
+        switch attempt.outcome {
+        case .answered: outcome = "answered"
+        case .failed(let text):
+            outcome = "failed"
+            reason = text
+        case .skipped(let text):
+            outcome = "skipped"
+            reason = text
+        case .notTried: outcome = "not_tried"
+        }
+    }
+}
+
+/// The nearest populated place, as every JSON document gives it.
+struct PlaceJSON: Encodable {
+    var id: Int
+    var name: String
+    var admin1: String
+    var country: String
+    var countryCode: String
+    var displayName: String
+    var distanceKm: Double
+    var bearingDeg: Double
+    var timezone: String
+    var population: Int
+    var latitude: Double
+    var longitude: Double
+}
+
+extension PlaceJSON {
+    init(_ nearest: NearestPlace) {
+        let p = nearest.place
+        self.init(
+            id: p.id, name: p.name, admin1: p.admin1, country: p.country, countryCode: p.countryCode,
+            displayName: p.displayName, distanceKm: (nearest.distance / 10).rounded() / 100,
+            bearingDeg: nearest.bearing.rounded(), timezone: p.timezone, population: p.population,
+            latitude: p.coordinate.latitude, longitude: p.coordinate.longitude)
+    }
+}

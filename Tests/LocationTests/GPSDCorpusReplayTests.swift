@@ -1,0 +1,96 @@
+import Foundation
+import Geo
+import TestSupport
+import Testing
+
+@testable import Location
+
+/// Real receivers' captures (gpsd's regression logs in ../shared/corpus/nmea) replayed
+/// through a real gpsd: every fix airloc reports must be one gpsd itself expects in the
+/// log's `.chk` file (lat/lon within 1e-6°, same mode), and logs without a fix must give
+/// none. Runs whenever the corpus is present, and must under CI.
+@Suite(.enabled(if: ExternalTool.available("gpsfake")))
+struct GPSDCorpusReplayTests {
+    static let logs: [String] = {
+        guard let corpus = PackagePaths.corpus?.appendingPathComponent("nmea"),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: corpus.path)
+        else {
+            print("note: ../shared/corpus/nmea not found; the corpus replay runs only where it exists (and in CI)")
+            return ExternalTool.isCI ? ["(corpus missing)"] : []
+        }
+        return names.filter { $0.hasSuffix(".log") }.sorted()
+    }()
+
+    /// gpsd's expected TPV reports: (lat, lon, mode) of those with a position.
+    static func expectedFixes(_ chk: URL) throws -> [(latitude: Double, longitude: Double, mode: Int)] {
+        let text = try String(contentsOf: chk, encoding: .utf8)
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            guard line.hasPrefix("{\"class\":\"TPV\""),
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let mode = object["mode"] as? Int, mode >= 2,
+                let latitude = object["lat"] as? Double, let longitude = object["lon"] as? Double
+            else { return nil }
+            return (latitude, longitude, mode)
+        }
+    }
+
+    @Test(arguments: logs)
+    func fixesMatchWhatGPSDExpects(log: String) async throws {
+        let directory = try #require(PackagePaths.corpus?.appendingPathComponent("nmea"), "corpus missing under CI")
+        let logURL = directory.appendingPathComponent(log)
+        let expected = try Self.expectedFixes(directory.appendingPathComponent(log + ".chk"))
+        // gpsfake starts feeding before any client watches, so the log is played once
+        // behind a lead-in of NMEA text sentences (which make no fix) long enough for the
+        // watch to start: every real sentence is then seen from a clean receiver state,
+        // as gpsd's own regression run sees it.
+        let cycle = 0.05
+        let leadIn = 60
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let original = try Data(contentsOf: logURL)
+        let sentences = original.split(separator: UInt8(ascii: "\n")).filter { $0.first != UInt8(ascii: "#") }.count
+        let body = "GPTXT,01,01,02,airloc replay lead-in"
+        let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+        let padding = String(repeating: "$\(body)*\(String(format: "%02X", checksum))\r\n", count: leadIn)
+        let replay = scratch.file(log)
+        try (Data(padding.utf8) + original).write(to: replay)
+        let watchFor = Double(sentences + leadIn) * cycle + 6
+        let gpsd = try GPSFake.start(log: replay, loop: false, cycle: cycle)
+        defer { gpsd.stop() }
+        let provider = GPSDProvider(
+            options: .init(host: "127.0.0.1", port: gpsd.port),
+            timing: GPSDTiming(firstFix: 60, staleAfter: 60, lostAfter: 120))
+        let collector = Task {
+            var collected: [Fix] = []
+            for await update in provider.updates() {
+                if case .fix(let fix) = update { collected.append(fix) }
+                // gpsfake stops its gpsd a few seconds after the log ends.
+                if case .disconnected = update { break }
+            }
+            return collected
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(watchFor))
+            collector.cancel()
+        }
+        let fixes = await collector.value
+        watchdog.cancel()
+
+        if expected.isEmpty {
+            #expect(fixes.count == 0, "\(log): gpsd expects no fix, airloc reported \(fixes.count)")
+            return
+        }
+        #expect(fixes.count > 0, "\(log): gpsd expects \(expected.count) fixes, airloc reported none")
+        let unmatched = fixes.filter { fix in
+            !expected.contains { candidate in
+                abs(candidate.latitude - fix.coordinate.latitude) <= 1e-6
+                    && abs(candidate.longitude - fix.coordinate.longitude) <= 1e-6
+                    && candidate.mode == fix.mode?.rawValue
+            }
+        }
+        let shown = unmatched.prefix(3).map {
+            "\($0.coordinate.latitude),\($0.coordinate.longitude) mode \($0.mode?.rawValue ?? -1)"
+        }
+        #expect(unmatched.isEmpty, "\(log): \(unmatched.count) of \(fixes.count) fixes not in the .chk: \(shown)")
+    }
+}
