@@ -12,6 +12,8 @@ struct CommandContext: Sendable {
     var environment: [String: String]
     var configuration: Configuration
     var console: Console
+    /// Set only for `doctor`, which reports a broken configuration instead of stopping.
+    var configurationError: CLIError? = nil
 }
 
 /// One subcommand: its interface and what it does.
@@ -24,8 +26,8 @@ struct Command: Sendable {
 /// message on stderr and a sysexits code.
 public enum AirlocCommandLine {
     static let commands: [Command] = [
-        NowCommand.command, LocateCommand.command, AuthCommand.command, ReverseCommand.command,
-        DataCommand.command,
+        NowCommand.command, LocateCommand.command, AuthCommand.command, DoctorCommand.command,
+        ReverseCommand.command, DataCommand.command,
     ]
 
     static var overview: String {
@@ -89,10 +91,21 @@ public enum AirlocCommandLine {
                 plain.out(command.spec.helpText)
                 return 0
             }
-            let configuration = try Configuration.load(environment: environment, explicitPath: parsed.value("config"))
+            var configurationError: CLIError?
+            let configuration: Configuration
+            do {
+                configuration = try Configuration.load(environment: environment, explicitPath: parsed.value("config"))
+            } catch  where command.spec.name == DoctorCommand.spec.name {
+                // Check the rest with the defaults and the environment.
+                configurationError = error
+                var fallback = Configuration()
+                try? fallback.applyEnvironment(environment)
+                configuration = fallback
+            }
             let console = Console(environment: environment, color: configuration.color)
             let context = CommandContext(
-                arguments: parsed, environment: environment, configuration: configuration, console: console)
+                arguments: parsed, environment: environment, configuration: configuration, console: console,
+                configurationError: configurationError)
             return try await command.run(context).rawValue
         } catch {
             report(error, console: plain, commandSpec: command.spec)

@@ -57,6 +57,7 @@ enum LocateCommand {
         let resolution = try await resolver.resolve()
         let now = Date()
         let place = gazetteer.locality(for: resolution.fix.coordinate)
+        for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
         if context.arguments.has("json") {
             let document = LocateJSON(
                 location: LocationJSON(
@@ -66,7 +67,6 @@ enum LocateCommand {
                 warnings: resolution.warnings)
             context.console.out(JSONDocument.encode(document))
         } else {
-            for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
             context.console.out(render(resolution, place: place, now: now, console: context.console))
             if context.arguments.has("verbose") {
                 context.console.out(renderAttempts(resolution.attempts, console: context.console))

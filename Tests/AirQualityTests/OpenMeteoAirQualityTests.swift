@@ -15,7 +15,7 @@ struct OpenMeteoAirQualityTests {
     }
 
     @Test func readsTheRecordedBerlinAnswer() async throws {
-        let double = try HTTPDouble.start()
+        let double = try await HTTPDouble.start()
         defer { double.stop() }
         let reading = try await client(double).current(at: berlin)
         #expect(reading.usAQI == 41)
@@ -28,7 +28,7 @@ struct OpenMeteoAirQualityTests {
     }
 
     @Test func asksForTheCurrentAQIAndAllSixPollutantsInOneRequest() async throws {
-        let double = try HTTPDouble.start()
+        let double = try await HTTPDouble.start()
         defer { double.stop() }
         _ = try await client(double).current(at: berlin)
         let requests = try double.requests()
@@ -43,7 +43,7 @@ struct OpenMeteoAirQualityTests {
     @Test func aNullAQIIsNoDataNotZero() async throws {
         let body =
             #"{"latitude":1,"longitude":1,"current":{"time":"2024-02-21T16:00","interval":900,"us_aqi":null,"pm2_5":null}}"#
-        let double = try HTTPDouble.start(faults: [
+        let double = try await HTTPDouble.start(faults: [
             #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
         ])
         defer { double.stop() }
@@ -54,7 +54,7 @@ struct OpenMeteoAirQualityTests {
 
     @Test func missingPollutantsAreLeftOutNotZeroed() async throws {
         let body = #"{"current":{"time":"2024-02-21T16:00","interval":3600,"us_aqi":12,"pm2_5":null,"ozone":40.0}}"#
-        let double = try HTTPDouble.start(faults: [
+        let double = try await HTTPDouble.start(faults: [
             #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
         ])
         defer { double.stop() }
@@ -65,7 +65,9 @@ struct OpenMeteoAirQualityTests {
     }
 
     @Test func dailyRateLimitIsReportedWithItsReason() async throws {
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/air-quality", "status": 429, "reason": "daily"}"#])
+        let double = try await HTTPDouble.start(faults: [
+            #"{"path": "/v1/air-quality", "status": 429, "reason": "daily"}"#
+        ])
         defer { double.stop() }
         do {
             _ = try await client(double).current(at: berlin)

@@ -13,17 +13,17 @@ struct NowEndToEndTests {
         let double: HTTPDouble
         var environment: [String: String]
 
-        init(track: String = "fix", faults: [String] = [], authorized: Bool = true) throws {
+        init(track: String = "fix", faults: [String] = [], authorized: Bool = true) async throws {
             home = try TemporaryDirectory()
             let log = home.file("track.nmea")
-            try SyntheticTrack.write(kind: track, latitude: 52.5200, longitude: 13.4050, to: log)
-            gpsd = try GPSFake.start(log: log)
-            double = try HTTPDouble.start(faults: faults)
+            try await SyntheticTrack.write(kind: track, latitude: 52.5200, longitude: 13.4050, to: log)
+            gpsd = try await GPSFake.start(log: log)
+            double = try await HTTPDouble.start(faults: faults)
             environment = AirlocBinary.environment(
                 home: home.url,
                 extra: ["AIRLOC_GPSD": "127.0.0.1:\(gpsd.port)", "AIRLOC_AIR_QUALITY_URL": double.baseURL])
             if authorized {
-                let granted = try AirlocBinary.run(["auth", "grant"], environment: environment)
+                let granted = try await AirlocBinary.run(["auth", "grant"], environment: environment)
                 guard granted.status == 0 else { throw FixtureError("auth grant failed: \(granted)") }
             }
         }
@@ -35,10 +35,10 @@ struct NowEndToEndTests {
         }
     }
 
-    @Test func jsonReportFromARealGPSFix() throws {
-        let world = try World()
+    @Test func jsonReportFromARealGPSFix() async throws {
+        let world = try await World()
         defer { world.stop() }
-        let result = try AirlocBinary.run(["now", "--json"], environment: world.environment)
+        let result = try await AirlocBinary.run(["now", "--json"], environment: world.environment)
         #expect(result.status == 0, "\(result)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["schema"] as? String == "airloc.report/1")
@@ -60,10 +60,10 @@ struct NowEndToEndTests {
         #expect(query.hasPrefix("latitude=52.52&longitude=13.41&"))
     }
 
-    @Test func textReportHasTheYourLocationCard() throws {
-        let world = try World()
+    @Test func textReportHasTheYourLocationCard() async throws {
+        let world = try await World()
         defer { world.stop() }
-        let result = try AirlocBinary.run(["now"], environment: world.environment)
+        let result = try await AirlocBinary.run(["now"], environment: world.environment)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Your Location · Berlin, Berlin, Germany"))
         #expect(result.stdout.contains("52.5200° N, 13.4050° E · GPS 3D fix ±17 m"))
@@ -82,10 +82,10 @@ struct NowEndToEndTests {
             "No data is available for this location"
         ),
     ])
-    func airServiceFailuresKeepTheLocationPart(fault: String, exitCode: Int32, message: String) throws {
-        let world = try World(faults: [fault])
+    func airServiceFailuresKeepTheLocationPart(fault: String, exitCode: Int32, message: String) async throws {
+        let world = try await World(faults: [fault])
         defer { world.stop() }
-        let result = try AirlocBinary.run(["now"], environment: world.environment)
+        let result = try await AirlocBinary.run(["now"], environment: world.environment)
         #expect(result.status == exitCode, "\(result)")
         #expect(result.stdout.contains("Your Location · Berlin, Berlin, Germany"))
         #expect(result.stdout.contains("unavailable"))
@@ -93,19 +93,19 @@ struct NowEndToEndTests {
         #expect(result.stderr.contains(message))
     }
 
-    @Test func noFixWithinTheTimeoutSaysSo() throws {
-        let world = try World(track: "nofix")
+    @Test func noFixWithinTheTimeoutSaysSo() async throws {
+        let world = try await World(track: "nofix")
         defer { world.stop() }
-        let result = try AirlocBinary.run(["now", "--timeout", "2"], environment: world.environment)
+        let result = try await AirlocBinary.run(["now", "--timeout", "2"], environment: world.environment)
         #expect(result.status == 75, "\(result)")
         #expect(result.stderr.contains("no GPS fix within 2 s (receiver reports no fix)"))
         #expect(try world.double.requests().isEmpty)
     }
 
-    @Test func notAuthorizedWithoutATerminalRefusesWithoutSensingOrHanging() throws {
-        let world = try World(authorized: false)
+    @Test func notAuthorizedWithoutATerminalRefusesWithoutSensingOrHanging() async throws {
+        let world = try await World(authorized: false)
         defer { world.stop() }
-        let result = try AirlocBinary.run(["now"], environment: world.environment, timeout: 20)
+        let result = try await AirlocBinary.run(["now"], environment: world.environment, timeout: 20)
         #expect(!result.timedOut)
         #expect(result.status == 77, "\(result)")
         #expect(result.stderr.contains("airloc auth grant"))
@@ -115,7 +115,7 @@ struct NowEndToEndTests {
 
 /// Failures that need no gpsd or double.
 @Suite struct NowWithoutServicesTests {
-    func run(_ arguments: [String], extra: [String: String] = [:], configText: String? = nil) throws
+    func run(_ arguments: [String], extra: [String: String] = [:], configText: String? = nil) async throws
         -> ChildProcess.Result
     {
         let home = try TemporaryDirectory()
@@ -126,54 +126,55 @@ struct NowEndToEndTests {
             try configText.write(
                 to: home.url.appendingPathComponent("config/airloc/airloc.conf"), atomically: true, encoding: .utf8)
         }
-        return try AirlocBinary.run(arguments, environment: AirlocBinary.environment(home: home.url, extra: extra))
+        return try await AirlocBinary.run(
+            arguments, environment: AirlocBinary.environment(home: home.url, extra: extra))
     }
 
-    @Test func gpsdNotRunningIsUnavailableWithAHint() throws {
+    @Test func gpsdNotRunningIsUnavailableWithAHint() async throws {
         let port = try GPSFake.freePort()
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let environment = AirlocBinary.environment(home: home.url, extra: ["AIRLOC_GPSD": "127.0.0.1:\(port)"])
-        _ = try AirlocBinary.run(["auth", "grant"], environment: environment)
-        let result = try AirlocBinary.run(["now"], environment: environment, timeout: 20)
+        _ = try await AirlocBinary.run(["auth", "grant"], environment: environment)
+        let result = try await AirlocBinary.run(["now"], environment: environment, timeout: 20)
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.contains("cannot reach gpsd at 127.0.0.1:\(port)"))
         #expect(result.stderr.contains("is gpsd running?"))
     }
 
     @Test(arguments: [["--lat", "91", "--lon", "0"], ["--lat", "abc", "--lon", "0"], ["--lat", "10"]])
-    func badCoordinatesAreUsageErrors(arguments: [String]) throws {
-        let result = try run(["now"] + arguments)
+    func badCoordinatesAreUsageErrors(arguments: [String]) async throws {
+        let result = try await run(["now"] + arguments)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.hasPrefix("Error: "))
         #expect(result.stderr.contains("See 'airloc now --help'."))
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func brokenConfigLineIsAConfigErrorWithFileAndLine() throws {
-        let result = try run(["now", "--lat", "1", "--lon", "1"], configText: "[gpsd]\nport = many\n")
+    @Test func brokenConfigLineIsAConfigErrorWithFileAndLine() async throws {
+        let result = try await run(["now", "--lat", "1", "--lon", "1"], configText: "[gpsd]\nport = many\n")
         #expect(result.status == 78, "\(result)")
         #expect(result.stderr.contains("airloc.conf:2: invalid value 'many' for port"))
     }
 
-    @Test func manualCoordinatesNeedNoAuthorizationAndServiceDownIsTempFail() throws {
-        let result = try run(["now", "--lat", "48.137", "--lon", "11.575"])
+    @Test func manualCoordinatesNeedNoAuthorizationAndServiceDownIsTempFail() async throws {
+        let result = try await run(["now", "--lat", "48.137", "--lon", "11.575"])
         #expect(result.status == 75, "\(result)")
         #expect(result.stdout.contains("Chosen location · Munich, Bayern, Germany"))
         #expect(result.stderr.contains("cannot reach Open-Meteo air quality"))
     }
 
-    @Test func helpAndVersionGoToStdout() throws {
-        let help = try run(["now", "--help"])
+    @Test func helpAndVersionGoToStdout() async throws {
+        let help = try await run(["now", "--help"])
         #expect(help.status == 0 && help.stdout.contains("Usage: airloc now"))
-        let version = try run(["--version"])
+        let version = try await run(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("airloc "))
-        let typo = try run(["nwo"])
+        let typo = try await run(["nwo"])
         #expect(typo.status == 64 && typo.stderr.contains("did you mean 'now'?"))
     }
 
-    @Test func missingPlaceDataIsAClearError() throws {
-        let result = try run(["reverse", "52.5", "13.4"], extra: ["AIRLOC_DATA": "/nonexistent/gazetteer.bin"])
+    @Test func missingPlaceDataIsAClearError() async throws {
+        let result = try await run(["reverse", "52.5", "13.4"], extra: ["AIRLOC_DATA": "/nonexistent/gazetteer.bin"])
         #expect(result.status == 72, "\(result)")
         #expect(result.stderr.contains("no place data"))
     }

@@ -55,7 +55,7 @@ struct GPSDCorpusReplayTests {
         let replay = scratch.file(log)
         try (Data(padding.utf8) + original).write(to: replay)
         let watchFor = Double(sentences + leadIn) * cycle + 6
-        let gpsd = try GPSFake.start(log: replay, loop: false, cycle: cycle)
+        let gpsd = try await GPSFake.start(log: replay, loop: false, cycle: cycle)
         defer { gpsd.stop() }
         let provider = GPSDProvider(
             options: .init(host: "127.0.0.1", port: gpsd.port),

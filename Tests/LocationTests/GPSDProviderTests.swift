@@ -8,16 +8,16 @@ import Testing
 /// The gpsd provider against a real gpsd fed by gpsfake.
 @Suite(.enabled(if: ExternalTool.available("gpsfake", "python3")))
 struct GPSDProviderTests {
-    func track(_ kind: String, _ directory: TemporaryDirectory) throws -> URL {
+    func track(_ kind: String, _ directory: TemporaryDirectory) async throws -> URL {
         let url = directory.file("\(kind).nmea")
-        try SyntheticTrack.write(kind: kind, latitude: 52.52, longitude: 13.405, to: url)
+        try await SyntheticTrack.write(kind: kind, latitude: 52.52, longitude: 13.405, to: url)
         return url
     }
 
     @Test func returnsTheFirstValidFix() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let gpsd = try GPSFake.start(log: try track("fix", directory))
+        let gpsd = try await GPSFake.start(log: try await track("fix", directory))
         defer { gpsd.stop() }
         let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
         let fix = try await provider.currentFix(timeout: .seconds(10))
@@ -33,7 +33,7 @@ struct GPSDProviderTests {
     @Test func noFixWithinTheTimeoutSaysWhatTheReceiverReported() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let gpsd = try GPSFake.start(log: try track("nofix", directory))
+        let gpsd = try await GPSFake.start(log: try await track("nofix", directory))
         defer { gpsd.stop() }
         let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
         do {
@@ -69,7 +69,7 @@ struct GPSDProviderTests {
     @Test func gpsdGoingAwayMidWaitIsReported() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let gpsd = try GPSFake.start(log: try track("nofix", directory))
+        let gpsd = try await GPSFake.start(log: try await track("nofix", directory))
         let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
         let waiting = Task { try await provider.currentFix(timeout: .seconds(20)) }
         try await Task.sleep(for: .seconds(1))
@@ -85,7 +85,7 @@ struct GPSDProviderTests {
     @Test func cancellingTheCallerEndsTheWait() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let gpsd = try GPSFake.start(log: try track("nofix", directory))
+        let gpsd = try await GPSFake.start(log: try await track("nofix", directory))
         defer { gpsd.stop() }
         let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
         let waiting = Task { try await provider.currentFix(timeout: .seconds(60)) }
@@ -96,7 +96,7 @@ struct GPSDProviderTests {
 }
 
 @Suite struct AuthorizationStoreTests {
-    @Test func roundTripsAndToleratesDamage() throws {
+    @Test func roundTripsAndToleratesDamage() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = AuthorizationStore(stateDirectory: directory.url.appendingPathComponent("airloc"))

@@ -37,7 +37,7 @@ public enum AirlocBinary {
 
     public static func run(
         _ arguments: [String], environment: [String: String], stdin: String? = nil, timeout: TimeInterval = 30
-    ) throws -> ChildProcess.Result {
-        try ChildProcess.run(path, arguments, environment: environment, stdin: stdin, timeout: timeout)
+    ) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(path, arguments, environment: environment, stdin: stdin, timeout: timeout)
     }
 }

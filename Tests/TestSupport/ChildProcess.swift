@@ -24,6 +24,15 @@ public struct ChildProcess {
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
         timeout: TimeInterval = 30
+    ) async throws -> Result {
+        try await offPool {
+            try runBlocking(executable, arguments, environment: environment, stdin: stdin, timeout: timeout)
+        }
+    }
+
+    static func runBlocking(
+        _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
+        timeout: TimeInterval = 30
     ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

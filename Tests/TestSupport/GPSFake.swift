@@ -24,9 +24,13 @@ public final class GPSFake: @unchecked Sendable {
     /// Starts gpsfake with `log` on a free port and waits until gpsd accepts connections.
     /// `loop` replays the log for ever (the default); `cycle` is the delay per sentence.
     /// `port` reuses a port (to restart gpsd where a client expects it).
-    public static func start(log: URL, loop: Bool = true, cycle: Double = 0.1, port fixedPort: Int? = nil) throws
-        -> GPSFake
+    public static func start(log: URL, loop: Bool = true, cycle: Double = 0.1, port fixedPort: Int? = nil)
+        async throws -> GPSFake
     {
+        try await offPool { try startBlocking(log: log, loop: loop, cycle: cycle, port: fixedPort) }
+    }
+
+    static func startBlocking(log: URL, loop: Bool, cycle: Double, port fixedPort: Int?) throws -> GPSFake {
         guard let gpsfake = ExternalTool.path(of: "gpsfake") else {
             throw FixtureError("gpsfake (Debian package gpsd-clients) is needed but not installed")
         }
@@ -119,8 +123,12 @@ public final class GPSFake: @unchecked Sendable {
 
 /// Writes a synthetic NMEA log with scripts/nmea-track.py.
 public enum SyntheticTrack {
-    public static func write(kind: String, latitude: Double, longitude: Double, to url: URL) throws {
-        let result = try ChildProcess.run(
+    public static func write(kind: String, latitude: Double, longitude: Double, to url: URL) async throws {
+        try await offPool { try writeBlocking(kind: kind, latitude: latitude, longitude: longitude, to: url) }
+    }
+
+    static func writeBlocking(kind: String, latitude: Double, longitude: Double, to url: URL) throws {
+        let result = try ChildProcess.runBlocking(
             ExternalTool.path(of: "python3") ?? "/usr/bin/python3",
             [PackagePaths.file("scripts/nmea-track.py").path, kind, String(latitude), String(longitude)],
             environment: ProcessInfo.processInfo.environment)

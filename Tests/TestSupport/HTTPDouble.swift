@@ -20,7 +20,11 @@ public final class HTTPDouble: @unchecked Sendable {
     }
 
     /// Starts the double; each fault is a JSON object (see the script's help).
-    public static func start(faults: [String] = []) throws -> HTTPDouble {
+    public static func start(faults: [String] = []) async throws -> HTTPDouble {
+        try await offPool { try startBlocking(faults: faults) }
+    }
+
+    static func startBlocking(faults: [String]) throws -> HTTPDouble {
         guard let python = ExternalTool.path(of: "python3") else {
             throw FixtureError("python3 is needed for the HTTP double but is not installed")
         }

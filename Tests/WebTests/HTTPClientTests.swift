@@ -18,21 +18,21 @@ struct HTTPClientTests {
 
     /// Starts a double with `fault`, makes one request and returns the error it must cause.
     func failure(_ fault: String) async throws -> WebError {
-        let double = try HTTPDouble.start(faults: [fault])
+        let double = try await HTTPDouble.start(faults: [fault])
         defer { double.stop() }
         do { _ = try await get(double) } catch { return error }
         throw FixtureError("the request succeeded despite the fault \(fault)")
     }
 
     @Test func decodesAnOrdinaryAnswer() async throws {
-        let double = try HTTPDouble.start()
+        let double = try await HTTPDouble.start()
         defer { double.stop() }
         let answer = try await get(double)
         #expect(answer.generationtime_ms == 0.2)
     }
 
     @Test func rateLimitCarriesOpenMeteosReason() async throws {
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/search", "status": 429, "reason": "hourly"}"#])
+        let double = try await HTTPDouble.start(faults: [#"{"path": "/v1/search", "status": 429, "reason": "hourly"}"#])
         defer { double.stop() }
         await #expect(
             throws: WebError.rateLimited(
@@ -79,7 +79,7 @@ struct HTTPClientTests {
     }
 
     @Test func aSlowServiceTimesOut() async throws {
-        let double = try HTTPDouble.start(faults: [#"{"path": "/v1/search", "delay": 5}"#])
+        let double = try await HTTPDouble.start(faults: [#"{"path": "/v1/search", "delay": 5}"#])
         defer { double.stop() }
         await #expect(throws: WebError.timedOut(service: "Test service", seconds: 0.5)) {
             _ = try await get(double, timeout: .milliseconds(500))

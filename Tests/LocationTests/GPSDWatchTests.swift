@@ -1,0 +1,121 @@
+import Foundation
+import Geo
+import TestSupport
+import Testing
+
+@testable import Location
+
+/// The gpsd watch against a real gpsd: restarts, fix loss, a receiver that never fixes.
+@Suite(.enabled(if: ExternalTool.available("gpsfake", "python3")))
+struct GPSDWatchTests {
+    /// Collects updates until `until` says stop or `seconds` pass.
+    func collect(
+        _ provider: GPSDProvider, seconds: Double, until: @escaping @Sendable ([LocationUpdate]) -> Bool
+    ) async -> [LocationUpdate] {
+        let collector = Task {
+            var updates: [LocationUpdate] = []
+            for await update in provider.updates() {
+                updates.append(update)
+                if until(updates) { break }
+            }
+            return updates
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(seconds))
+            collector.cancel()
+        }
+        let updates = await collector.value
+        watchdog.cancel()
+        return updates
+    }
+
+    func isFix(_ update: LocationUpdate) -> Bool {
+        if case .fix = update { return true }
+        return false
+    }
+
+    @Test func gpsdRestartedOnTheSamePortIsFollowedAgain() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.file("fix.nmea")
+        try await SyntheticTrack.write(kind: "fix", latitude: 52.52, longitude: 13.405, to: log)
+        let first = try await GPSFake.start(log: log)
+        let port = first.port
+        let provider = GPSDProvider(
+            options: .init(host: "127.0.0.1", port: port),
+            timing: GPSDTiming(firstFix: 10, staleAfter: 5, lostAfter: 30, initialBackoff: 0.2, maximumBackoff: 1))
+        let restarter = Task {
+            try await Task.sleep(for: .seconds(1.5))
+            first.stop()
+            try await Task.sleep(for: .seconds(1))
+            return try await GPSFake.start(log: log, port: port)
+        }
+        let updates = await collect(provider, seconds: 25) { updates in
+            // Done at the first fix after a disconnection.
+            guard
+                let drop = updates.firstIndex(where: {
+                    if case .disconnected = $0 { return true } else { return false }
+                })
+            else { return false }
+            return updates[drop...].contains { if case .fix = $0 { return true } else { return false } }
+        }
+        let second = try await restarter.value
+        defer { second.stop() }
+        let drop = updates.firstIndex { if case .disconnected = $0 { return true } else { return false } }
+        #expect(drop != nil, "the restart was not noticed: \(updates.count) updates")
+        guard let drop else { return }
+        #expect(updates[..<drop].contains(where: isFix), "no fix before the restart")
+        #expect(updates[drop...].contains(.connected), "no reconnect")
+        #expect(updates[drop...].contains(where: isFix), "no fix after the restart")
+    }
+
+    @Test func aFixThatDropsToNoFixIsStaleThenLost() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.file("lost.nmea")
+        // 10 s of fix, 10 s with mode 1, then silence (played once at 0.1 s a sentence).
+        try await SyntheticTrack.write(kind: "lost", latitude: 52.52, longitude: 13.405, to: log)
+        let gpsd = try await GPSFake.start(log: log, loop: false)
+        defer { gpsd.stop() }
+        let provider = GPSDProvider(
+            options: .init(host: "127.0.0.1", port: gpsd.port),
+            timing: GPSDTiming(firstFix: 10, staleAfter: 2, lostAfter: 4))
+        let updates = await collect(provider, seconds: 30) { updates in
+            updates.contains { if case .lost = $0 { return true } else { return false } }
+        }
+        let staleIndex = updates.firstIndex { if case .stale = $0 { return true } else { return false } }
+        let lostIndex = updates.firstIndex { if case .lost = $0 { return true } else { return false } }
+        #expect(updates.contains(where: isFix))
+        let stale = try #require(staleIndex, "no stale: \(updates)")
+        let lost = try #require(lostIndex, "no lost")
+        #expect(stale < lost)
+        if case .stale(let held, let reason) = updates[stale] {
+            #expect(abs(held.coordinate.latitude - 52.52) < 1e-6)
+            #expect(reason == "the receiver reports no fix")
+        }
+        if case .lost(let last, _) = updates[lost] { #expect(last != nil) }
+        // Exactly one of each: a stream must not repeat itself every report.
+        #expect(updates.filter { if case .stale = $0 { return true } else { return false } }.count == 1)
+    }
+
+    @Test func aReceiverThatNeverFixesEndsAtTheFirstFixDeadline() async throws {
+        let log: URL
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        if let corpus = PackagePaths.corpus {
+            log = corpus.appendingPathComponent("nmea/tn200.log")  // a real SiRF II stuck in mode 1
+        } else {
+            log = directory.file("nofix.nmea")
+            try await SyntheticTrack.write(kind: "nofix", latitude: 52.52, longitude: 13.405, to: log)
+        }
+        let gpsd = try await GPSFake.start(log: log)
+        defer { gpsd.stop() }
+        let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
+        await #expect {
+            _ = try await provider.currentFix(timeout: .seconds(3))
+        } throws: { error in
+            guard case .noFix(let seconds, let mode) = error as? GPSDError else { return false }
+            return seconds == 3 && mode == .noFix
+        }
+    }
+}
