@@ -37,3 +37,16 @@ source scripts/fixtures.sh
 "$bin" auth grant >/dev/null
 timeit "airloc now --json (gpsd holding a fix, local double)" "$bin" now --json
 timeit "airloc now --lat 52.52 --lon 13.40 --json (manual, local double)" "$bin" now --lat 52.52 --lon 13.40 --json
+timeit "airloc locate --json (gpsd holding a fix: answered by ?POLL)" "$bin" locate --json
+
+# Idle CPU of a long-running watch: CPU ticks used over 30 s of streaming.
+"$bin" locate --watch --json >/dev/null 2>&1 &
+watch_pid=$!
+sleep 2
+ticks() { awk '{ print $14 + $15 }' "/proc/$watch_pid/stat"; }
+before=$(ticks)
+sleep 30
+after=$(ticks)
+kill "$watch_pid"; wait "$watch_pid" 2>/dev/null || true
+hz=$(getconf CLK_TCK)
+awk -v used=$((after - before)) -v hz="$hz" 'BEGIN { printf "airloc locate --watch --json: %.2f%% of one core over 30 s (%d ticks at %d Hz)\n", 100 * used / hz / 30, used, hz }'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make demo`: the whole path once, with nothing from the internet. A recorded GPS track
-# (data/demo/berlin.nmea) is replayed through a real gpsd by gpsfake; the air data comes
+# `make demo`: the whole path once, with nothing from the internet. A synthetic Berlin
+# GPS track (scripts/nmea-track.py) is replayed through a real gpsd by gpsfake; the air data comes
 # from the local HTTP double (scripts/http-double.py) serving a response recorded from
 # Open-Meteo. All airloc state lives in a temporary directory, removed afterwards.
 set -euo pipefail
@@ -9,12 +9,15 @@ bin=${1:-.build/debug/airloc}
 source scripts/fixtures.sh
 
 cat <<TXT
-airloc demo — GPS: data/demo/berlin.nmea replayed through a real gpsd (gpsfake, port $GPSD_PORT)
+airloc demo — GPS: a Berlin NMEA track replayed through a real gpsd (gpsfake, port $GPSD_PORT)
              air:  a local test double at 127.0.0.1:$DOUBLE_PORT serving a recorded Open-Meteo answer
 
 \$ airloc auth grant        # sensing the location needs your permission, once
 TXT
 "$bin" auth grant
+echo
+echo "\$ airloc locate --verbose"
+"$bin" locate --verbose
 echo
 echo "\$ airloc now"
 "$bin" now

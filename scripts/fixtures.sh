@@ -1,5 +1,6 @@
-# Sourced by demo.sh and bench.sh: starts the local HTTP double and gpsfake replaying
-# data/demo/berlin.nmea, and points airloc at them through its documented overrides.
+# Sourced by demo.sh and bench.sh: starts the local HTTP double and gpsfake replaying a
+# Berlin track time-stamped from now (scripts/nmea-track.py --now, played in real time:
+# three sentences a second), and points airloc at them through its documented overrides.
 # Sets WORK, GPSD_PORT, DOUBLE_PORT; cleans up on exit. All airloc state lives in WORK.
 WORK=$(mktemp -d)
 fixtures_cleanup() {
@@ -14,7 +15,8 @@ DOUBLE_PID=$!
 disown "$DOUBLE_PID"
 GPSD_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 # setsid: gpsfake ignores SIGTERM, so it and its gpsd are killed as one process group.
-setsid gpsfake -q -n -c 0.1 -P "$GPSD_PORT" data/demo/berlin.nmea >/dev/null 2>&1 &
+python3 scripts/nmea-track.py fix 52.5200 13.4050 --now --seconds 3600 >"$WORK/berlin.nmea"
+setsid gpsfake -q -n -c 0.333 -P "$GPSD_PORT" "$WORK/berlin.nmea" >/dev/null 2>&1 &
 GPSFAKE_PID=$!
 disown "$GPSFAKE_PID"
 for _ in $(seq 100); do grep -q PORT "$WORK/double.out" 2>/dev/null && break; sleep 0.1; done
