@@ -29,12 +29,10 @@ extension GPSDProvider {
     static func readDevices(options: Options, seconds: Double, stop: StopFlag) -> Result<[GPSDDevice], any Error> {
         let deadline = Date().addingTimeInterval(seconds)
         let connection: GPSDConnection
-        do {
-            connection = try GPSDConnection(host: options.host, port: options.port)
-        } catch {
-            return .failure(error)
+        switch watching(options, poll: false) {
+        case .success(let opened): connection = opened
+        case .failure(let error): return .failure(error)
         }
-        guard connection.watch() else { return .failure(GPSDError.wentAway(host: options.host, port: options.port)) }
         while !stop.isSet && Date() < deadline {
             switch connection.next(waitMicroseconds: 100_000) {
             case .message(.devices(let devices)): return .success(devices)

@@ -94,13 +94,9 @@ public struct GPSDProvider: LocationProvider {
     > {
         let deadline = Date().addingTimeInterval(seconds)
         let connection: GPSDConnection
-        do {
-            connection = try GPSDConnection(host: options.host, port: options.port)
-        } catch {
-            return .failure(error)
-        }
-        guard connection.watch(), connection.poll() else {
-            return .failure(GPSDError.wentAway(host: options.host, port: options.port))
+        switch watching(options, poll: true) {
+        case .success(let opened): connection = opened
+        case .failure(let error): return .failure(error)
         }
         var lastMode = FixMode.notSeen
         while !stop.isSet {
@@ -128,6 +124,20 @@ public struct GPSDProvider: LocationProvider {
         }
         if stop.isSet && deadline.timeIntervalSinceNow > 0 { return .failure(CancellationError()) }
         return .failure(GPSDError.noFix(seconds: seconds, lastMode: lastMode))
+    }
+
+    /// A connection that is watching (and has asked for the current fix when `poll`).
+    static func watching(_ options: Options, poll: Bool) -> Result<GPSDConnection, GPSDError> {
+        let connection: GPSDConnection
+        do {
+            connection = try GPSDConnection(host: options.host, port: options.port)
+        } catch {
+            return .failure(error)
+        }
+        guard connection.watch(), !poll || connection.poll() else {
+            return .failure(.wentAway(host: options.host, port: options.port))
+        }
+        return .success(connection)
     }
 
     /// The watch loop, on its own thread, until `stop` is set.
