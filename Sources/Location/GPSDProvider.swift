@@ -40,13 +40,14 @@ public struct GPSDProvider: LocationProvider {
         let options = self.options
         let staleAfter = timing.staleAfter
         let stop = StopFlag()
+        let seen = SeenMode()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Fix, any Error>) in
                 let once = ResumeOnce(continuation)
                 let thread = Thread {
                     once.resume(
                         with: GPSDProvider.firstFix(
-                            options: options, seconds: seconds, staleAfter: staleAfter, stop: stop))
+                            options: options, seconds: seconds, staleAfter: staleAfter, stop: stop, seen: seen))
                 }
                 thread.name = "airloc-gpsd"
                 thread.start()
@@ -54,7 +55,7 @@ public struct GPSDProvider: LocationProvider {
                 // the caller past the deadline.
                 DispatchQueue.global().asyncAfter(deadline: .now() + seconds + 0.5) {
                     stop.set()
-                    once.resume(with: .failure(GPSDError.noFix(seconds: seconds, lastMode: .notSeen)))
+                    once.resume(with: .failure(GPSDError.noFix(seconds: seconds, lastMode: seen.mode)))
                 }
             }
         } onCancel: {
@@ -89,7 +90,9 @@ public struct GPSDProvider: LocationProvider {
     }
 
     /// The one-shot loop, on its own thread.
-    static func firstFix(options: Options, seconds: Double, staleAfter: Double, stop: StopFlag) -> Result<
+    static func firstFix(
+        options: Options, seconds: Double, staleAfter: Double, stop: StopFlag, seen: SeenMode = SeenMode()
+    ) -> Result<
         Fix, any Error
     > {
         let deadline = Date().addingTimeInterval(seconds)
@@ -109,7 +112,10 @@ public struct GPSDProvider: LocationProvider {
             case .closed:
                 return .failure(GPSDError.wentAway(host: options.host, port: options.port))
             case .message(.position(let report)):
-                if report.hasMode { lastMode = report.mode }
+                if report.hasMode {
+                    lastMode = report.mode
+                    seen.mode = report.mode
+                }
                 if var fix = report.fix {
                     fix.receivedAt = Date()
                     return .success(fix)
@@ -216,6 +222,16 @@ final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     var isSet: Bool { flag.load(ordering: .acquiring) }
     func set() { flag.store(true, ordering: .releasing) }
+}
+
+/// The fix mode gpsd last reported, shared with the watchdog so that its timeout error
+/// says what the receiver said even when the reader thread was not scheduled in time.
+final class SeenMode: Sendable {
+    private let value = Atomic<Int>(FixMode.notSeen.rawValue)
+    var mode: FixMode {
+        get { FixMode(rawValue: value.load(ordering: .relaxed)) ?? .notSeen }
+        set { value.store(newValue.rawValue, ordering: .relaxed) }
+    }
 }
 
 /// Resumes a continuation exactly once, whichever thread gets there first.

@@ -112,10 +112,10 @@ struct GPSDWatchTests {
         defer { gpsd.stop() }
         let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
         await #expect {
-            _ = try await provider.currentFix(timeout: .seconds(3))
+            _ = try await provider.currentFix(timeout: .seconds(5))
         } throws: { error in
             guard case .noFix(let seconds, let mode) = error as? GPSDError else { return false }
-            return seconds == 3 && mode == .noFix
+            return seconds == 5 && mode == .noFix
         }
     }
 }
