@@ -44,7 +44,7 @@ struct GPSDCorpusReplayTests {
         // watch to start: every real sentence is then seen from a clean receiver state,
         // as gpsd's own regression run sees it.
         let cycle = 0.05
-        let leadIn = 60
+        let leadIn = 160  // 8 s: enough for the watch to start on a loaded two-core machine
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let original = try Data(contentsOf: logURL)
