@@ -85,6 +85,12 @@ struct AuthorizationGate {
 }
 
 extension Fix {
+    /// The fix as `accuracy` allows: reduced blurs sensed fixes; coordinates the user
+    /// gave (manual) are theirs and stay as given.
+    func limited(to accuracy: AccuracyAuthorization) -> Fix {
+        accuracy == .reduced && source != .manual ? reduced() : self
+    }
+
     /// The fix as a reduced-accuracy authorization allows: snapped to a 0.05° grid
     /// (≈ 5 km; stable, so repeated fixes cannot be averaged back to the true point),
     /// with an accuracy radius of at least 5 km.

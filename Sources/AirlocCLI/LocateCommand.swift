@@ -3,10 +3,6 @@ import Gazetteer
 import Geo
 import Location
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `airloc locate`: where this device is, from which provider, how precise and how old —
 /// once, or as a stream of JSON lines for scripts (`--watch`, like `gpspipe -w`).
 enum LocateCommand {

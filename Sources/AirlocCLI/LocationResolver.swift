@@ -117,9 +117,7 @@ struct LocationResolver {
     /// Runs the chain. `background` is true for unattended use (needs `authorizedAlways`).
     func resolve(background: Bool = false) async throws(CLIError) -> Resolution {
         let chain = try chain()
-        let gate = AuthorizationGate(
-            configuration: configuration, environment: context.environment, console: context.console)
-        let sensing = chain.links.filter { $0.provider.senses }.map { describe($0.provider) }
+        let purpose = sensingPurpose(chain.links)
         var decision: Result<AccuracyAuthorization, CLIError>?
         let answer: LocationChain.Answer
         do {
@@ -128,8 +126,7 @@ struct LocationResolver {
                 guard provider.senses else { return nil }
                 if decision == nil {
                     do {
-                        decision = .success(
-                            try gate.authorize(purpose: sensing.joined(separator: ", "), background: background))
+                        decision = .success(try authorize(purpose: purpose, background: background))
                     } catch let refusal as CLIError {
                         decision = .failure(refusal)
                     } catch {
@@ -147,8 +144,7 @@ struct LocationResolver {
         }
         var accuracy = AccuracyAuthorization.full
         if case .success(let allowed)? = decision { accuracy = allowed }
-        var fix = answer.fix
-        if fix.source != .manual && accuracy == .reduced { fix = fix.reduced() }
+        let fix = answer.fix.limited(to: accuracy)
         var warnings: [String] = []
         for attempt in answer.attempts {
             if case .skipped(let reason) = attempt.outcome, reason.hasPrefix("not authorized") {
@@ -168,21 +164,29 @@ struct LocationResolver {
         links: [LocationChain.Link], accuracy: AccuracyAuthorization, warnings: [String]
     ) {
         var links = try chain().links.filter { !($0.provider is UnconfiguredManualProvider) }
-        let sensing = links.filter { $0.provider.senses }.map { describe($0.provider) }
-        guard !sensing.isEmpty else {
+        let purpose = sensingPurpose(links)
+        guard !purpose.isEmpty else {
             if links.isEmpty { throw .config(UnconfiguredManualProvider.reason) }
             return (links, .full, [])
         }
-        let gate = AuthorizationGate(
-            configuration: configuration, environment: context.environment, console: context.console)
         do {
-            let accuracy = try gate.authorize(purpose: sensing.joined(separator: ", "), background: background)
-            return (links, accuracy, [])
+            return (links, try authorize(purpose: purpose, background: background), [])
         } catch {
             links = links.filter { !$0.provider.senses }
             if links.isEmpty { throw error }
-            return (links, .full, ["\(sensing.joined(separator: ", ")) not used: \(error.message)"])
+            return (links, .full, ["\(purpose) not used: \(error.message)"])
         }
+    }
+
+    /// What the sensing providers among `links` are, for the prompt ("" when none senses).
+    private func sensingPurpose(_ links: [LocationChain.Link]) -> String {
+        links.filter { $0.provider.senses }.map { describe($0.provider) }.joined(separator: ", ")
+    }
+
+    /// The authorization gate's answer for sensing `purpose`.
+    private func authorize(purpose: String, background: Bool) throws(CLIError) -> AccuracyAuthorization {
+        try AuthorizationGate(configuration: configuration, environment: context.environment, console: context.console)
+            .authorize(purpose: purpose, background: background)
     }
 
     private func describe(_ provider: any LocationProvider) -> String {

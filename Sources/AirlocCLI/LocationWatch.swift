@@ -51,7 +51,7 @@ struct LocationWatch {
                 case .connected:
                     event = makeEvent("connected", primary.provider.name)
                 case .fix(let raw):
-                    let fix = accuracy == .reduced ? raw.reduced() : raw
+                    let fix = raw.limited(to: accuracy)
                     askedFallback = false
                     guard FixPreference.shouldReplace(held, heldIsCurrent: heldIsCurrent, with: fix) else { continue }
                     held = fix
@@ -61,7 +61,7 @@ struct LocationWatch {
                 case .stale(let raw, let reason):
                     heldIsCurrent = false
                     event = makeEvent(
-                        "stale", primary.provider.name, fix: accuracy == .reduced ? raw.reduced() : raw,
+                        "stale", primary.provider.name, fix: raw.limited(to: accuracy),
                         accuracy: accuracy, reason: reason)
                 case .lost(_, let reason):
                     heldIsCurrent = false
@@ -82,8 +82,7 @@ struct LocationWatch {
                 if outage && !askedFallback && !fallbacks.links.isEmpty {
                     askedFallback = true
                     if let answer = try? await fallbacks.locate(mayRun: { _ in nil }) {
-                        let fix =
-                            accuracy == .reduced && answer.fix.source != .manual ? answer.fix.reduced() : answer.fix
+                        let fix = answer.fix.limited(to: accuracy)
                         held = fix
                         heldIsCurrent = false  // a stand-in: the followed provider's next fix replaces it
                         print(

@@ -164,17 +164,12 @@ public struct GPSDProvider: LocationProvider {
             }
         }
         while !stop.isSet {
-            var delay: Double?
-            do {
-                let connection = try GPSDConnection(host: options.host, port: options.port)
-                if connection.watch() {
-                    _ = perform(tracker.connected(at: Date()))
-                    _ = connection.poll()
-                    delay = follow(connection, tracker: &tracker, options: options, stop: stop, perform: perform)
-                } else {
-                    delay = perform(tracker.connectionFailed(reason: "gpsd did not accept WATCH", at: Date()))
-                }
-            } catch {
+            let delay: Double?
+            switch watching(options, poll: true) {
+            case .success(let connection):
+                _ = perform(tracker.connected(at: Date()))
+                delay = follow(connection, tracker: &tracker, options: options, stop: stop, perform: perform)
+            case .failure(let error):
                 delay = perform(tracker.connectionFailed(reason: error.description, at: Date()))
             }
             // Back off in small steps, so stale/lost are still reported and stop is prompt.

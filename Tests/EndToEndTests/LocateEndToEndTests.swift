@@ -6,56 +6,12 @@ import Testing
 /// (gpsfake) and the HTTP double standing in for the IP and air-quality services.
 @Suite(.enabled(if: ExternalTool.available("gpsfake", "python3")))
 struct LocateEndToEndTests {
-    struct World {
-        let home: TemporaryDirectory
-        let gpsd: GPSFake
-        let double: HTTPDouble
-        var environment: [String: String]
-
-        init(log: URL? = nil, track: String = "fix", config: String? = nil, authorized: Bool = true) async throws {
-            home = try TemporaryDirectory()
-            var replay = log
-            if replay == nil {
-                let file = home.file("track.nmea")
-                try await SyntheticTrack.write(kind: track, latitude: 52.5200, longitude: 13.4050, to: file)
-                replay = file
-            }
-            gpsd = try await GPSFake.start(log: replay!)
-            double = try await HTTPDouble.start()
-            environment = AirlocBinary.environment(
-                home: home.url,
-                extra: [
-                    "AIRLOC_GPSD": "127.0.0.1:\(gpsd.port)", "AIRLOC_AIR_QUALITY_URL": double.baseURL,
-                    "AIRLOC_IP_URL": double.baseURL,
-                ])
-            if let config {
-                let directory = home.url.appendingPathComponent("config/airloc")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try config.write(to: directory.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
-            }
-            if authorized {
-                let granted = try await AirlocBinary.run(["auth", "grant"], environment: environment)
-                guard granted.status == 0 else { throw FixtureError("auth grant failed: \(granted)") }
-            }
-        }
-
-        func run(_ arguments: [String], timeout: TimeInterval = 30) async throws -> ChildProcess.Result {
-            try await AirlocBinary.run(arguments, environment: environment, timeout: timeout)
-        }
-
-        func stop() {
-            gpsd.stop()
-            double.stop()
-            home.remove()
-        }
-    }
-
     func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
     @Test func locateJSONHasTheFixItsSourceAndThePlace() async throws {
-        let world = try await World()
+        let world = try await AirlocWorld()
         defer { world.stop() }
         let result = try await world.run(["locate", "--json"])
         #expect(result.status == 0, "\(result)")
@@ -72,7 +28,7 @@ struct LocateEndToEndTests {
 
     @Test func aReceiverWithoutAFixFallsBackToTheManualLocationAndSaysWhy() async throws {
         let tn200 = PackagePaths.corpus?.appendingPathComponent("nmea/tn200.log")
-        let world = try await World(
+        let world = try await AirlocWorld(
             log: tn200, track: "nofix", config: "[location]\nplace = Paris, FR\n[gpsd]\ntimeout = 2\n")
         defer { world.stop() }
         let result = try await world.run(["locate", "--json"])
@@ -88,7 +44,7 @@ struct LocateEndToEndTests {
     }
 
     @Test func ipIsUsedOnlyWhenListedAndAuthorized() async throws {
-        let world = try await World(config: "[location]\nproviders = ip\n", authorized: false)
+        let world = try await AirlocWorld(config: "[location]\nproviders = ip\n", authorized: false)
         defer { world.stop() }
         // Not authorized, no terminal: refused, nothing sent to the IP service.
         let refused = try await world.run(["locate"])
@@ -105,7 +61,7 @@ struct LocateEndToEndTests {
     }
 
     @Test func watchStreamsOneJSONObjectPerLine() async throws {
-        let world = try await World()
+        let world = try await AirlocWorld()
         defer { world.stop() }
         let result = try await world.run(["locate", "--watch", "--count", "3"], timeout: 20)
         #expect(result.status == 0, "\(result)")
@@ -120,7 +76,7 @@ struct LocateEndToEndTests {
     }
 
     @Test func reducedAccuracySnapsEveryFixToTheCityGrid() async throws {
-        let world = try await World(authorized: false)
+        let world = try await AirlocWorld(authorized: false)
         defer { world.stop() }
         _ = try await world.run(["auth", "grant", "--reduced"])
         let result = try await world.run(["locate", "--json"])
@@ -131,7 +87,7 @@ struct LocateEndToEndTests {
     }
 
     @Test func doctorListsTheReceiverAndFailsOnlyOnWhatIsNeeded() async throws {
-        let world = try await World()
+        let world = try await AirlocWorld()
         defer { world.stop() }
         let result = try await world.run(["doctor", "--json"])
         #expect(result.status == 0, "\(result)")
@@ -152,7 +108,7 @@ struct LocateEndToEndTests {
     }
 
     @Test func doctorReportsABrokenConfigurationInsteadOfStopping() async throws {
-        let world = try await World(config: "[gpsd]\nprot = 2947\n", authorized: false)
+        let world = try await AirlocWorld(config: "[gpsd]\nprot = 2947\n", authorized: false)
         defer { world.stop() }
         let result = try await world.run(["doctor"])
         #expect(result.status == 78, "\(result)")

@@ -6,37 +6,8 @@ import Testing
 /// local HTTP double in place of Open-Meteo.
 @Suite(.enabled(if: ExternalTool.available("gpsfake", "python3")))
 struct NowEndToEndTests {
-    /// A world of its own per test: temp home, a track, gpsd, the double.
-    struct World {
-        let home: TemporaryDirectory
-        let gpsd: GPSFake
-        let double: HTTPDouble
-        var environment: [String: String]
-
-        init(track: String = "fix", faults: [String] = [], authorized: Bool = true) async throws {
-            home = try TemporaryDirectory()
-            let log = home.file("track.nmea")
-            try await SyntheticTrack.write(kind: track, latitude: 52.5200, longitude: 13.4050, to: log)
-            gpsd = try await GPSFake.start(log: log)
-            double = try await HTTPDouble.start(faults: faults)
-            environment = AirlocBinary.environment(
-                home: home.url,
-                extra: ["AIRLOC_GPSD": "127.0.0.1:\(gpsd.port)", "AIRLOC_AIR_QUALITY_URL": double.baseURL])
-            if authorized {
-                let granted = try await AirlocBinary.run(["auth", "grant"], environment: environment)
-                guard granted.status == 0 else { throw FixtureError("auth grant failed: \(granted)") }
-            }
-        }
-
-        func stop() {
-            gpsd.stop()
-            double.stop()
-            home.remove()
-        }
-    }
-
     @Test func jsonReportFromARealGPSFix() async throws {
-        let world = try await World()
+        let world = try await AirlocWorld()
         defer { world.stop() }
         let result = try await AirlocBinary.run(["now", "--json"], environment: world.environment)
         #expect(result.status == 0, "\(result)")
@@ -61,7 +32,7 @@ struct NowEndToEndTests {
     }
 
     @Test func textReportHasTheYourLocationCard() async throws {
-        let world = try await World()
+        let world = try await AirlocWorld()
         defer { world.stop() }
         let result = try await AirlocBinary.run(["now"], environment: world.environment)
         #expect(result.status == 0, "\(result)")
@@ -83,7 +54,7 @@ struct NowEndToEndTests {
         ),
     ])
     func airServiceFailuresKeepTheLocationPart(fault: String, exitCode: Int32, message: String) async throws {
-        let world = try await World(faults: [fault])
+        let world = try await AirlocWorld(faults: [fault])
         defer { world.stop() }
         let result = try await AirlocBinary.run(["now"], environment: world.environment)
         #expect(result.status == exitCode, "\(result)")
@@ -94,7 +65,7 @@ struct NowEndToEndTests {
     }
 
     @Test func noFixWithinTheTimeoutSaysSo() async throws {
-        let world = try await World(track: "nofix")
+        let world = try await AirlocWorld(track: "nofix")
         defer { world.stop() }
         let result = try await AirlocBinary.run(["now", "--timeout", "2"], environment: world.environment)
         #expect(result.status == 75, "\(result)")
@@ -103,7 +74,7 @@ struct NowEndToEndTests {
     }
 
     @Test func notAuthorizedWithoutATerminalRefusesWithoutSensingOrHanging() async throws {
-        let world = try await World(authorized: false)
+        let world = try await AirlocWorld(authorized: false)
         defer { world.stop() }
         let result = try await AirlocBinary.run(["now"], environment: world.environment, timeout: 20)
         #expect(!result.timedOut)
