@@ -34,6 +34,16 @@ struct GPSDCorpusReplayTests {
         }
     }
 
+    /// One NMEA sentence with its checksum and line end.
+    static func sentence(_ body: String) -> String {
+        let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+        return "$\(body)*\(String(format: "%02X", checksum))\r\n"
+    }
+
+    static func isTrailer(_ fix: Fix) -> Bool {
+        abs(fix.coordinate.latitude - 0.5) < 1e-6 && abs(fix.coordinate.longitude - 0.5) < 1e-6
+    }
+
     @Test(arguments: logs)
     func fixesMatchWhatGPSDExpects(log: String) async throws {
         let directory = try #require(PackagePaths.corpus?.appendingPathComponent("nmea"), "corpus missing under CI")
@@ -42,19 +52,26 @@ struct GPSDCorpusReplayTests {
         // gpsfake starts feeding before any client watches, so the log is played once
         // behind a lead-in of NMEA text sentences (which make no fix) long enough for the
         // watch to start: every real sentence is then seen from a clean receiver state,
-        // as gpsd's own regression run sees it.
+        // as gpsd's own regression run sees it. A trailer of fixes at 0.5°N 0.5°E, a
+        // point no log visits, marks the end: the watch stops at the first of them
+        // (gpsfake does not always stop its gpsd after the log, so its exit is no signal).
         let cycle = 0.05
         let leadIn = 160  // 8 s: enough for the watch to start on a loaded two-core machine
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let original = try Data(contentsOf: logURL)
-        let sentences = original.split(separator: UInt8(ascii: "\n")).filter { $0.first != UInt8(ascii: "#") }.count
-        let body = "GPTXT,01,01,02,airloc replay lead-in"
-        let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-        let padding = String(repeating: "$\(body)*\(String(format: "%02X", checksum))\r\n", count: leadIn)
+        let padding = String(repeating: Self.sentence("GPTXT,01,01,02,airloc replay lead-in"), count: leadIn)
+        // One report cycle per second (GGA, RMC, GLL with a new time each), because gpsd
+        // ends a cycle on the sentence it learned ends one (GLL for u-blox) or on a new time.
+        let trailer = (50..<60).map { second in
+            Self.sentence("GPGGA,2359\(second).00,0030.0000,N,00030.0000,E,1,08,0.9,10.0,M,0.0,M,,")
+                + Self.sentence("GPRMC,2359\(second).00,A,0030.0000,N,00030.0000,E,0.0,0.0,010130,,,A")
+                + Self.sentence("GPGLL,0030.0000,N,00030.0000,E,2359\(second).00,A,A")
+        }.joined()
         let replay = scratch.file(log)
-        try (Data(padding.utf8) + original).write(to: replay)
-        let watchFor = Double(sentences + leadIn) * cycle + 6
+        try (Data(padding.utf8) + original + Data(("\r\n" + trailer).utf8)).write(to: replay)
+        // Only a hang reaches this cap.
+        let watchFor = 120.0
         let gpsd = try await GPSFake.start(log: replay, loop: false, cycle: cycle)
         defer { gpsd.stop() }
         let provider = GPSDProvider(
@@ -63,18 +80,19 @@ struct GPSDCorpusReplayTests {
         let collector = Task {
             var collected: [Fix] = []
             for await update in provider.updates() {
-                if case .fix(let fix) = update { collected.append(fix) }
-                // gpsfake stops its gpsd a few seconds after the log ends.
-                if case .disconnected = update { break }
+                guard case .fix(let fix) = update else { continue }
+                if Self.isTrailer(fix) { return (collected, true) }
+                collected.append(fix)
             }
-            return collected
+            return (collected, false)
         }
         let watchdog = Task {
             try await Task.sleep(for: .seconds(watchFor))
             collector.cancel()
         }
-        let fixes = await collector.value
+        let (fixes, sawEnd) = await collector.value
         watchdog.cancel()
+        #expect(sawEnd, "\(log): the end of the log was not reported within \(watchFor) s")
 
         if expected.isEmpty {
             #expect(fixes.count == 0, "\(log): gpsd expects no fix, airloc reported \(fixes.count)")
