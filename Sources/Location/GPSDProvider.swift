@@ -122,6 +122,12 @@ public struct GPSDProvider: LocationProvider {
                 }
             case .message(.poll(let report, let at)):
                 if let fix = currentPolledFix(report, at: at, staleAfter: staleAfter) { return .success(fix) }
+                // gpsd's current mode, known at once: a timeout can then say "no fix"
+                // rather than "no report" even if no TPV arrives before the deadline.
+                if let report, report.hasMode {
+                    lastMode = report.mode
+                    seen.mode = report.mode
+                }
             case .message(.error(let message)):
                 return .failure(GPSDError.protocolError(message))
             case .message:
