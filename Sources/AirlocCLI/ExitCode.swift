@@ -14,6 +14,9 @@ public enum ExitCode: Int32, Sendable {
     case tempFail = 75
     case noPermission = 77
     case config = 78
+
+    /// A search found nothing (like grep's 1).
+    static var noMatch: ExitCode { .cancelled }
 }
 
 /// A failure the CLI reports to the user: one message, one exit code.

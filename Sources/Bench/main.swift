@@ -3,6 +3,21 @@
 import Foundation
 import Gazetteer
 import Geo
+import GeocodeAcceptance
+
+// `airloc-bench acceptance CORPUS_DIR [GAZETTEER]`: the geocoding acceptance report.
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "acceptance" {
+    let corpus = URL(fileURLWithPath: CommandLine.arguments[2])
+    let data = CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : "data/gazetteer.bin"
+    do {
+        let report = try AcceptanceReport(corpus: corpus, gazetteer: try Gazetteer(path: data))
+        print(report.text, terminator: "")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("airloc-bench: \(error)\n".utf8))
+        exit(66)
+    }
+}
 
 /// A fixed-seed generator so every run measures the same points.
 struct SplitMix64: RandomNumberGenerator {

@@ -11,16 +11,18 @@ import Geo
 public final class Gazetteer: Sendable {
     private let file: MappedFile
     private let path: String
-    private let strings: SectionReader
-    private let countries: SectionReader
-    private let admin1: SectionReader
+    let strings: SectionReader
+    let countries: SectionReader
+    let admin1: SectionReader
     private let timezones: SectionReader
     private let features: SectionReader
-    private let places: SectionReader
+    let places: SectionReader
     private let vectors: SectionReader
     private let gridStarts: SectionReader
     private let ids: SectionReader
     private let cellsPerDegree: Int
+    /// The name index behind ``search(_:options:)``.
+    let index: SearchIndex
     /// Number of places in the file.
     public let count: Int
     /// The `META` section as key/value pairs (source, built, places, attribution, ...).
@@ -67,6 +69,10 @@ public final class Gazetteer: Sendable {
         vectors = try section(.vectors, stride: GazetteerFormat.vectorStride)
         ids = try section(.idIndex, stride: GazetteerFormat.idStride)
         let grid = try section(.grid, stride: 4)
+        index = SearchIndex(
+            entries: try section(.searchEntries, stride: GazetteerFormat.entryStride),
+            keys: try section(.keys, stride: 1), hot: try section(.hotPrefixes, stride: GazetteerFormat.hotStride),
+            tops: try section(.hotTops, stride: 4))
         count = places.count / GazetteerFormat.placeStride
         guard vectors.count / GazetteerFormat.vectorStride == count, ids.count / GazetteerFormat.idStride == count
         else {
@@ -97,14 +103,14 @@ public final class Gazetteer: Sendable {
 
     // MARK: - Records
 
-    private func string(_ reader: SectionReader, at offset: Int) -> String {
+    func string(_ reader: SectionReader, at offset: Int) -> String {
         let start = Int(reader.u32(offset))
         let length = Int(reader.u32(offset + 4))
         guard start <= strings.count, length <= strings.count - start else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: strings.base + start, count: length), as: UTF8.self)
     }
 
-    private func countryFields(_ index: Int) -> (code: String, name: String) {
+    func countryFields(_ index: Int) -> (code: String, name: String) {
         guard index < countries.count / GazetteerFormat.countryStride else { return ("", "") }
         let base = index * GazetteerFormat.countryStride
         let code = String(
@@ -116,6 +122,8 @@ public final class Gazetteer: Sendable {
         guard index < admin1.count / GazetteerFormat.admin1Stride else { return "" }
         return string(admin1, at: index * GazetteerFormat.admin1Stride + 8)
     }
+
+    func timezone(_ index: Int) -> String { indexedString(timezones, index) }
 
     private func indexedString(_ reader: SectionReader, _ index: Int) -> String {
         guard index < reader.count / GazetteerFormat.refStride else { return "" }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Builds `gazetteer.bin` from GeoNames dump files.
 ///
 /// Contract: the output is a pure function of the inputs plus `source` and `builtAt`
@@ -11,6 +15,8 @@ public struct GazetteerBuilder: Sendable {
     public var places: [GeoNamesDump.PlaceRow]
     public var admin1: [GeoNamesDump.Admin1Row]
     public var countries: [GeoNamesDump.CountryRow]
+    /// Names from alternateNamesV2.txt by geonameid (places, regions and countries).
+    public var alternateNames: [Int: [GeoNamesDump.AlternateNameRow]] = [:]
     public var source: String
     public var builtAt: Date
     public var cellsPerDegree = GazetteerFormat.defaultCellsPerDegree
@@ -26,7 +32,8 @@ public struct GazetteerBuilder: Sendable {
         self.builtAt = builtAt
     }
 
-    /// Reads cities*.txt, admin1CodesASCII.txt and countryInfo.txt from `directory`.
+    /// Reads cities*.txt, admin1CodesASCII.txt and countryInfo.txt from `directory`, and
+    /// alternateNamesV2.txt (or alternateNames.txt) when present.
     public static func fromDumps(in directory: URL, source: String, builtAt: Date) throws -> GazetteerBuilder {
         let fm = FileManager.default
         let candidates = ["cities500.txt", "cities1000.txt", "cities5000.txt", "cities15000.txt", "allCountries.txt"]
@@ -38,12 +45,23 @@ public struct GazetteerBuilder: Sendable {
             throw GazetteerError.unreadable(
                 path: directory.path, reason: "no cities500.txt (or cities1000/5000/15000.txt) in it")
         }
-        return GazetteerBuilder(
+        var builder = GazetteerBuilder(
             places: try GeoNamesDump.places(at: directory.appendingPathComponent(citiesName))
                 .filter { $0.featureClass == "P" || $0.featureClass.isEmpty },
             admin1: try GeoNamesDump.admin1(at: directory.appendingPathComponent("admin1CodesASCII.txt")),
             countries: try GeoNamesDump.countries(at: directory.appendingPathComponent("countryInfo.txt")),
             source: source, builtAt: builtAt)
+        if let alternatesName = ["alternateNamesV2.txt", "alternateNames.txt"].first(where: {
+            fm.fileExists(atPath: directory.appendingPathComponent($0).path)
+        }) {
+            let wanted = Set(
+                builder.places.map(\.geonameid) + builder.admin1.map(\.geonameid)
+                    + builder.countries.map(\.geonameid))
+            let rows = try GeoNamesDump.alternateNames(
+                at: directory.appendingPathComponent(alternatesName), keep: wanted.contains)
+            builder.alternateNames = Dictionary(grouping: rows, by: \.geonameid)
+        }
+        return builder
     }
 
     /// Serialises the gazetteer.
@@ -60,23 +78,53 @@ public struct GazetteerBuilder: Sendable {
         let features = Array(Set(places.map(\.featureCode))).sorted()
         let featureIndex = Dictionary(uniqueKeysWithValues: features.enumerated().map { ($1, UInt8($0)) })
 
+        // Regions and countries are summarised from their places: centre and time zone.
+        var countrySummaries = [RegionSummary](repeating: RegionSummary(), count: countryRows.count)
+        var admin1Summaries = [RegionSummary](repeating: RegionSummary(), count: admin1Rows.count)
+        for row in places {
+            if let c = countryIndex[row.countryCode] {
+                countrySummaries[Int(c)].add(
+                    latitude: row.latitude, longitude: row.longitude, population: row.population,
+                    timezone: row.timezone)
+            }
+            if let a = admin1Index[row.countryCode + "." + row.admin1Code] {
+                admin1Summaries[Int(a)].add(
+                    latitude: row.latitude, longitude: row.longitude, population: row.population,
+                    timezone: row.timezone)
+            }
+        }
+        func scaled(_ degrees: Double) -> Int32 { Int32((degrees * GazetteerFormat.coordinateScale).rounded()) }
+
         var countrySection = BinaryWriter()
-        for row in countryRows {
+        for (index, row) in countryRows.enumerated() {
+            let summary = countrySummaries[index]
             countrySection.raw(Array(row.iso2.utf8.prefix(2)))
             countrySection.raw(Array((row.iso3 + "   ").utf8.prefix(3)))
             countrySection.raw([0, 0, 0])
             countrySection.ref(strings.add(row.name))
             countrySection.ref(strings.add(row.capital))
             countrySection.u32(UInt32(clamping: row.geonameid))
-            countrySection.u32(UInt32(clamping: row.population))
+            countrySection.u32(UInt32(clamping: row.population > 0 ? row.population : summary.population))
+            countrySection.i32(scaled(summary.centre.latitude))
+            countrySection.i32(scaled(summary.centre.longitude))
+            countrySection.u16(timezoneIndex[summary.timezone] ?? GazetteerFormat.none16)
+            countrySection.u16(0)
+            countrySection.u32(0)
         }
         var admin1Section = BinaryWriter()
-        for row in admin1Rows {
+        for (index, row) in admin1Rows.enumerated() {
+            let summary = admin1Summaries[index]
             admin1Section.ref(strings.add(row.code))
             admin1Section.ref(strings.add(row.name))
+            admin1Section.ref(strings.add(abbreviation(of: row)))
             let cc = String(row.code.prefix { $0 != "." })
             admin1Section.u16(countryIndex[cc] ?? GazetteerFormat.none16)
-            admin1Section.u16(0)
+            admin1Section.u16(timezoneIndex[summary.timezone] ?? GazetteerFormat.none16)
+            admin1Section.u32(UInt32(clamping: row.geonameid))
+            admin1Section.i32(scaled(summary.centre.latitude))
+            admin1Section.i32(scaled(summary.centre.longitude))
+            admin1Section.u32(UInt32(clamping: summary.population))
+            admin1Section.u32(0)
         }
         var timezoneSection = BinaryWriter()
         for zone in timezones { timezoneSection.ref(strings.add(zone)) }
@@ -126,6 +174,34 @@ public struct GazetteerBuilder: Sendable {
         for index in 0..<cellCount { starts[index + 1] += starts[index] }
         for value in starts { gridSection.u32(value) }
 
+        // Search names. Regions and countries without a single place have no centre to
+        // offer, so they are not search results.
+        var search = SearchIndexBuilder()
+        for (index, (_, row)) in ordered.enumerated() {
+            search.add(
+                target: index, kind: .place,
+                importance: SearchIndexBuilder.importance(
+                    population: row.population, kind: .place, featureCode: row.featureCode),
+                primary: row.name, alternates: [row.asciiName] + row.alternateNames + names(of: row.geonameid),
+                strings: &strings)
+        }
+        for (index, row) in admin1Rows.enumerated() where admin1Summaries[index].places > 0 {
+            search.add(
+                target: index, kind: .admin1,
+                importance: SearchIndexBuilder.importance(
+                    population: admin1Summaries[index].population, kind: .admin1, featureCode: "ADM1"),
+                primary: row.name, alternates: [row.asciiName] + names(of: row.geonameid), strings: &strings)
+        }
+        for (index, row) in countryRows.enumerated() where countrySummaries[index].places > 0 {
+            search.add(
+                target: index, kind: .country,
+                importance: SearchIndexBuilder.importance(
+                    population: row.population > 0 ? row.population : countrySummaries[index].population,
+                    kind: .country, featureCode: "PCLI"),
+                primary: row.name, alternates: names(of: row.geonameid), codes: [row.iso3], strings: &strings)
+        }
+        let searchSections = search.build()
+
         var idSection = BinaryWriter()
         for (index, entry) in ordered.enumerated().sorted(by: { $0.1.1.geonameid < $1.1.1.geonameid }) {
             idSection.u32(UInt32(clamping: entry.1.geonameid))
@@ -137,6 +213,7 @@ public struct GazetteerBuilder: Sendable {
         let meta = [
             "source=\(source)", "built=\(formatter.string(from: builtAt))", "places=\(places.count)",
             "countries=\(countryRows.count)", "admin1=\(admin1Rows.count)",
+            "names=\(search.entries.count)",
             "attribution=GeoNames (geonames.org), CC BY 4.0",
         ].joined(separator: "\n")
 
@@ -144,7 +221,8 @@ public struct GazetteerBuilder: Sendable {
             (.meta, Array(meta.utf8)), (.strings, strings.blob), (.countries, countrySection.bytes),
             (.admin1, admin1Section.bytes), (.timezones, timezoneSection.bytes), (.features, featureSection.bytes),
             (.places, placeSection.bytes), (.vectors, vectorSection.bytes), (.grid, gridSection.bytes),
-            (.idIndex, idSection.bytes),
+            (.idIndex, idSection.bytes), (.keys, searchSections.keys), (.searchEntries, searchSections.entries),
+            (.hotPrefixes, searchSections.hot), (.hotTops, searchSections.tops),
         ]
         var out = BinaryWriter()
         out.raw(GazetteerFormat.magic)
@@ -166,21 +244,45 @@ public struct GazetteerBuilder: Sendable {
         return out.bytes
     }
 
-    /// Builds and writes atomically (temporary file + rename).
+    /// Alternate names a person types for `geonameid` (no codes, links or postal codes).
+    private func names(of geonameid: Int) -> [String] {
+        (alternateNames[geonameid] ?? []).filter { !SearchIndexBuilder.nonNameLanguages.contains($0.language) }
+            .map(\.name)
+    }
+
+    /// A region's short code for "Springfield, IL": the ISO 3166-2 code GeoNames lists
+    /// as "abbr", else a GeoNames admin-1 code made of letters (US states: "US.IL").
+    private func abbreviation(of row: GeoNamesDump.Admin1Row) -> String {
+        if let abbr = alternateNames[row.geonameid]?.first(where: { $0.language == "abbr" }) { return abbr.name }
+        let code = row.code.split(separator: ".").last.map(String.init) ?? ""
+        return code.allSatisfy(\.isLetter) ? code : ""
+    }
+
+    /// Builds and writes atomically: a temporary file in the same folder, flushed to
+    /// disk, then renamed over the target (rename(2) replaces in one step), so a crash
+    /// or power cut leaves either the old file or the new one, never a mix or neither.
     public func write(to url: URL) throws {
         let bytes = build()
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try Data(bytes).write(to: temporary)
-            if FileManager.default.fileExists(atPath: url.path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: url)
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw GazetteerError.unreadable(path: url.path, reason: "cannot write: \(error.localizedDescription)")
+        func fail(_ reason: String) -> GazetteerError {
+            unlink(temporary.path)
+            return GazetteerError.unreadable(path: url.path, reason: "cannot write: \(reason)")
         }
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw fail(String(cString: strerror(errno))) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw fail(reason)
+            }
+            written += n
+        }
+        guard fsync(fd) == 0, close(fd) == 0 else { throw fail(String(cString: strerror(errno))) }
+        guard rename(temporary.path, url.path) == 0 else { throw fail(String(cString: strerror(errno))) }
     }
 }

@@ -10,8 +10,11 @@ import Foundation
 /// Sections (record strides in bytes):
 /// - `META` "key=value" lines: source, build date, counts.
 /// - `STRS` one UTF-8 blob; strings elsewhere are (u32 offset, u32 length) into it.
-/// - `CTRY` 32: iso2[2] iso3[3] pad[3], name ref, capital ref, u32 geonameid, u32 population.
-/// - `ADM1` 20: code ref ("DE.16"), name ref, u16 country index, u16 pad.
+/// - `CTRY` 48: iso2[2] iso3[3] pad[3], name ref, capital ref, u32 geonameid, u32 population,
+///   i32 lat·1e5, i32 lon·1e5 (centre of its places), u16 timezone, u16 pad, u32 pad.
+/// - `ADM1` 48: code ref ("DE.16"), name ref, abbreviation ref ("BY", ISO 3166-2), u16
+///   country, u16 timezone, u32 geonameid, i32 lat·1e5, i32 lon·1e5 (centre of its
+///   places), u32 population (sum of its places), u32 pad.
 /// - `TZNS` 8: time-zone name refs.
 /// - `FEAT` 8: feature-code refs (PPL, PPLA, PPLC, ...).
 /// - `PLAC` 32: u32 geonameid, i32 lat·1e5, i32 lon·1e5, u32 population, name ref,
@@ -21,9 +24,18 @@ import Foundation
 /// - `GRID` u32 cellsPerDegree, then u32 start index per cell (row-major from -90° lat,
 ///   -180° lon) plus one end sentinel.
 /// - `IDIX` 8: (u32 geonameid, u32 place index) sorted by id, for `place(id:)`.
+/// - `KEYS` one blob of folded search keys (``SearchKey``), each stored once.
+/// - `SIDX` 16: search entries sorted by key, then importance (descending): u32 key
+///   offset into `KEYS`, u32 target index, u32 offset into `STRS` of the name as written,
+///   u8 key length, u8 name length, u8 target kind (0 place, 1 admin-1, 2 country; bit 7
+///   set: a code that matches only exactly), u8 importance (8·log2 of the population,
+///   with the capital, region and alternate-name weights).
+/// - `SHOT` 16: "hot" prefixes whose entry range is large: u32 prefix offset into `KEYS`,
+///   u32 prefix length, u32 first index into `STOP`, u32 count; sorted by prefix.
+/// - `STOP` 4: entry indices of each hot prefix's best entries, by importance.
 enum GazetteerFormat {
     static let magic: [UInt8] = Array("AIRLOCGZ".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 16
     static let sectionEntrySize = 24
     static let none16: UInt16 = 0xFFFF
@@ -40,6 +52,10 @@ enum GazetteerFormat {
         case vectors = "XYZ "
         case grid = "GRID"
         case idIndex = "IDIX"
+        case keys = "KEYS"
+        case searchEntries = "SIDX"
+        case hotPrefixes = "SHOT"
+        case hotTops = "STOP"
 
         var code: UInt32 {
             var value: UInt32 = 0
@@ -48,8 +64,15 @@ enum GazetteerFormat {
         }
     }
 
-    static let countryStride = 32
-    static let admin1Stride = 20
+    static let countryStride = 48
+    static let admin1Stride = 48
+    static let entryStride = 16
+    static let hotStride = 16
+    /// A prefix whose entry range is longer than this gets its best entries precomputed,
+    /// so that a two-letter query does not scan tens of thousands of entries.
+    static let hotThreshold = 1024
+    /// How many best entries a hot prefix keeps.
+    static let hotTopCount = 64
     static let refStride = 8
     static let placeStride = 32
     static let vectorStride = 12

@@ -26,7 +26,18 @@ public enum GeoNamesDump {
     public struct Admin1Row: Sendable, Equatable {
         public var code: String
         public var name: String
+        public var asciiName: String
         public var geonameid: Int
+    }
+
+    /// One row of alternateNamesV2.txt (or the older alternateNames.txt): a name of the
+    /// place, region or country `geonameid` in `language` (ISO 639, or a pseudo-language
+    /// such as "abbr", "link", "post", "iata").
+    public struct AlternateNameRow: Sendable, Equatable {
+        public var geonameid: Int
+        public var language: String
+        public var name: String
+        public var isHistoric: Bool
     }
 
     /// One row of countryInfo.txt (19 columns, '#' comments).
@@ -60,8 +71,20 @@ public enum GeoNamesDump {
             guard cols[0].contains("."), let id = Int(cols[3]) else {
                 throw fail("expected CC.code, name, ascii name, geonameid")
             }
-            return Admin1Row(code: String(cols[0]), name: String(cols[1]), geonameid: id)
+            return Admin1Row(code: String(cols[0]), name: String(cols[1]), asciiName: String(cols[2]), geonameid: id)
         }
+    }
+
+    /// Reads alternateNamesV2.txt, keeping only rows whose geonameid passes `keep` (the
+    /// full file has 18 million rows; the gazetteer needs a small part of them).
+    public static func alternateNames(at url: URL, keep: (Int) -> Bool) throws -> [AlternateNameRow] {
+        try rows(at: url, minimumColumns: 4) { cols, fail in
+            guard let id = Int(cols[1]) else { throw fail("expected a geonameid in column 2") }
+            guard keep(id) else { return nil }
+            return AlternateNameRow(
+                geonameid: id, language: String(cols[2]), name: String(cols[3]),
+                isHistoric: cols.count > 7 && cols[7] == "1")
+        }.compactMap { $0 }
     }
 
     public static func countries(at url: URL) throws -> [CountryRow] {

@@ -1,0 +1,161 @@
+import Foundation
+import Gazetteer
+import Geo
+
+/// `airloc search QUERY`: places, regions and countries by name, offline, as you type.
+enum SearchCommand {
+    static let spec = CommandSpec(
+        name: "search", summary: "Find places by name: typo-tolerant, offline (online with --online)",
+        usage: "QUERY... [--limit N] [--country CC] [--near LAT,LON] [--json] [--online | --offline]",
+        discussion: """
+            QUERY is matched against every name of every place with population ≥ 500, admin-1
+            region and country, ignoring case, accents and punctuation ("koln" finds Köln); a
+            query may be the beginning of a name ("New Y"), carry typos ("Londn", "Amsterdm":
+            1 from 4 characters, 2 from 8) or a qualifier ("Paris, France", "Springfield IL",
+            "Portland, OR"). Names in the user's manual location's area (or --near) come first
+            among namesakes. At least 2 characters.
+
+            Offline first; when nothing matches offline, or with --online, Open-Meteo's
+            geocoding is asked too (the query text is sent, never your location), and its
+            results are merged by GeoNames id. --offline never uses the network.
+            Exit status: 0 results found, 1 no results, 64 usage (e.g. a 1-character query).
+            """,
+        options: [
+            .value("limit", "N", "at most N results (1-100, default 10)"),
+            .value("country", "CC", "only places in this country (ISO code or name)"),
+            .value("near", "LAT,LON", "rank places near this point first (default: your manual location)"),
+            .flag("json", "print JSON (schema airloc.search/1, docs/json-schema.md)"),
+            .flag("online", "also ask Open-Meteo geocoding, even when offline data has answers"),
+            .flag("offline", "never ask the network"),
+        ],
+        maxPositionals: nil)
+
+    static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
+
+    static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
+        let arguments = context.arguments
+        let query = arguments.positionals.joined(separator: " ")
+        guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw .usage("expected a place name to search for, e.g. 'airloc search Paris'", command: spec.name)
+        }
+        guard query.utf8.count <= 1000 else {
+            throw .usage("the query is \(query.utf8.count) bytes long; place names are under 200", command: spec.name)
+        }
+        if arguments.has("online") && arguments.has("offline") {
+            throw .usage("--online and --offline contradict each other", command: spec.name)
+        }
+        let limit = try limitOption(arguments.value("limit"))
+        let near = try nearOption(arguments.value("near"), configuration: context.configuration)
+        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        var options = SearchOptions(limit: limit, near: near)
+        if let country = arguments.value("country") {
+            let code = try countryCode(country, in: gazetteer)
+            options.countryCode = code
+        }
+        guard Gazetteer.isSearchable(query) else {
+            let reason = "type at least \(Gazetteer.minimumQueryLength) letters or digits to search"
+            if arguments.has("json") {
+                context.console.out(
+                    JSONDocument.encode(SearchJSON(query: query, results: [], reason: "query_too_short", online: nil)))
+                return .usage
+            }
+            throw .usage(reason, command: spec.name)
+        }
+        let offline = gazetteer.search(query, options: options)
+        var results = offline.map { SearchResultJSON($0, source: "offline") }
+        var online: OnlineSearchJSON?
+        let wantOnline = arguments.has("online") || (offline.isEmpty && !arguments.has("offline"))
+        if wantOnline {
+            let outcome = await OnlineSearch.run(query: query, options: options, configuration: context.configuration)
+            online = outcome.json
+            results = OnlineSearch.merge(offline: results, online: outcome.results, limit: limit)
+        }
+        if arguments.has("json") {
+            context.console.out(
+                JSONDocument.encode(
+                    SearchJSON(
+                        query: query, results: results, reason: results.isEmpty ? "no_results" : nil, online: online)))
+        } else {
+            printText(results, query: query, online: online, console: context.console)
+        }
+        return results.isEmpty ? .noMatch : .ok
+    }
+
+    private static func printText(
+        _ results: [SearchResultJSON], query: String, online: OnlineSearchJSON?, console: Console
+    ) {
+        if let online, online.status != "ok" {
+            console.err("airloc: online search \(online.status): \(online.message ?? "")\n")
+        }
+        guard !results.isEmpty else {
+            console.out("No results for \"\(query)\".\n")
+            return
+        }
+        for (number, result) in results.enumerated() {
+            var line = console.bold(result.displayName)
+            var notes: [String] = []
+            if let matched = result.matchedName, SearchKey.fold(matched) != SearchKey.fold(result.name) {
+                notes.append("“\(matched)”")
+            }
+            if result.typos > 0 { notes.append("\(result.typos) typo\(result.typos == 1 ? "" : "s")") }
+            if result.source == "online" { notes.append("online") }
+            if !notes.isEmpty { line += console.dim(" (" + notes.joined(separator: ", ") + ")") }
+            var details: [String] = [kindLabel(result.featureCode)]
+            if result.population > 0 { details.append("pop. \(grouped(result.population))") }
+            if let km = result.distanceKm { details.append("\(grouped(Int(km.rounded()))) km away") }
+            if let local = result.localTime, let offset = result.utcOffset {
+                details.append("\(result.timezone) \(local.suffix(5)) (UTC\(offset))")
+            }
+            console.out(
+                String(format: "%2d. ", number + 1) + line + "\n    " + console.dim(details.joined(separator: " · "))
+                    + "\n")
+        }
+    }
+
+    static func kindLabel(_ featureCode: String) -> String {
+        switch featureCode {
+        case "PCLI", "PCL", "PCLD", "PCLF", "PCLS", "PCLIX": return "country"
+        case "ADM1": return "region"
+        case "PPLC": return "capital"
+        default: return "place"
+        }
+    }
+
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value)
+        var out = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return out
+    }
+
+    static func limitOption(_ text: String?) throws(CLIError) -> Int {
+        guard let text else { return 10 }
+        guard let value = Int(text), (1...100).contains(value) else {
+            throw .usage("--limit must be a whole number from 1 to 100, not '\(text)'", command: spec.name)
+        }
+        return value
+    }
+
+    static func nearOption(_ text: String?, configuration: Configuration) throws(CLIError) -> Coordinate? {
+        guard let text else {
+            if let lat = configuration.manualLatitude, let lon = configuration.manualLongitude {
+                return try? Coordinate(latitude: lat, longitude: lon)
+            }
+            return nil
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2 else {
+            throw .usage("--near expects LAT,LON in decimal degrees, e.g. --near 33.52,-86.80", command: spec.name)
+        }
+        return try CoordinateArguments.parse(latitude: parts[0], longitude: parts[1], command: spec.name)
+    }
+
+    static func countryCode(_ text: String, in gazetteer: Gazetteer) throws(CLIError) -> String {
+        if text.utf8.count == 2, gazetteer.countryName(code: text) != nil { return text.uppercased() }
+        if let code = gazetteer.countryCode(named: text) { return code }
+        throw .usage("unknown country '\(text)': use an ISO code (DE, USA) or an English name", command: spec.name)
+    }
+}

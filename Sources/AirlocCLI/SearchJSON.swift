@@ -1,0 +1,122 @@
+import Foundation
+import Gazetteer
+import Geo
+import Web
+
+/// `airloc search --json` (schema airloc.search/1, docs/json-schema.md).
+struct SearchJSON: Encodable {
+    var schema = "airloc.search/1"
+    var query: String
+    var results: [SearchResultJSON]
+    /// Why `results` is empty: "query_too_short" or "no_results"; null otherwise.
+    var reason: String?
+    var online: OnlineSearchJSON?
+
+    init(query: String, results: [SearchResultJSON], reason: String?, online: OnlineSearchJSON?) {
+        self.query = query
+        self.results = results
+        self.reason = reason
+        self.online = online
+    }
+}
+
+/// One result: the fields of an Open-Meteo geocoding result, plus how it matched.
+struct SearchResultJSON: Encodable {
+    var id: Int
+    var name: String
+    var latitude: Double
+    var longitude: Double
+    var featureCode: String
+    var countryCode: String
+    var country: String
+    var admin1: String
+    var timezone: String
+    var population: Int
+    var displayName: String
+    /// The name that matched, as written (an alternate name such as "München").
+    var matchedName: String?
+    /// "exact", "prefix", "typo" or "online".
+    var match: String
+    var typos: Int
+    /// "offline" (built-in data) or "online" (Open-Meteo geocoding).
+    var source: String
+    var distanceKm: Double?
+    var utcOffset: String?
+    var localTime: String?
+
+    init(place: Place, match: String, typos: Int, matchedName: String?, source: String, distance: Double?) {
+        id = place.id
+        name = place.name
+        latitude = place.coordinate.latitude
+        longitude = place.coordinate.longitude
+        featureCode = place.featureCode
+        countryCode = place.countryCode
+        country = place.country
+        admin1 = place.admin1
+        timezone = place.timezone
+        population = place.population
+        displayName = place.displayName
+        self.matchedName = matchedName
+        self.match = match
+        self.typos = typos
+        self.source = source
+        distanceKm = distance.map { ($0 / 100).rounded() / 10 }
+        let local = LocalTime(timezone: place.timezone)
+        utcOffset = local?.offset
+        localTime = local?.localDateTime
+    }
+
+    init(_ result: SearchResult, source: String) {
+        let (match, typos): (String, Int) =
+            switch result.match {
+            case .exact: ("exact", 0)
+            case .prefix: ("prefix", 0)
+            case .typo(let n): ("typo", n)
+            }
+        self.init(
+            place: result.place, match: match, typos: typos, matchedName: result.matchedName, source: source,
+            distance: result.distance)
+    }
+}
+
+/// What happened online: "ok", "skipped", or the failure.
+struct OnlineSearchJSON: Encodable {
+    var status: String
+    var message: String?
+    var results: Int
+}
+
+/// The online half of `airloc search`: Open-Meteo geocoding, merged by GeoNames id.
+enum OnlineSearch {
+    struct Outcome {
+        var results: [SearchResultJSON]
+        var json: OnlineSearchJSON
+    }
+
+    static func run(query: String, options: SearchOptions, configuration: Configuration) async -> Outcome {
+        let geocoder = OpenMeteoGeocoding(
+            base: configuration.geocodingURL, client: HTTPClient(timeout: .seconds(configuration.serviceTimeout)))
+        do {
+            let places = try await geocoder.search(
+                name: query, count: options.limit, countryCode: options.countryCode)
+            let results = places.map { place in
+                SearchResultJSON(
+                    place: place, match: "online", typos: 0, matchedName: nil, source: "online",
+                    distance: options.near.map { place.coordinate.distance(to: $0) })
+            }
+            return Outcome(results: results, json: OnlineSearchJSON(status: "ok", message: nil, results: places.count))
+        } catch {
+            let status = error.isRetryable ? "unavailable" : "failed"
+            return Outcome(results: [], json: OnlineSearchJSON(status: status, message: error.description, results: 0))
+        }
+    }
+
+    /// Offline results first (they are ranked), then online ones whose GeoNames id the
+    /// offline answer does not already hold.
+    static func merge(offline: [SearchResultJSON], online: [SearchResultJSON], limit: Int) -> [SearchResultJSON] {
+        var seen = Set(offline.map(\.id))
+        var merged = offline
+        for result in online where seen.insert(result.id).inserted { merged.append(result) }
+        return Array(merged.prefix(max(limit, offline.count)))
+    }
+}

@@ -1,0 +1,145 @@
+import Geo
+
+/// Admin-1 regions and countries as search results and as qualifiers ("Paris, France",
+/// "Springfield IL", "Toronto, CA").
+///
+/// Contract: a region or country is a ``Place`` with feature code "ADM1" or "PCLI",
+/// centred on the mean position of its places (see the builder), with the time zone of
+/// its most populous place; indices out of range give nil, never a trap.
+extension Gazetteer {
+    var countryCount: Int { countries.count / GazetteerFormat.countryStride }
+    var admin1Count: Int { admin1.count / GazetteerFormat.admin1Stride }
+
+    /// Country index of place `index` (0xFFFF when unknown).
+    func countryIndex(ofPlace index: Int) -> UInt16 { places.u16(index * GazetteerFormat.placeStride + 26) }
+    /// Admin-1 index of place `index` (0xFFFF when unknown).
+    func admin1Index(ofPlace index: Int) -> UInt16 { places.u16(index * GazetteerFormat.placeStride + 24) }
+    /// Country index of admin-1 region `index`.
+    func countryIndex(ofAdmin1 index: Int) -> UInt16 {
+        admin1.u16(index * GazetteerFormat.admin1Stride + 24)
+    }
+
+    func admin1Place(_ index: Int) -> Place? {
+        guard index >= 0, index < admin1Count else { return nil }
+        let base = index * GazetteerFormat.admin1Stride
+        let country = countryFields(Int(admin1.u16(base + 24)))
+        return Place(
+            id: Int(admin1.u32(base + 28)), name: string(admin1, at: base + 8),
+            coordinate: Coordinate(
+                uncheckedLatitude: Double(admin1.i32(base + 32)) / GazetteerFormat.coordinateScale,
+                longitude: Double(admin1.i32(base + 36)) / GazetteerFormat.coordinateScale),
+            country: country.name, countryCode: country.code, timezone: timezone(Int(admin1.u16(base + 26))),
+            population: Int(admin1.u32(base + 40)), featureCode: "ADM1")
+    }
+
+    func countryPlace(_ index: Int) -> Place? {
+        guard index >= 0, index < countryCount else { return nil }
+        let base = index * GazetteerFormat.countryStride
+        let fields = countryFields(index)
+        return Place(
+            id: Int(countries.u32(base + 24)), name: fields.name,
+            coordinate: Coordinate(
+                uncheckedLatitude: Double(countries.i32(base + 32)) / GazetteerFormat.coordinateScale,
+                longitude: Double(countries.i32(base + 36)) / GazetteerFormat.coordinateScale),
+            country: fields.name, countryCode: fields.code, timezone: timezone(Int(countries.u16(base + 40))),
+            population: Int(countries.u32(base + 28)), featureCode: "PCLI")
+    }
+
+    /// Countries a qualifier names: its ISO alpha-2 or alpha-3 code, or any of its names.
+    func countries(named folded: String) -> Set<UInt16> {
+        var found = Set<UInt16>()
+        let upper = folded.uppercased()
+        if upper.utf8.count == 2 || upper.utf8.count == 3 {
+            for index in 0..<countryCount {
+                let base = index * GazetteerFormat.countryStride
+                let iso2 = String(
+                    decoding: UnsafeRawBufferPointer(start: countries.base + base, count: 2), as: UTF8.self)
+                let iso3 = String(
+                    decoding: UnsafeRawBufferPointer(start: countries.base + base + 2, count: 3), as: UTF8.self)
+                if iso2 == upper || iso3 == upper { found.insert(UInt16(index)) }
+            }
+        }
+        forEachExactEntry(folded) { entry in
+            if index.kind(entry) == .country { found.insert(UInt16(clamping: index.target(entry))) }
+        }
+        return found
+    }
+
+    /// Admin-1 regions a qualifier names: its short code ("IL", "BY") or any of its names.
+    func admin1Regions(named folded: String) -> Set<UInt16> {
+        var found = Set<UInt16>()
+        let upper = folded.uppercased()
+        if (1...3).contains(upper.utf8.count) {
+            for index in 0..<admin1Count {
+                let ref = index * GazetteerFormat.admin1Stride + 16
+                guard Int(admin1.u32(ref + 4)) == upper.utf8.count else { continue }
+                if string(admin1, at: ref) == upper { found.insert(UInt16(index)) }
+            }
+        }
+        forEachExactEntry(folded) { entry in
+            if index.kind(entry) == .admin1 { found.insert(UInt16(clamping: index.target(entry))) }
+        }
+        return found
+    }
+
+    /// ISO alpha-2 code of the country `name` names (code, alpha-3 or any name), if one.
+    public func countryCode(named name: String) -> String? {
+        guard let index = countries(named: SearchKey.fold(name)).min() else { return nil }
+        return countryFields(Int(index)).code
+    }
+
+    /// ISO alpha-3 code of the country with alpha-2 `code`, if known.
+    public func countryISO3(code: String) -> String? {
+        let upper = code.uppercased()
+        for index in 0..<countryCount where countryFields(index).code == upper {
+            let base = index * GazetteerFormat.countryStride
+            return String(decoding: UnsafeRawBufferPointer(start: countries.base + base + 2, count: 3), as: UTF8.self)
+        }
+        return nil
+    }
+
+    private func forEachExactEntry(_ folded: String, _ body: (Int) -> Void) {
+        let key = Array(folded.utf8)
+        for entry in index.exactRange(key, in: index.prefixRange(key)) { body(entry) }
+    }
+}
+
+extension Gazetteer {
+    /// Every name in the index by GeoNames id (places, regions, countries; primary name
+    /// first). Builds a table of all ~600,000 names in about half a second: for tools
+    /// such as the acceptance report, not for each query.
+    public func namesByID() -> [Int: [String]] {
+        var table: [Int: [String]] = [:]
+        var regionIDs: [Int: Int] = [:]
+        for entry in 0..<index.count {
+            let target = index.target(entry)
+            let id: Int
+            switch index.kind(entry) {
+            case .place:
+                guard target < count else { continue }
+                id = Int(places.u32(target * GazetteerFormat.placeStride))
+            case .admin1, .country:
+                let key = Int(index.kind(entry).rawValue) << 32 | target
+                if let known = regionIDs[key] {
+                    id = known
+                } else {
+                    id = self.target(of: entry)?.id ?? 0
+                    regionIDs[key] = id
+                }
+            }
+            let name = originalName(of: entry)
+            if index.isAlternate(entry) {
+                table[id, default: []].append(name)
+            } else {
+                table[id, default: []].insert(name, at: 0)
+            }
+        }
+        return table
+    }
+
+    /// True when some place, region or country has a name that folds to `name`'s key.
+    public func containsName(_ name: String) -> Bool {
+        let key = Array(SearchKey.fold(name).utf8)
+        return !key.isEmpty && !index.exactRange(key, in: index.prefixRange(key)).isEmpty
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Geo
+import Web
+
+/// Open-Meteo's geocoding API (`GET /v1/search`), the online complement of the
+/// offline gazetteer: GeoNames' full data set, every feature class, more languages.
+///
+/// Contract: sends only the typed text (trimmed, at most 200 characters, percent-encoded
+/// by ``ServiceURL``), the count and an optional country code — never a location. A
+/// 200 answer without `results` is an empty list (how the service says "no match");
+/// results missing id, name or a valid coordinate are dropped, not guessed; any other
+/// field may be absent (the service omits zero and empty values). Errors are
+/// ``WebError``s naming "Open-Meteo geocoding".
+public struct OpenMeteoGeocoding: Sendable {
+    public static let serviceName = "Open-Meteo geocoding"
+    public var base: ServiceURL
+    public var client: HTTPClient
+
+    public init(base: ServiceURL, client: HTTPClient) {
+        self.base = base
+        self.client = client
+    }
+
+    /// The request for `name`; exposed so tests can assert what leaves the device.
+    public func url(name: String, count: Int, countryCode: String?) -> URL {
+        var query: [(String, String)] = [
+            ("name", String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))),
+            ("count", String(max(1, min(count, 100)))), ("language", "en"), ("format", "json"),
+        ]
+        if let countryCode { query.append(("countryCode", countryCode)) }
+        return base.url(path: "/v1/search", query: query)
+    }
+
+    public func search(name: String, count: Int = 10, countryCode: String? = nil) async throws(WebError) -> [Place] {
+        let response = try await client.getJSON(
+            Response.self, from: url(name: name, count: count, countryCode: countryCode), service: Self.serviceName)
+        return (response.results ?? []).compactMap(\.place)
+    }
+
+    struct Response: Decodable {
+        var results: [Result]?
+    }
+
+    struct Result: Decodable {
+        var id: Int?
+        var name: String?
+        var latitude: Double?
+        var longitude: Double?
+        var featureCode: String?
+        var countryCode: String?
+        var country: String?
+        var admin1: String?
+        var timezone: String?
+        var population: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, latitude, longitude, country, admin1, timezone, population
+            case featureCode = "feature_code"
+            case countryCode = "country_code"
+        }
+
+        var place: Place? {
+            guard let id, let name, !name.isEmpty, let latitude, let longitude,
+                let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
+            else { return nil }
+            return Place(
+                id: id, name: name, coordinate: coordinate, admin1: admin1 ?? "", country: country ?? "",
+                countryCode: countryCode ?? "", timezone: timezone ?? "", population: population ?? 0,
+                featureCode: featureCode ?? "")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// Read access to the search sections of `gazetteer.bin`: the entries sorted by folded
+/// key, the key blob, and the precomputed best entries of hot prefixes.
+///
+/// Contract: every accessor is bounds-checked against the mapped sections (validated
+/// at load), so a damaged index yields wrong-but-safe answers, never a crash; range
+/// queries are binary searches over the sorted entries and allocate nothing.
+struct SearchIndex: Sendable {
+    let entries: SectionReader
+    let keys: SectionReader
+    let hot: SectionReader
+    let tops: SectionReader
+    let count: Int
+
+    init(entries: SectionReader, keys: SectionReader, hot: SectionReader, tops: SectionReader) {
+        self.entries = entries
+        self.keys = keys
+        self.hot = hot
+        self.tops = tops
+        self.count = entries.count / GazetteerFormat.entryStride
+    }
+
+    // MARK: - Entry fields
+
+    @inline(__always) func target(_ i: Int) -> Int { Int(entries.u32(i * GazetteerFormat.entryStride + 4)) }
+    @inline(__always) func kind(_ i: Int) -> SearchTargetKind {
+        SearchTargetKind(rawValue: entries.u8(i * GazetteerFormat.entryStride + 14) & 0x03) ?? .place
+    }
+    /// Short codes ("NYC") match only as a whole.
+    @inline(__always) func isExactOnly(_ i: Int) -> Bool {
+        entries.u8(i * GazetteerFormat.entryStride + 14) & SearchTargetKind.exactOnlyFlag != 0
+    }
+    /// Stored importance: what an exact match competes with.
+    @inline(__always) func importance(_ i: Int) -> Int { Int(entries.u8(i * GazetteerFormat.entryStride + 15)) }
+    /// Importance as a prefix or typo match (alternate names weigh less).
+    @inline(__always) func prefixImportance(_ i: Int) -> Int {
+        importance(i) - (isAlternate(i) ? SearchIndexBuilder.alternatePenalty : 0)
+    }
+    @inline(__always) func isAlternate(_ i: Int) -> Bool {
+        entries.u8(i * GazetteerFormat.entryStride + 14) & SearchTargetKind.alternateFlag != 0
+    }
+
+    /// Where the name as written lies in the string blob.
+    func originalRef(_ i: Int) -> (offset: Int, length: Int) {
+        let base = i * GazetteerFormat.entryStride
+        return (Int(entries.u32(base + 8)), Int(entries.u8(base + 13)))
+    }
+
+    /// The folded key of entry `i`, as raw bytes inside the mapped file.
+    @inline(__always) func key(_ i: Int) -> UnsafeRawBufferPointer {
+        let base = i * GazetteerFormat.entryStride
+        let offset = Int(entries.u32(base))
+        let length = Int(entries.u8(base + 12))
+        guard offset <= keys.count, length <= keys.count - offset else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: keys.base + offset, count: length)
+    }
+
+    func keyString(_ i: Int) -> String { String(decoding: key(i), as: UTF8.self) }
+
+    // MARK: - Ranges
+
+    /// Compares the first `query.count` bytes of key `i` (or all of it, if shorter) with
+    /// `query`: negative, zero (key starts with query) or positive.
+    @inline(__always) private func comparePrefix(_ i: Int, _ query: UnsafeRawBufferPointer) -> Int {
+        let k = key(i)
+        let n = min(k.count, query.count)
+        var index = 0
+        while index < n {
+            let a = k[index]
+            let b = query[index]
+            if a != b { return a < b ? -1 : 1 }
+            index += 1
+        }
+        return k.count < query.count ? -1 : 0
+    }
+
+    /// Entries whose key starts with `query`.
+    func prefixRange(_ query: [UInt8]) -> Range<Int> {
+        query.withUnsafeBytes { q in
+            var low = 0
+            var high = count
+            while low < high {
+                let mid = (low + high) / 2
+                if comparePrefix(mid, q) < 0 { low = mid + 1 } else { high = mid }
+            }
+            let start = low
+            high = count
+            while low < high {
+                let mid = (low + high) / 2
+                if comparePrefix(mid, q) <= 0 { low = mid + 1 } else { high = mid }
+            }
+            return start..<low
+        }
+    }
+
+    /// The entries of `range` (a prefix range of `query`) whose key is exactly `query`:
+    /// they sort first, because a key sorts before every longer key it is a prefix of.
+    func exactRange(_ query: [UInt8], in range: Range<Int>) -> Range<Int> {
+        var end = range.lowerBound
+        while end < range.upperBound, key(end).count == query.count { end += 1 }
+        return range.lowerBound..<end
+    }
+
+    /// The first entry in `range` (all sharing a prefix of length `depth`) whose byte at
+    /// `depth` is greater than `byte`; keys ending at `depth` count as smaller than any byte.
+    func end(of byte: UInt8, at depth: Int, in range: Range<Int>) -> Int {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let mid = (low + high) / 2
+            let k = key(mid)
+            if k.count <= depth || k[depth] <= byte { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The best entries (by stored importance) of a hot prefix, if `prefix` is one.
+    func hotEntries(_ prefix: [UInt8]) -> [Int]? {
+        let records = hot.count / GazetteerFormat.hotStride
+        return prefix.withUnsafeBytes { q -> [Int]? in
+            var low = 0
+            var high = records
+            while low < high {
+                let mid = (low + high) / 2
+                let base = mid * GazetteerFormat.hotStride
+                let offset = Int(hot.u32(base))
+                let length = Int(hot.u32(base + 4))
+                guard offset <= keys.count, length <= keys.count - offset else { return nil }
+                let p = UnsafeRawBufferPointer(start: keys.base + offset, count: length)
+                if p.lexicographicallyPrecedes(q) { low = mid + 1 } else { high = mid }
+            }
+            guard low < records else { return nil }
+            let base = low * GazetteerFormat.hotStride
+            let offset = Int(hot.u32(base))
+            let length = Int(hot.u32(base + 4))
+            guard length == q.count, offset <= keys.count, length <= keys.count - offset,
+                UnsafeRawBufferPointer(start: keys.base + offset, count: length).elementsEqual(q)
+            else { return nil }
+            let first = Int(hot.u32(base + 8))
+            let n = Int(hot.u32(base + 12))
+            guard first + n <= tops.count / 4 else { return nil }
+            return (first..<(first + n)).compactMap { index in
+                let entry = Int(tops.u32(index * 4))
+                return entry < count ? entry : nil
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The time of day and UTC offset in an IANA time zone at one instant: what seed 001
+/// shows for a contact's place ("Tokyo · UTC+09:00 · 22:05").
+///
+/// Contract: nil for a zone the system's tz database does not know (or an empty id),
+/// never a guess; the offset includes daylight-saving time at that instant.
+public struct LocalTime: Sendable, Hashable {
+    public var timezone: String
+    /// Seconds east of UTC.
+    public var offsetSeconds: Int
+    /// ISO 8601 local date-time without offset, "2026-11-29T14:05".
+    public var localDateTime: String
+    /// "14:05".
+    public var clock: String
+
+    public init?(timezone identifier: String, at date: Date = Date()) {
+        guard !identifier.isEmpty, let zone = TimeZone(identifier: identifier) else { return nil }
+        timezone = identifier
+        offsetSeconds = zone.secondsFromGMT(for: date)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        clock = String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+        localDateTime = String(format: "%04d-%02d-%02dT", c.year ?? 0, c.month ?? 0, c.day ?? 0) + clock
+    }
+
+    /// "+01:00", "-09:30", "+05:45".
+    public var offset: String {
+        let sign = offsetSeconds < 0 ? "-" : "+"
+        let minutes = abs(offsetSeconds) / 60
+        return String(format: "%@%02d:%02d", sign, minutes / 60, minutes % 60)
+    }
+
+    /// "UTC+1", "UTC−9:30", "UTC+5:45", "UTC" — compact, for text output.
+    public var shortOffset: String {
+        if offsetSeconds == 0 { return "UTC" }
+        let sign = offsetSeconds < 0 ? "-" : "+"
+        let minutes = abs(offsetSeconds) / 60
+        return minutes % 60 == 0
+            ? "UTC\(sign)\(minutes / 60)" : String(format: "UTC%@%d:%02d", sign, minutes / 60, minutes % 60)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Gazetteer
+
+/// Runs every suite and summarises: hit rate per suite (in-scope cases only), and every
+/// miss with what came first instead.
+public struct AcceptanceReport: Sendable {
+    public struct SuiteResult: Sendable {
+        public var name: String
+        public var outcomes: [AcceptanceOutcome]
+        public var inScope: [AcceptanceOutcome] { outcomes.filter { $0.testCase.outOfScope == nil } }
+        public var hits: Int { inScope.filter(\.passed).count }
+        public var rate: Double { inScope.isEmpty ? 0 : Double(hits) / Double(inScope.count) }
+        /// In-scope cases whose expected name the data holds at all.
+        public var answerable: [AcceptanceOutcome] { inScope.filter(\.nameInData) }
+        public var answerableRate: Double {
+            answerable.isEmpty ? 0 : Double(answerable.filter(\.passed).count) / Double(answerable.count)
+        }
+    }
+
+    public var suites: [SuiteResult]
+
+    public init(corpus: URL, gazetteer: Gazetteer) throws {
+        let names = gazetteer.namesByID()
+        suites = try AcceptanceSuites.all(in: corpus).map { name, cases in
+            SuiteResult(name: name, outcomes: cases.map { $0.run(on: gazetteer, names: names) })
+        }
+    }
+
+    public func suite(_ name: String) -> SuiteResult? { suites.first { $0.name == name } }
+
+    /// The human report: one line per suite, then the misses.
+    public var text: String {
+        var lines = [
+            "suite                                    hits / cases   rate    name in data: rate   out of scope"
+        ]
+        for suite in suites {
+            let label = suite.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+            let counts = "\(suite.hits) / \(suite.inScope.count)".padding(toLength: 14, withPad: " ", startingAt: 0)
+            let skipped = suite.outcomes.count - suite.inScope.count
+            let answerable = "\(suite.answerable.filter(\.passed).count) / \(suite.answerable.count)"
+                .padding(toLength: 9, withPad: " ", startingAt: 0)
+            lines.append(
+                "\(label) \(counts) \(String(format: "%5.1f%%", suite.rate * 100))   \(answerable) "
+                    + String(format: "%5.1f%%", suite.answerableRate * 100) + (skipped > 0 ? "   \(skipped)" : ""))
+        }
+        for suite in suites where suite.hits < suite.inScope.count {
+            lines.append("")
+            lines.append("misses in \(suite.name):")
+            for outcome in suite.inScope where !outcome.passed {
+                let c = outcome.testCase
+                let rank =
+                    outcome.hitRank.map { "found at rank \($0), needed ≤ \(c.rank)" }
+                    ?? (outcome.nameInData ? "not found" : "not in the data")
+                lines.append(
+                    "  \"\(c.query)\" → expected \(c.expectedName): \(rank); first: \(outcome.first ?? "nothing")")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
