@@ -27,7 +27,7 @@ struct Command: Sendable {
 public enum AirlocCommandLine {
     static let commands: [Command] = [
         NowCommand.command, LocateCommand.command, AuthCommand.command, DoctorCommand.command,
-        SearchCommand.command, ReverseCommand.command, DataCommand.command,
+        SearchCommand.command, PopularCommand.command, ReverseCommand.command, DataCommand.command,
     ]
 
     static var overview: String {

@@ -9,7 +9,8 @@ enum DataCommand {
         discussion: """
               info     where the place data was found, its source, build date and counts
               import   build gazetteer.bin from GeoNames dump files in DIR (cities500.txt,
-                       admin1CodesASCII.txt, countryInfo.txt from download.geonames.org/export/dump);
+                       admin1CodesASCII.txt, countryInfo.txt and, when present, alternateNamesV2.txt
+                       from download.geonames.org/export/dump);
                        writes FILE (default $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers)
             """,
         options: [
@@ -36,7 +37,7 @@ enum DataCommand {
                 context.console.out(
                     """
                     file:        \(gazetteer.location)
-                    places:      \(gazetteer.count)
+                    places:      \(gazetteer.count)   names: \(meta["names"] ?? "?")
                     countries:   \(meta["countries"] ?? "?")   admin-1 regions: \(meta["admin1"] ?? "?")
                     source:      \(meta["source"] ?? "unknown")
                     built:       \(meta["built"] ?? "unknown")

@@ -59,7 +59,7 @@ enum LocateCommand {
                 location: LocationJSON(
                     fix: resolution.fix, provider: resolution.provider,
                     authorizedAccuracy: resolution.accuracy.rawValue, at: now),
-                place: place.map(PlaceJSON.init), providers: resolution.attempts.map(AttemptJSON.init),
+                place: place.map { PlaceJSON($0) }, providers: resolution.attempts.map(AttemptJSON.init),
                 warnings: resolution.warnings)
             context.console.out(JSONDocument.encode(document))
         } else {

@@ -81,17 +81,25 @@ struct PlaceJSON: Encodable {
     var bearingDeg: Double
     var timezone: String
     var population: Int
+    var featureCode: String
     var latitude: Double
     var longitude: Double
+    /// "3.2 km NE of Erding".
+    var description: String
+    /// The time zone's offset from UTC now ("+01:00") and the local time there.
+    var utcOffset: String?
+    var localTime: String?
 }
 
 extension PlaceJSON {
-    init(_ nearest: NearestPlace) {
+    init(_ nearest: NearestPlace, at date: Date = Date()) {
         let p = nearest.place
+        let local = LocalTime(timezone: p.timezone, at: date)
         self.init(
             id: p.id, name: p.name, admin1: p.admin1, country: p.country, countryCode: p.countryCode,
             displayName: p.displayName, distanceKm: (nearest.distance / 10).rounded() / 100,
             bearingDeg: nearest.bearing.rounded(), timezone: p.timezone, population: p.population,
-            latitude: p.coordinate.latitude, longitude: p.coordinate.longitude)
+            featureCode: p.featureCode, latitude: p.coordinate.latitude, longitude: p.coordinate.longitude,
+            description: nearest.relativeDescription, utcOffset: local?.offset, localTime: local?.localDateTime)
     }
 }

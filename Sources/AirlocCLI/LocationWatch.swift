@@ -110,7 +110,7 @@ struct LocationWatch {
             location: fix.map {
                 LocationJSON(fix: $0, provider: provider, authorizedAccuracy: accuracy.rawValue, at: now)
             },
-            place: fix.flatMap { gazetteer.locality(for: $0.coordinate) }.map(PlaceJSON.init), reason: reason)
+            place: fix.flatMap { gazetteer.locality(for: $0.coordinate) }.map { PlaceJSON($0) }, reason: reason)
     }
 
     func print(_ event: Event, json: Bool, console: Console) {

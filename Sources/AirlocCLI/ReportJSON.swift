@@ -64,7 +64,7 @@ struct ReportJSON: Encodable {
         location = LocationJSON(
             fix: fix, provider: report.provider, authorizedAccuracy: report.accuracy, at: report.generatedAt)
         providers = report.attempts.map(AttemptJSON.init)
-        place = report.place.map(PlaceJSON.init)
+        place = report.place.map { PlaceJSON($0) }
         sentCoordinate = CoordinateJSON(
             latitude: report.sentCoordinate.latitude, longitude: report.sentCoordinate.longitude)
         var sources = ["GeoNames (CC BY 4.0)"]

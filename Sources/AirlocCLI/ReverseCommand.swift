@@ -2,16 +2,42 @@ import Foundation
 import Gazetteer
 import Geo
 
-/// `airloc reverse LAT LON`: the nearest populated place, offline.
+/// `airloc reverse LAT LON`: the populated place a coordinate is in or near, offline.
 enum ReverseCommand {
     static let spec = CommandSpec(
-        name: "reverse", summary: "Name the nearest populated place to a coordinate (offline)",
+        name: "reverse", summary: "Name the place at a coordinate: \"3 km NE of Erding\" (offline)",
         usage: "LAT LON [--json]",
-        discussion: "Looks the coordinate up in the built-in GeoNames data; nothing is sent anywhere.",
-        options: [.flag("json", "print JSON: {\"place\": {...}, \"distance_km\", \"bearing_deg\", \"description\"}")],
+        discussion: """
+            Looks the coordinate up in the built-in GeoNames data; nothing is sent anywhere.
+            LAT and LON are decimal degrees (-90..90, -180..180); a negative value may be
+            written after "--" (airloc reverse -- -33.87 151.21). Farther than \(Int(reach / 1000)) km from
+            any populated place (out at sea, the empty Arctic) the answer says so and names
+            the nearest one. Exit status: 0 answered, 64 invalid coordinate.
+            """,
+        options: [.flag("json", "print JSON (schema airloc.reverse/1, docs/json-schema.md)")],
         maxPositionals: 2)
 
+    /// Beyond this distance a point is "not in or near" any place.
+    static let reach = 50_000.0
+
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
+
+    struct ReverseJSON: Encodable {
+        var schema = "airloc.reverse/1"
+        var query: Query
+        /// The place the point is in or nearest to.
+        var place: PlaceJSON
+        var description: String
+        var distanceKm: Double
+        var bearingDeg: Double
+        /// False when the nearest place is farther than 50 km.
+        var withinReach: Bool
+
+        struct Query: Encodable {
+            var latitude: Double
+            var longitude: Double
+        }
+    }
 
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let positionals = context.arguments.positionals
@@ -23,31 +49,32 @@ enum ReverseCommand {
                 latitude: positionals[0], longitude: positionals[1], command: spec.name)
         else { throw .usage("expected LAT and LON", command: spec.name) }
         let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
-        guard let nearest = gazetteer.locality(for: coordinate) else {
+        guard let nearest = gazetteer.reverse(coordinate) else {
             throw CLIError(code: .dataError, message: "the place data is empty")
         }
+        let within = nearest.distance <= reach
+        let place = PlaceJSON(nearest)
         if context.arguments.has("json") {
-            let p = nearest.place
-            let object: [String: Any] = [
-                "query": ["latitude": coordinate.latitude, "longitude": coordinate.longitude],
-                "place": [
-                    "id": p.id, "name": p.name, "admin1": p.admin1, "country": p.country,
-                    "country_code": p.countryCode, "display_name": p.displayName, "timezone": p.timezone,
-                    "population": p.population, "latitude": p.coordinate.latitude,
-                    "longitude": p.coordinate.longitude, "feature_code": p.featureCode,
-                ],
-                "distance_km": (nearest.distance / 10).rounded() / 100,
-                "bearing_deg": nearest.bearing.rounded(),
-                "description": nearest.relativeDescription,
-            ]
-            let data =
-                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
-            context.console.out(String(decoding: data, as: UTF8.self) + "\n")
-        } else {
-            context.console.out("\(nearest.place.displayName)\n")
             context.console.out(
-                "  \(nearest.relativeDescription) · \(nearest.place.timezone)\n")
+                JSONDocument.encode(
+                    ReverseJSON(
+                        query: .init(latitude: coordinate.latitude, longitude: coordinate.longitude), place: place,
+                        description: nearest.relativeDescription, distanceKm: place.distanceKm,
+                        bearingDeg: place.bearingDeg, withinReach: within)))
+            return .ok
         }
+        let console = context.console
+        if within {
+            console.out(console.bold(nearest.place.displayName) + "\n")
+        } else {
+            console.out(
+                "No place within \(Int(reach / 1000)) km; nearest: " + console.bold(nearest.place.displayName) + "\n")
+        }
+        var details = [nearest.relativeDescription]
+        if let local = LocalTime(timezone: nearest.place.timezone) {
+            details.append("\(local.timezone) \(local.clock) (\(local.shortOffset))")
+        }
+        console.out("  " + details.joined(separator: " · ") + "\n")
         return .ok
     }
 }

@@ -106,6 +106,15 @@ extension Gazetteer {
         return pool.results(limit: limit)
     }
 
+    /// The best `limit` matches of `query` (see ``search(_:options:)``).
+    public func search(_ query: String, limit: Int) -> [SearchResult] {
+        search(query, options: SearchOptions(limit: limit))
+    }
+
+    /// The place a person would say `coordinate` is in (``locality(for:)``), with the
+    /// distance and bearing from it.
+    public func reverse(_ coordinate: Coordinate) -> NearestPlace? { locality(for: coordinate) }
+
     /// Offers the exact (and, with `prefix`, the prefix) matches of `name` to the pool.
     private func collect(
         name: String, filter: TargetFilter, prefix: Bool, tier: Int, limit: Int, into pool: inout CandidatePool
