@@ -79,6 +79,20 @@ func rate(_ name: String, _ points: [Coordinate], _ lookup: (Coordinate) -> Near
             best / Double(points.count) * 1e6, points.count, checksum & 0xFFFF))
 }
 
+func indexRate(_ name: String, _ points: [Coordinate]) {
+    var checksum = 0
+    var best = Double.infinity
+    for _ in 0..<3 {
+        best = min(best, seconds { for point in points { checksum &+= gazetteer.nearestIndex(to: point) ?? 0 } })
+    }
+    print(
+        String(
+            format: "%@: %.0f lookups/s (%.2f µs each, %d points)", name, Double(points.count) / best,
+            best / Double(points.count) * 1e6, points.count))
+}
+
+indexRate("nearestIndex (no Place built), random land/sea points", worldPoints)
+indexRate("nearestIndex (no Place built), points near places", populatedPoints)
 rate("nearest, random land/sea points", worldPoints) { gazetteer.nearest(to: $0) }
 rate("nearest, points near places", populatedPoints) { gazetteer.nearest(to: $0) }
 rate("locality, points near places", populatedPoints) { gazetteer.locality(for: $0) }

@@ -17,10 +17,11 @@ public final class Gazetteer: Sendable {
     private let timezones: SectionReader
     private let features: SectionReader
     let places: SectionReader
-    private let vectors: SectionReader
-    private let gridStarts: SectionReader
+    private let tree: PlaceTree
+    /// Per 0.5° cell, the tree slot of the place nearest its centre (section `SEED`).
+    private let seeds: SectionReader
+    private let seedsPerDegree: Int
     private let ids: SectionReader
-    private let cellsPerDegree: Int
     /// The name index behind ``search(_:options:)``.
     let index: SearchIndex
     /// Number of places in the file.
@@ -66,25 +67,26 @@ public final class Gazetteer: Sendable {
         timezones = try section(.timezones, stride: GazetteerFormat.refStride)
         features = try section(.features, stride: GazetteerFormat.refStride)
         places = try section(.places, stride: GazetteerFormat.placeStride)
-        vectors = try section(.vectors, stride: GazetteerFormat.vectorStride)
         ids = try section(.idIndex, stride: GazetteerFormat.idStride)
-        let grid = try section(.grid, stride: 4)
         index = SearchIndex(
             entries: try section(.searchEntries, stride: GazetteerFormat.entryStride),
             keys: try section(.keys, stride: 1), hot: try section(.hotPrefixes, stride: GazetteerFormat.hotStride),
             tops: try section(.hotTops, stride: 4))
         count = places.count / GazetteerFormat.placeStride
-        guard vectors.count / GazetteerFormat.vectorStride == count, ids.count / GazetteerFormat.idStride == count
-        else {
-            throw corrupt("place, vector and id sections disagree on the number of places")
+        guard ids.count / GazetteerFormat.idStride == count else {
+            throw corrupt("place and id sections disagree on the number of places")
         }
-        guard grid.count >= 4 else { throw corrupt("grid section is empty") }
-        cellsPerDegree = Int(grid.u32(0))
-        let cells = 180 * 360 * cellsPerDegree * cellsPerDegree
-        guard (1...20).contains(cellsPerDegree), grid.count == 4 + (cells + 1) * 4,
-            Int(grid.u32(4 + cells * 4)) == count
-        else { throw corrupt("grid section does not match the places") }
-        gridStarts = SectionReader(base: grid.base + 4, count: grid.count - 4)
+        guard let tree = PlaceTree(section: try section(.tree, stride: 4)), tree.count == count else {
+            throw corrupt("the place tree does not match the places")
+        }
+        self.tree = tree
+        let seedSection = try section(.seeds, stride: 4)
+        let perDegree = seedSection.count >= 4 ? Int(seedSection.u32(0)) : 0
+        guard (1...20).contains(perDegree), seedSection.count == 4 + 180 * 360 * perDegree * perDegree * 4 else {
+            throw corrupt("the nearest-place seeds do not match the grid")
+        }
+        seedsPerDegree = perDegree
+        seeds = SectionReader(base: seedSection.base + 4, count: seedSection.count - 4)
         let meta = found[GazetteerFormat.Tag.meta.code].map {
             String(decoding: UnsafeRawBufferPointer(start: $0.base, count: $0.count), as: UTF8.self)
         }
@@ -183,65 +185,46 @@ public final class Gazetteer: Sendable {
             longitude: Double(places.i32(base + 8)) / GazetteerFormat.coordinateScale)
     }
 
-    /// Calls `body` with every place index in the grid cells covering `metres` around
-    /// `coordinate` (a superset of the places within that distance).
-    func forEachIndex(within metres: Double, of coordinate: Coordinate, _ body: (Int) -> Void) {
-        let columns = 360 * cellsPerDegree
-        let degrees = metres / Coordinate.earthRadius * 180 / .pi
-        for (row, spans) in GridGeometry.cells(
-            around: coordinate.latitude, coordinate.longitude, radiusDegrees: degrees, cellsPerDegree: cellsPerDegree)
-        {
-            for span in spans {
-                let first = Int(gridStarts.u32((row * columns + span.lowerBound) * 4))
-                let end = Int(gridStarts.u32((row * columns + span.upperBound + 1) * 4))
-                for index in first..<end { body(index) }
-            }
-        }
-    }
-
     // MARK: - Reverse geocoding
 
-    /// The populated place nearest to `coordinate` (great-circle distance), searching
-    /// outwards until the answer is provably the nearest; nil only for an empty gazetteer.
+    /// The populated place nearest to `coordinate` (great-circle distance); nil only
+    /// for an empty gazetteer. Exact: the tree search visits every subtree that could
+    /// hold a nearer place.
     public func nearest(to coordinate: Coordinate) -> NearestPlace? {
-        guard count > 0 else { return nil }
+        guard let index = nearestIndex(to: coordinate) else { return nil }
+        return NearestPlace(place: place(at: index), from: coordinate)
+    }
+
+    /// The index (for ``place(at:)``) of the place nearest to `coordinate`, without
+    /// building the ``Place``: for callers that look up many points and need few names.
+    /// Among places at exactly the same distance, the lowest index (the most populous
+    /// of its grid cell) wins, so the answer does not depend on the tree's shape.
+    public func nearestIndex(to coordinate: Coordinate) -> Int? {
         let q = unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
-        let columns = 360 * cellsPerDegree
-        var radius = 1.0 / Double(cellsPerDegree)
-        while true {
-            var best = -1
-            var bestChord2 = Double.infinity
-            for (row, spans) in GridGeometry.cells(
-                around: coordinate.latitude, coordinate.longitude, radiusDegrees: radius,
-                cellsPerDegree: cellsPerDegree)
-            {
-                for span in spans {
-                    let first = Int(gridStarts.u32((row * columns + span.lowerBound) * 4))
-                    let end = Int(gridStarts.u32((row * columns + span.upperBound + 1) * 4))
-                    var index = first
-                    while index < end {
-                        let v = index * GazetteerFormat.vectorStride
-                        let dx = Double(vectors.f32(v)) - q.0
-                        let dy = Double(vectors.f32(v + 4)) - q.1
-                        let dz = Double(vectors.f32(v + 8)) - q.2
-                        let chord2 = dx * dx + dy * dy + dz * dz
-                        if chord2 < bestChord2 {
-                            bestChord2 = chord2
-                            best = index
-                        }
-                        index += 1
-                    }
-                }
-            }
-            // The searched cells cover every point within `radius`; a best match inside
-            // that radius cannot be beaten by a cell outside it.
-            let radiusChord = 2 * sin(radius * .pi / 360)
-            if best >= 0 && (bestChord2.squareRoot() <= radiusChord || radius >= 180) {
-                let place = place(at: best)
-                return NearestPlace(place: place, from: coordinate)
-            }
-            if radius >= 180 { return nil }
-            radius = min(180, radius * 4)
+        let cell = GridGeometry.cell(
+            latitude: coordinate.latitude, longitude: coordinate.longitude, cellsPerDegree: seedsPerDegree)
+        let seed = cell < seeds.count / 4 ? Int(seeds.u32(cell * 4)) : nil
+        return tree.nearest(q, seed: seed)?.index
+    }
+
+    /// Great-circle metres for a squared chord between unit vectors.
+    @inline(__always) static func metres(chord2: Double) -> Double {
+        2 * Coordinate.earthRadius * asin(min(1, chord2.squareRoot() / 2))
+    }
+
+    /// Calls `body(placeIndex, metres)` for each place within `radius` metres of
+    /// `coordinate`, skipping subtrees `skip(lowerBoundMetres, largestPopulation)` rules out.
+    func forEachPlace(
+        within radius: Double, of coordinate: Coordinate, skip: (Double, Int) -> Bool = { _, _ in false },
+        _ body: (Int, Double) -> Void
+    ) {
+        let q = unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        tree.walk(q) { node, lower in
+            let metres = Self.metres(chord2: lower)
+            return metres > radius || skip(metres, tree.largestPopulation(node))
+        } visit: { slot, chord2 in
+            let metres = Self.metres(chord2: chord2)
+            if metres <= radius { body(tree.place(atSlot: slot), metres) }
         }
     }
 }
@@ -262,21 +245,24 @@ extension Gazetteer {
         guard let nearest = nearest(to: coordinate) else { return nil }
         let searchRadius = 30_000.0
         guard nearest.distance < searchRadius else { return nearest }
-        var best = nearest
         // Distances under 1 km count as 1 km: standing on a district's point should not
         // beat the city that contains the district.
-        var bestScore = max(nearest.distance, 1000) / Self.influenceRadius(population: nearest.place.population)
-        forEachIndex(within: searchRadius, of: coordinate) { index in
-            let population = self.population(at: index)
-            let candidate = self.coordinate(at: index)
-            let distance = candidate.distance(to: coordinate)
-            let score = max(distance, 1000) / Self.influenceRadius(population: population)
-            if score < bestScore {
-                bestScore = score
-                best = NearestPlace(place: self.place(at: index), from: coordinate)
+        func score(_ metres: Double, _ population: Int) -> Double {
+            max(metres, 1000) / Self.influenceRadius(population: population)
+        }
+        var bestScore = score(nearest.distance, nearest.place.population)
+        var bestIndex = -1
+        forEachPlace(within: searchRadius, of: coordinate) { lower, largest in
+            // No place below can beat the best: even the biggest, at the nearest spot.
+            score(lower, largest) >= bestScore
+        } _: { index, metres in
+            let candidate = score(metres, self.population(at: index))
+            if candidate < bestScore {
+                bestScore = candidate
+                bestIndex = index
             }
         }
-        return best
+        return bestIndex < 0 ? nearest : NearestPlace(place: place(at: bestIndex), from: coordinate)
     }
 }
 

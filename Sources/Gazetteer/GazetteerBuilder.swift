@@ -134,7 +134,6 @@ public struct GazetteerBuilder: Sendable {
         // Order places by grid cell, then by population (descending) and id, so a cell is
         // one contiguous run and the biggest places of a cell come first.
         let cellsPerDegree = self.cellsPerDegree
-        let columns = 360 * cellsPerDegree
         func cell(_ row: GeoNamesDump.PlaceRow) -> Int {
             GridGeometry.cell(latitude: row.latitude, longitude: row.longitude, cellsPerDegree: cellsPerDegree)
         }
@@ -144,7 +143,8 @@ public struct GazetteerBuilder: Sendable {
             return a.1.geonameid < b.1.geonameid
         }
         var placeSection = BinaryWriter()
-        var vectorSection = BinaryWriter()
+        var treeVectors: [(Float, Float, Float)] = []
+        treeVectors.reserveCapacity(ordered.count)
         for (_, row) in ordered {
             let lat = (row.latitude * GazetteerFormat.coordinateScale).rounded()
             let lon = (row.longitude * GazetteerFormat.coordinateScale).rounded()
@@ -162,17 +162,10 @@ public struct GazetteerBuilder: Sendable {
             // the reader reports.
             let v = unitVector(
                 latitude: lat / GazetteerFormat.coordinateScale, longitude: lon / GazetteerFormat.coordinateScale)
-            vectorSection.f32(Float(v.0))
-            vectorSection.f32(Float(v.1))
-            vectorSection.f32(Float(v.2))
+            treeVectors.append((Float(v.0), Float(v.1), Float(v.2)))
         }
-        var gridSection = BinaryWriter()
-        gridSection.u32(UInt32(cellsPerDegree))
-        let cellCount = 180 * cellsPerDegree * columns
-        var starts = [UInt32](repeating: 0, count: cellCount + 1)
-        for (cellIndex, _) in ordered { starts[cellIndex + 1] += 1 }
-        for index in 0..<cellCount { starts[index + 1] += starts[index] }
-        for value in starts { gridSection.u32(value) }
+        let treeSection = PlaceTree.build(vectors: treeVectors, populations: ordered.map(\.1.population))
+        let seedSection = PlaceTree.seeds(treeBytes: treeSection, cellsPerDegree: cellsPerDegree)
 
         // Search names. Regions and countries without a single place have no centre to
         // offer, so they are not search results.
@@ -220,7 +213,7 @@ public struct GazetteerBuilder: Sendable {
         let sections: [(GazetteerFormat.Tag, [UInt8])] = [
             (.meta, Array(meta.utf8)), (.strings, strings.blob), (.countries, countrySection.bytes),
             (.admin1, admin1Section.bytes), (.timezones, timezoneSection.bytes), (.features, featureSection.bytes),
-            (.places, placeSection.bytes), (.vectors, vectorSection.bytes), (.grid, gridSection.bytes),
+            (.places, placeSection.bytes), (.tree, treeSection), (.seeds, seedSection),
             (.idIndex, idSection.bytes), (.keys, searchSections.keys), (.searchEntries, searchSections.entries),
             (.hotPrefixes, searchSections.hot), (.hotTops, searchSections.tops),
         ]

@@ -19,10 +19,12 @@ import Foundation
 /// - `FEAT` 8: feature-code refs (PPL, PPLA, PPLC, ...).
 /// - `PLAC` 32: u32 geonameid, i32 lat·1e5, i32 lon·1e5, u32 population, name ref,
 ///   u16 admin1 (0xFFFF none), u16 country (0xFFFF none), u16 timezone, u8 feature, u8 pad.
-///   Places are sorted by grid cell, then by descending population.
-/// - `XYZ ` 12: f32 unit vector per place (same order), for chord-distance comparisons.
-/// - `GRID` u32 cellsPerDegree, then u32 start index per cell (row-major from -90° lat,
-///   -180° lon) plus one end sentinel.
+///   Places are sorted by 0.5° grid cell, then by descending population, so neighbours
+///   are near each other in the file.
+/// - `KDTR` the k-d tree over the places' unit vectors (layout in ``PlaceTree``).
+/// - `SEED` u32 cellsPerDegree, then per grid cell (row-major from -90° lat, -180° lon)
+///   the tree slot of the place nearest the cell's centre: the nearest-place search's
+///   starting bound.
 /// - `IDIX` 8: (u32 geonameid, u32 place index) sorted by id, for `place(id:)`.
 /// - `KEYS` one blob of folded search keys (``SearchKey``), each stored once.
 /// - `SIDX` 16: search entries sorted by key, then importance (descending): u32 key
@@ -49,8 +51,8 @@ enum GazetteerFormat {
         case timezones = "TZNS"
         case features = "FEAT"
         case places = "PLAC"
-        case vectors = "XYZ "
-        case grid = "GRID"
+        case tree = "KDTR"
+        case seeds = "SEED"
         case idIndex = "IDIX"
         case keys = "KEYS"
         case searchEntries = "SIDX"
@@ -75,11 +77,9 @@ enum GazetteerFormat {
     static let hotTopCount = 64
     static let refStride = 8
     static let placeStride = 32
-    static let vectorStride = 12
     static let idStride = 8
 
-    /// Grid resolution: 2 cells per degree (0.5°) keeps a cell to a few hundred places in
-    /// the densest regions while the cell table stays at 1 MB.
+    /// Grid resolution of the place order: 2 cells per degree (0.5°).
     static let defaultCellsPerDegree = 2
 }
 

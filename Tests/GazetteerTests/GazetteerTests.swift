@@ -125,3 +125,25 @@ import Testing
         #expect(sydney.place.admin1 == "New South Wales")
     }
 }
+
+/// The tree search against brute force on the shipped data: the nearest place must be
+/// exactly the one a scan of every place finds, for random points everywhere.
+@Suite struct NearestExactnessTests {
+    @Test func treeSearchAgreesWithAFullScan() throws {
+        let gazetteer = try Gazetteer(path: PackagePaths.file("data/gazetteer.bin").path)
+        let all = (0..<gazetteer.count).map { gazetteer.coordinate(at: $0) }
+        var state: UInt64 = 7
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for _ in 0..<60 {
+            let point = try Coordinate(latitude: next() * 180 - 90, longitude: next() * 360 - 180)
+            let found = try #require(gazetteer.nearestIndex(to: point))
+            var best = Double.infinity
+            for place in all { best = min(best, place.distance(to: point)) }
+            // Equal up to float rounding of the stored unit vectors (well under a metre).
+            #expect(abs(all[found].distance(to: point) - best) < 1, "\(point): \(found)")
+        }
+    }
+}
