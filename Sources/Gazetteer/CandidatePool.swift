@@ -21,6 +21,7 @@ struct CandidatePool {
 
     private var best: [Int: Candidate] = [:]
     private(set) var typoCount = 0
+    private(set) var hasExactMatch = false
 
     init(gazetteer: Gazetteer, near: Coordinate?) {
         self.gazetteer = gazetteer
@@ -45,7 +46,10 @@ struct CandidatePool {
     mutating func offer(entry: Int, match: SearchResult.Match, tier: Int) {
         let index = gazetteer.index
         var score = Double(index.prefixImportance(entry))
-        if case .exact = match { score += Self.exactBonus }
+        if case .exact = match {
+            score += Self.exactBonus
+            hasExactMatch = true
+        }
         if tier == 2 { score += Self.qualifiedBonus }
         if case .typo(let n) = match { score -= Self.typoPenalty + Self.perTypoPenalty * Double(n) }
         var distance: Double?

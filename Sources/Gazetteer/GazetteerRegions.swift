@@ -48,15 +48,13 @@ extension Gazetteer {
     /// Countries a qualifier names: its ISO alpha-2 or alpha-3 code, or any of its names.
     func countries(named folded: String) -> Set<UInt16> {
         var found = Set<UInt16>()
-        let upper = folded.uppercased()
-        if upper.utf8.count == 2 || upper.utf8.count == 3 {
+        let upper = Array(folded.uppercased().utf8)
+        if upper.count == 2 || upper.count == 3 {
             for index in 0..<countryCount {
                 let base = index * GazetteerFormat.countryStride
-                let iso2 = String(
-                    decoding: UnsafeRawBufferPointer(start: countries.base + base, count: 2), as: UTF8.self)
-                let iso3 = String(
-                    decoding: UnsafeRawBufferPointer(start: countries.base + base + 2, count: 3), as: UTF8.self)
-                if iso2 == upper || iso3 == upper { found.insert(UInt16(index)) }
+                let code = UnsafeRawBufferPointer(
+                    start: countries.base + base + (upper.count == 2 ? 0 : 2), count: upper.count)
+                if code.elementsEqual(upper) { found.insert(UInt16(index)) }
             }
         }
         forEachExactEntry(folded) { entry in
@@ -68,12 +66,15 @@ extension Gazetteer {
     /// Admin-1 regions a qualifier names: its short code ("IL", "BY") or any of its names.
     func admin1Regions(named folded: String) -> Set<UInt16> {
         var found = Set<UInt16>()
-        let upper = folded.uppercased()
-        if (1...3).contains(upper.utf8.count) {
+        let upper = Array(folded.uppercased().utf8)
+        if (1...3).contains(upper.count) {
             for index in 0..<admin1Count {
                 let ref = index * GazetteerFormat.admin1Stride + 16
-                guard Int(admin1.u32(ref + 4)) == upper.utf8.count else { continue }
-                if string(admin1, at: ref) == upper { found.insert(UInt16(index)) }
+                let offset = Int(admin1.u32(ref))
+                guard Int(admin1.u32(ref + 4)) == upper.count, offset <= strings.count - upper.count else { continue }
+                if UnsafeRawBufferPointer(start: strings.base + offset, count: upper.count).elementsEqual(upper) {
+                    found.insert(UInt16(index))
+                }
             }
         }
         forEachExactEntry(folded) { entry in

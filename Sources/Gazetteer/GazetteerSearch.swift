@@ -44,6 +44,9 @@ extension Gazetteer {
     /// single letter matches tens of thousands of names (seed 000 asks for 2).
     public static let minimumQueryLength = 2
 
+    /// Typo matches are searched when fewer exact and prefix matches than this exist.
+    public static let typoSearchBelow = 3
+
     /// True when `query` is long enough to search.
     public static func isSearchable(_ query: String) -> Bool {
         SearchKey.fold(query).count >= minimumQueryLength
@@ -53,7 +56,8 @@ extension Gazetteer {
     ///
     /// Contract: case, accents and punctuation do not matter (``SearchKey``); a query
     /// matches a name it is a prefix of, with exact names ranked up; typos are tolerated
-    /// (see ``TypoMatcher``) and ranked below every exact and prefix match; a qualifier
+    /// (see ``TypoMatcher``) when fewer than ``typoSearchBelow`` exact or prefix matches
+    /// exist, and ranked below every exact and prefix match; a qualifier
     /// after a comma or as the last or first word ("Paris, France", "Springfield IL",
     /// "Japan, Tokyo") restricts an exact name to that country or admin-1 region and
     /// ranks it first. Within a tier, bigger places (capitals weighted up) come first.
@@ -90,11 +94,15 @@ extension Gazetteer {
         let filter = TargetFilter(countries: countryFilter)
         collect(name: folded, filter: filter, prefix: true, tier: 1, limit: limit, into: &pool)
 
-        if pool.count < limit {
+        // Typos are looked for only when the exact and prefix matches leave the list
+        // nearly empty and none is exact: a name typed right ("Amsterdam") needs no
+        // neighbours, and the walk is the one costly step of a search. A typo in the
+        // first letters is tried only when nothing at all was found.
+        if pool.count < min(limit, Self.typoSearchBelow) && !pool.hasExactMatch {
             let allowance = TypoMatcher.allowance(forLength: folded.count)
-            for firstLetterFixed in [true, false] where pool.typoCount == 0 && allowance > 0 {
-                var matcher = TypoMatcher(
-                    index: index, query: key, allowance: allowance, firstLetterFixed: firstLetterFixed)
+            // One fixed letter per allowed typo first (cheap); none when that found nothing.
+            for fixed in [allowance, 0] where (fixed > 0 || pool.count == 0) && allowance > 0 {
+                var matcher = TypoMatcher(index: index, query: key, allowance: allowance, fixedPrefix: fixed)
                 matcher.run { range, prefixLength, distance in
                     guard distance > 0 else { return }
                     for entry in best(in: range, prefixLength: prefixLength, filter: filter, count: limit * 2) {

@@ -160,11 +160,15 @@ struct PlaceTree: Sendable {
             guard let base = raw.baseAddress, let tree = PlaceTree(section: SectionReader(base: base, count: raw.count))
             else { return }
             let step = 1 / Double(cellsPerDegree)
+            // Each cell starts from its western neighbour's answer, which is close by:
+            // the whole grid costs about as much as one search per cell's few leaves.
+            var previous: Int?
             for row in 0..<(180 * cellsPerDegree) {
                 for column in 0..<(360 * cellsPerDegree) {
                     let q = unitVector(
                         latitude: -90 + (Double(row) + 0.5) * step, longitude: -180 + (Double(column) + 0.5) * step)
-                    out.u32(UInt32(tree.nearest(q, seed: nil)?.slot ?? 0))
+                    previous = tree.nearest(q, seed: previous)?.slot
+                    out.u32(UInt32(previous ?? 0))
                 }
             }
         }

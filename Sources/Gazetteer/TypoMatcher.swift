@@ -15,9 +15,10 @@ struct TypoMatcher {
     let index: SearchIndex
     let query: [UInt8]
     let allowance: Int
-    /// When true, the first letter must be right: the walk is ~25× cheaper and first
-    /// letters are rarely mistyped; the caller retries without it when nothing matched.
-    let firstLetterFixed: Bool
+    /// How many leading bytes must be typed right: the walk is ~25× cheaper per fixed
+    /// letter, and people rarely mistype the first letters of a name; the caller retries
+    /// with none fixed when nothing matched.
+    let fixedPrefix: Int
     var maximumNodes = 50_000
 
     static func allowance(forLength length: Int) -> Int {
@@ -26,59 +27,91 @@ struct TypoMatcher {
 
     private var nodes = 0
 
-    init(index: SearchIndex, query: [UInt8], allowance: Int, firstLetterFixed: Bool) {
+    init(index: SearchIndex, query: [UInt8], allowance: Int, fixedPrefix: Int) {
         self.index = index
         self.query = query
         self.allowance = allowance
-        self.firstLetterFixed = firstLetterFixed
+        self.fixedPrefix = min(fixedPrefix, query.count)
     }
 
     mutating func run(_ visit: (Range<Int>, Int, Int) -> Void) {
         guard allowance > 0, !query.isEmpty, index.count > 0 else { return }
-        let initial = Array(0...query.count)
-        walk(
-            depth: 0, range: 0..<index.count, previous: initial, beforePrevious: initial, previousByte: nil,
-            reported: Int.max, visit)
+        let width = query.count + 1
+        // One row per depth in one buffer: no allocation per trie node. Keys are at
+        // most 255 bytes long, and no branch survives beyond query + allowance letters.
+        let depths = min(255, query.count + allowance) + 2
+        rows = [Int32](repeating: 0, count: width * depths)
+        for j in 0...query.count { rows[j] = Int32(j) }
+        bytes = [UInt8](repeating: 0, count: depths)
+        walk(depth: 0, range: 0..<index.count, reported: Int32.max, visit)
     }
 
-    private mutating func walk(
-        depth: Int, range: Range<Int>, previous: [Int], beforePrevious: [Int], previousByte: UInt8?,
-        reported: Int, _ visit: (Range<Int>, Int, Int) -> Void
-    ) {
+    private var rows: [Int32] = []
+    private var bytes: [UInt8] = []
+
+    private mutating func walk(depth: Int, range: Range<Int>, reported: Int32, _ visit: (Range<Int>, Int, Int) -> Void)
+    {
         let m = query.count
+        let width = m + 1
+        guard (depth + 2) * width <= rows.count else { return }
+        let allowance = Int32(self.allowance)
         var start = range.lowerBound
         // Keys that end at this depth have no child.
         while start < range.upperBound, index.key(start).count <= depth { start += 1 }
-        var row = [Int](repeating: 0, count: m + 1)
         while start < range.upperBound {
             nodes += 1
             if nodes > maximumNodes { return }
             let byte = index.key(start)[depth]
-            let end = index.end(of: byte, at: depth, in: start..<range.upperBound)
-            defer { start = end }
-            if firstLetterFixed && depth == 0 && byte != query[0] { continue }
-            row[0] = depth + 1
-            var smallest = row[0]
-            for j in 1...m {
-                let cost = query[j - 1] == byte ? 0 : 1
-                var value = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
-                if j > 1, let previousByte, query[j - 1] == previousByte, query[j - 2] == byte {
-                    value = min(value, beforePrevious[j - 2] + 1)
-                }
-                row[j] = value
-                smallest = min(smallest, value)
+            // A child's run is found by galloping from its start, then bisection: the
+            // cost grows with the child's size, not with its parent's.
+            var step = 1
+            var known = start + 1
+            while start + step < range.upperBound, index.key(start + step)[depth] == byte {
+                known = start + step + 1
+                step *= 2
             }
+            let end = index.end(of: byte, at: depth, in: known..<min(range.upperBound, start + step))
+            defer { start = end }
+            if depth < fixedPrefix && byte != query[depth] { continue }
+            let (smallest, last) = fillRow(depth: depth, byte: byte)
             guard smallest <= allowance else { continue }
             var bestSoFar = reported
-            if row[m] <= allowance && row[m] < reported {
-                visit(start..<end, depth + 1, row[m])
-                bestSoFar = row[m]
+            if last <= allowance && last < reported {
+                visit(start..<end, depth + 1, Int(last))
+                bestSoFar = last
             }
             // Going deeper only helps while it can still lower the distance.
             if smallest < bestSoFar {
-                walk(
-                    depth: depth + 1, range: start..<end, previous: row, beforePrevious: previous,
-                    previousByte: byte, reported: bestSoFar, visit)
+                bytes[depth] = byte
+                walk(depth: depth + 1, range: start..<end, reported: bestSoFar, visit)
+            }
+        }
+    }
+
+    /// Computes the row for `byte` at `depth` (row depth + 1 from row depth and, for a
+    /// swap of neighbours, row depth − 1); returns its smallest and last cell.
+    @inline(__always)
+    private mutating func fillRow(depth: Int, byte: UInt8) -> (Int32, Int32) {
+        let m = query.count
+        let width = m + 1
+        return rows.withUnsafeMutableBufferPointer { rows in
+            query.withUnsafeBufferPointer { q in
+                let previous = depth * width
+                let current = (depth + 1) * width
+                let beforePrevious = depth > 0 ? (depth - 1) * width : -1
+                let previousByte: UInt8? = depth > 0 ? bytes[depth - 1] : nil
+                rows[current] = Int32(depth + 1)
+                var smallest = rows[current]
+                for j in 1...m {
+                    let cost: Int32 = q[j - 1] == byte ? 0 : 1
+                    var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
+                    if j > 1, beforePrevious >= 0, let previousByte, q[j - 1] == previousByte, q[j - 2] == byte {
+                        value = min(value, rows[beforePrevious + j - 2] + 1)
+                    }
+                    rows[current + j] = value
+                    smallest = min(smallest, value)
+                }
+                return (smallest, rows[current + m])
             }
         }
     }

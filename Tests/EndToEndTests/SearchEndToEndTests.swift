@@ -5,7 +5,9 @@ import Testing
 /// `airloc search`, `popular`, `reverse` and `data info` as a user or script runs them:
 /// the built binary, the shipped data, and the HTTP double in place of Open-Meteo's
 /// geocoding.
-@Suite(.enabled(if: ExternalTool.available("python3")))
+// Serialized: dozens of short processes at once would starve the real-time gpsd
+// replays of the other suites on a two-core machine.
+@Suite(.enabled(if: ExternalTool.available("python3")), .serialized)
 struct SearchEndToEndTests {
     /// Runs airloc in an isolated home; `double` stands in for Open-Meteo geocoding.
     static func run(_ arguments: [String], double: HTTPDouble? = nil) async throws -> ChildProcess.Result {

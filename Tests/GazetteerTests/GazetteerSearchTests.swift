@@ -101,11 +101,20 @@ import Testing
         return (try Gazetteer(path: directory.file("gazetteer.bin").path), directory)
     }
 
+    /// Built once for the whole suite (the gazetteer is immutable and thread-safe); its
+    /// folder is removed at once — the mapping keeps the data alive.
+    static let built: Result<Gazetteer, any Error> = Result {
+        let (gazetteer, directory) = try fixture()
+        directory.remove()
+        return gazetteer
+    }
+
+    static func shared() throws -> Gazetteer { try built.get() }
+
     static func names(_ results: [SearchResult]) -> [String] { results.map(\.place.displayName) }
 
     @Test func caseAccentsAndAlternateNames() throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         for query in ["München", "munchen", "MÜNCHEN", "Muenchen", "Munich"] {
             #expect(g.search(query).first?.place.name == "Munich", "\(query)")
         }
@@ -115,8 +124,7 @@ import Testing
     }
 
     @Test func prefixesRankByImportanceAndExactNamesRankUp() throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         // "Par": the capital before the village called exactly "Par" and before Paraguay.
         #expect(g.search("Par").first?.place.id == 2988507)
         #expect(
@@ -130,8 +138,7 @@ import Testing
     }
 
     @Test func typosRankBelowEveryExactOrPrefixMatch() throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         for (query, expected) in [
             ("Londn", 2643743), ("Amsterdm", 2759794), ("Sydeny", 2147714), ("neu yorp", 5128581),
         ] {
@@ -146,8 +153,7 @@ import Testing
     }
 
     @Test func qualifiersPickTheNamesake() throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         #expect(g.search("Paris TX").first?.place.id == 4717560)
         #expect(g.search("Paris, Texas").first?.place.id == 4717560)
         #expect(g.search("Paris, France").first?.place.id == 2988507)
@@ -162,8 +168,7 @@ import Testing
     }
 
     @Test func locationBiasLiftsANearbyNamesakeButNotABurialOfABigCity() throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         #expect(g.search("Birmingham").first?.place.countryCode == "GB")
         let alabama = try Coordinate(latitude: 32.8, longitude: -86.6)
         let near = g.search("Birmingham", options: SearchOptions(near: alabama))
@@ -179,8 +184,7 @@ import Testing
     }
 
     @Test func regionsAndCountriesAreResultsToo() throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         let bavaria = try #require(g.search("Bavaria").first)
         #expect(bavaria.place.name == "Bayern" && bavaria.place.featureCode == "ADM1")
         #expect(bavaria.place.displayName == "Bayern, Germany")
@@ -199,8 +203,7 @@ import Testing
     }
 
     @Test func everyPlaceOnceAndTheLimitHolds() throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         let results = g.search("Mu", options: SearchOptions(limit: 50))
         #expect(Set(results.map(\.place.id)).count == results.count)
         #expect(g.search("Mu", options: SearchOptions(limit: 1)).count == 1)
@@ -212,16 +215,14 @@ import Testing
         "مرحبا", "\u{202E}London", String(repeating: "ab ", count: 3000), "Paris, , ,", ",,,",
     ])
     func badInputNeverCrashes(query: String) throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         let results = g.search(query)
         #expect(results.count <= 10)
         if SearchKey.fold(query).count < 2 { #expect(results.isEmpty) }
     }
 
     @Test func configuredPlaceNamesUseTheIndex() throws {
-        let (g, directory) = try Self.fixture()
-        defer { directory.remove() }
+        let g = try Self.shared()
         #expect(g.place(named: "Paris")?.id == 2988507)
         #expect(g.place(named: "paris, tx")?.id == 4717560)
         #expect(g.place(named: "Paris, US")?.id == 4717560)

@@ -77,22 +77,31 @@ struct GPSDCorpusReplayTests {
         let provider = GPSDProvider(
             options: .init(host: "127.0.0.1", port: gpsd.port),
             timing: GPSDTiming(firstFix: 60, staleAfter: 60, lostAfter: 120))
+        let started = Date()
         let collector = Task {
             var collected: [Fix] = []
+            var events: [String] = []
             for await update in provider.updates() {
-                guard case .fix(let fix) = update else { continue }
-                if Self.isTrailer(fix) { return (collected, true) }
+                guard case .fix(let fix) = update else {
+                    events.append(
+                        String(format: "%.1fs %@", Date().timeIntervalSince(started), "\(update)".prefix(40) as CVarArg)
+                    )
+                    continue
+                }
+                if Self.isTrailer(fix) { return (collected, true, events) }
                 collected.append(fix)
             }
-            return (collected, false)
+            return (collected, false, events)
         }
         let watchdog = Task {
             try await Task.sleep(for: .seconds(watchFor))
             collector.cancel()
         }
-        let (fixes, sawEnd) = await collector.value
+        let (fixes, sawEnd, events) = await collector.value
         watchdog.cancel()
-        #expect(sawEnd, "\(log): the end of the log was not reported within \(watchFor) s")
+        #expect(
+            sawEnd,
+            "\(log): the end of the log was not reported within \(watchFor) s; other events: \(events.prefix(8))")
 
         if expected.isEmpty {
             #expect(fixes.count == 0, "\(log): gpsd expects no fix, airloc reported \(fixes.count)")

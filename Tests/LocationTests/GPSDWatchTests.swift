@@ -50,7 +50,9 @@ struct GPSDWatchTests {
             try await Task.sleep(for: .seconds(1))
             return try await GPSFake.start(log: log, port: port)
         }
-        let updates = await collect(provider, seconds: 25) { updates in
+        // Ends at the first fix after the restart; only a hang (or a very loaded machine
+        // restarting gpsfake) reaches the cap.
+        let updates = await collect(provider, seconds: 45) { updates in
             // Done at the first fix after a disconnection.
             guard
                 let drop = updates.firstIndex(where: {

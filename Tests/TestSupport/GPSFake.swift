@@ -56,7 +56,7 @@ public final class GPSFake: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
             try process.run()
             let fake = GPSFake(process: process, port: port, shmKey: shmKey)
-            let deadline = Date().addingTimeInterval(15)
+            let deadline = Date().addingTimeInterval(30)
             while Date() < deadline && process.isRunning {
                 if canConnect(port: port) {
                     // gpsd is up; give gpsfake a moment to register its pty as a device.
@@ -65,7 +65,9 @@ public final class GPSFake: @unchecked Sendable {
                 }
                 usleep(50_000)
             }
-            lastError = process.isRunning ? "gpsd did not listen on port \(port) within 15 s" : "gpsfake exited early"
+            lastError =
+                process.isRunning
+                ? "gpsd on port \(port) had no device from gpsfake within 30 s" : "gpsfake exited early"
             fake.stop()
         }
         throw FixtureError(lastError)
@@ -85,39 +87,66 @@ public final class GPSFake: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// A TCP port nobody listens on right now (the kernel's choice).
+    /// A TCP port nobody listens on right now, chosen below the kernel's ephemeral range
+    /// (32768-60999): a port the kernel hands out for "port 0" — as the HTTP doubles of
+    /// tests running in parallel ask for — could be taken between this check and gpsd's
+    /// bind, and the test would then talk to a web server instead of gpsd.
     public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw FixtureError("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(fd, pointer, length) == 0 else { return -1 }
-                return getsockname(fd, pointer, &length)
+        for _ in 0..<100 {
+            let port = Int.random(in: 20_000..<32_000)
+            // Never the same port twice in one test run: two fixtures checking one port
+            // at the same moment would both find it free.
+            guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw FixtureError("socket() failed") }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
+            if bound == 0 { return port }
         }
-        guard bound == 0 else { throw FixtureError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw FixtureError("cannot find a free port in 20000-31999")
     }
 
+    private static let handedOut = LockedSet()
+
+    /// True when what listens on `port` is gpsd (it greets every client with its
+    /// VERSION object) and gpsfake has already given it its device: under load, gpsd can
+    /// be up for seconds before gpsfake registers the pty, and a test that starts then
+    /// waits for data that will not come.
     static func canConnect(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+        guard connected else { return false }
+        let query = Array("?DEVICES;\n".utf8)
+        guard write(fd, query, query.count) == query.count else { return false }
+        var received = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        // gpsd ends lines with "\r\n", one Character in Swift: test the last byte.
+        while !received.contains("\"class\":\"DEVICES\"") || received.utf8.last != UInt8(ascii: "\n") {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { return false }
+            received += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+        return received.contains("\"VERSION\"") && received.contains("\"path\":\"")
     }
 }
 
@@ -134,5 +163,17 @@ public enum SyntheticTrack {
             environment: ProcessInfo.processInfo.environment)
         guard result.status == 0 else { throw FixtureError("nmea-track.py failed: \(result.stderr)") }
         try Data(result.stdout.utf8).write(to: url)
+    }
+}
+
+/// A set of ports behind a lock (tests run in parallel threads).
+final class LockedSet: @unchecked Sendable {
+    private var ports = Set<Int>()
+    private let lock = NSLock()
+
+    func withLock<T>(_ body: (inout Set<Int>) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&ports)
     }
 }
