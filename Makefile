@@ -3,6 +3,7 @@
 #   make test     install what is missing, build, lint, run every test
 #   make run ARGS="now"   the real thing: system gpsd, internet
 #   make bench    measure (docs/performance.md)
+#   make acceptance   the geocoding acceptance suites' report (needs ../shared/corpus)
 #   make install PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -12,7 +13,7 @@ SWIFT ?= swift
 # Debian packages the build, the tests and the demo need.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 gpsd gpsd-clients python3 util-linux tzdata
 
-.PHONY: all deps build release demo test lint format run bench install uninstall clean
+.PHONY: all deps build release demo test lint format run bench acceptance install uninstall clean
 
 all: build
 
@@ -48,6 +49,12 @@ run: build
 
 bench: deps
 	@scripts/bench.sh
+
+# The geocoding acceptance suites of ../shared/corpus/geocode: hit rate per suite and
+# every miss with what came first instead (docs/performance.md).
+acceptance: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product airloc-bench
+	.build/release/airloc-bench acceptance ../shared/corpus/geocode data/gazetteer.bin
 
 install: release
 	install -D -m 0755 .build/release/airloc $(DESTDIR)$(PREFIX)/bin/airloc
