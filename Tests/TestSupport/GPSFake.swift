@@ -97,19 +97,9 @@ public final class GPSFake: @unchecked Sendable {
             // Never the same port twice in one test run: two fixtures checking one port
             // at the same moment would both find it free.
             guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw FixtureError("socket() failed") }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            if bound == 0 { return port }
+            let socket = try LoopbackSocket()
+            defer { socket.close() }
+            if socket.bind(port: port) { return port }
         }
         throw FixtureError("cannot find a free port in 20000-31999")
     }
@@ -121,21 +111,11 @@ public final class GPSFake: @unchecked Sendable {
     /// be up for seconds before gpsfake registers the pty, and a test that starts then
     /// waits for data that will not come.
     static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { return false }
+        guard let socket = try? LoopbackSocket() else { return false }
+        defer { socket.close() }
+        let fd = socket.fd
+        socket.setReadTimeout(seconds: 1)
+        guard socket.connect(port: port) else { return false }
         let query = Array("?DEVICES;\n".utf8)
         guard write(fd, query, query.count) == query.count else { return false }
         var received = ""

@@ -69,19 +69,10 @@ public final class HTTPDouble: @unchecked Sendable {
 
     private func request(method: String, path: String, body: String?) throws -> Data {
         // A raw HTTP/1.0 exchange over a socket keeps test support free of URLSession.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw FixtureError("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw FixtureError("cannot connect to the HTTP double") }
+        let socket = try LoopbackSocket()
+        defer { socket.close() }
+        let fd = socket.fd
+        guard socket.connect(port: port) else { throw FixtureError("cannot connect to the HTTP double") }
         let payload = body ?? ""
         let message =
             "\(method) \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: \(payload.utf8.count)\r\n\r\n\(payload)"
