@@ -25,8 +25,8 @@ echo
 echo "\$ airloc now --json | head -12"
 "$bin" now --json | head -12
 echo
-echo "\$ airloc search Londn --limit 3      # offline, as you type, typos forgiven"
-"$bin" search Londn --limit 3 --offline
+echo "\$ airloc search Amsterdm --limit 3   # offline, as you type, typos forgiven"
+"$bin" search Amsterdm --limit 3 --offline
 echo
 echo "\$ airloc reverse 48.33 11.95"
 "$bin" reverse 48.33 11.95

@@ -103,8 +103,8 @@ enum SearchCommand {
             var details: [String] = [kindLabel(result.featureCode)]
             if result.population > 0 { details.append("pop. \(grouped(result.population))") }
             if let km = result.distanceKm { details.append("\(grouped(Int(km.rounded()))) km away") }
-            if let local = result.localTime, let offset = result.utcOffset {
-                details.append("\(result.timezone) \(local.suffix(5)) (UTC\(offset))")
+            if let local = LocalTime(timezone: result.timezone) {
+                details.append("\(local.timezone) \(local.clock) (\(local.shortOffset))")
             }
             console.out(
                 String(format: "%2d. ", number + 1) + line + "\n    " + console.dim(details.joined(separator: " · "))
