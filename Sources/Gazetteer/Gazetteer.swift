@@ -200,10 +200,17 @@ public final class Gazetteer: Sendable {
     /// Among places at exactly the same distance, the lowest index (the most populous
     /// of its grid cell) wins, so the answer does not depend on the tree's shape.
     public func nearestIndex(to coordinate: Coordinate) -> Int? {
-        let q = unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
         let cell = GridGeometry.cell(
             latitude: coordinate.latitude, longitude: coordinate.longitude, cellsPerDegree: seedsPerDegree)
-        let seed = cell < seeds.count / 4 ? Int(seeds.u32(cell * 4)) : nil
+        var seed: Int?
+        if cell < seeds.count / 4 {
+            let value = seeds.u32(cell * 4)
+            let slot = Int(value & ~PlaceTree.decidedFlag)
+            // Decided at build time: this place is the nearest anywhere in the cell.
+            if value & PlaceTree.decidedFlag != 0, slot < tree.count { return tree.place(atSlot: slot) }
+            seed = slot
+        }
+        let q = unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
         return tree.nearest(q, seed: seed)?.index
     }
 

@@ -165,7 +165,7 @@ public struct GazetteerBuilder: Sendable {
             treeVectors.append((Float(v.0), Float(v.1), Float(v.2)))
         }
         let treeSection = PlaceTree.build(vectors: treeVectors, populations: ordered.map(\.1.population))
-        let seedSection = PlaceTree.seeds(treeBytes: treeSection, cellsPerDegree: cellsPerDegree)
+        let seedSection = PlaceTree.seeds(treeBytes: treeSection, cellsPerDegree: GazetteerFormat.seedCellsPerDegree)
 
         // Search names. Regions and countries without a single place have no centre to
         // offer, so they are not search results.

@@ -24,7 +24,7 @@ import Foundation
 /// - `KDTR` the k-d tree over the places' unit vectors (layout in ``PlaceTree``).
 /// - `SEED` u32 cellsPerDegree, then per grid cell (row-major from -90° lat, -180° lon)
 ///   the tree slot of the place nearest the cell's centre: the nearest-place search's
-///   starting bound.
+///   starting bound; bit 31 set when that place is the nearest for the whole cell.
 /// - `IDIX` 8: (u32 geonameid, u32 place index) sorted by id, for `place(id:)`.
 /// - `KEYS` one blob of folded search keys (``SearchKey``), each stored once.
 /// - `SIDX` 16: search entries sorted by key, then importance (descending): u32 key
@@ -78,6 +78,10 @@ enum GazetteerFormat {
     static let refStride = 8
     static let placeStride = 32
     static let idStride = 8
+
+    /// Resolution of the nearest-place seeds: 4 cells per degree (0.25°, 4 MB), fine
+    /// enough that most cells away from towns are decided outright.
+    static let seedCellsPerDegree = 4
 
     /// Grid resolution of the place order: 2 cells per degree (0.5°).
     static let defaultCellsPerDegree = 2

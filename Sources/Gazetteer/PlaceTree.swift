@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// A k-d tree over the places' unit vectors (section `KDTR`), for reverse geocoding at
 /// millions of lookups per second: nearest place, and the place whose influence best
@@ -150,9 +151,16 @@ struct PlaceTree: Sendable {
         return bestSlot < 0 ? nil : (bestSlot, bestIndex, best)
     }
 
+    /// Set in a seed when the seeded place is the nearest for every point of its cell.
+    static let decidedFlag: UInt32 = 1 << 31
+
     /// For each cell of an equal-angle grid (`cellsPerDegree`), the slot of the place
     /// nearest to the cell's centre: a seed that makes most searches start with a bound
-    /// close to the answer (a point in mid-ocean otherwise visits many leaves).
+    /// close to the answer (a point in mid-ocean otherwise visits many leaves). When that
+    /// place is provably the nearest for the whole cell — its distance from the centre
+    /// plus the cell's radius is less than the second nearest's minus the radius — the
+    /// seed carries ``decidedFlag`` and a lookup needs no search at all (most of the
+    /// ocean, deserts, tundra).
     static func seeds(treeBytes: [UInt8], cellsPerDegree: Int) -> [UInt8] {
         var out = BinaryWriter()
         out.u32(UInt32(cellsPerDegree))
@@ -164,15 +172,44 @@ struct PlaceTree: Sendable {
             // the whole grid costs about as much as one search per cell's few leaves.
             var previous: Int?
             for row in 0..<(180 * cellsPerDegree) {
+                let south = -90 + Double(row) * step
+                let centreLatitude = south + step / 2
+                // The farthest point of the cell from its centre is a corner on the side
+                // nearer the equator; 1% and 10 m more cover rounding of the vectors.
+                let corner = abs(south) < abs(south + step) ? south : south + step
+                let radius =
+                    Coordinate(uncheckedLatitude: centreLatitude, longitude: 0)
+                    .distance(to: Coordinate(uncheckedLatitude: corner, longitude: step / 2)) * 1.01 + 10
                 for column in 0..<(360 * cellsPerDegree) {
-                    let q = unitVector(
-                        latitude: -90 + (Double(row) + 0.5) * step, longitude: -180 + (Double(column) + 0.5) * step)
-                    previous = tree.nearest(q, seed: previous)?.slot
-                    out.u32(UInt32(previous ?? 0))
+                    let q = unitVector(latitude: centreLatitude, longitude: -180 + (Double(column) + 0.5) * step)
+                    guard let nearest = tree.nearest(q, seed: previous) else {
+                        out.u32(0)
+                        continue
+                    }
+                    previous = nearest.slot
+                    var seed = UInt32(nearest.slot)
+                    if let second = tree.nearestChord2(q, excluding: nearest.slot),
+                        Gazetteer.metres(chord2: nearest.chord2) + radius < Gazetteer.metres(chord2: second) - radius
+                    {
+                        seed |= decidedFlag
+                    }
+                    out.u32(seed)
                 }
             }
         }
         return out.bytes
+    }
+
+    /// Squared chord distance from `q` to the nearest place other than tree slot
+    /// `excluded` (the second nearest, when `excluded` is the nearest).
+    func nearestChord2(_ q: (Double, Double, Double), excluding excluded: Int) -> Double? {
+        var best = Double.infinity
+        walk(q) { _, lower in
+            lower > best
+        } visit: { slot, chord2 in
+            if slot != excluded && chord2 < best { best = chord2 }
+        }
+        return best.isFinite ? best : nil
     }
 
     /// Squared chord distance from `q` to the place at tree slot `slot`.
