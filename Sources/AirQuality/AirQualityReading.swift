@@ -3,15 +3,22 @@ import Geo
 
 /// Current air quality at one place, as the service reported it.
 ///
-/// Contract: `usAQI` is Open-Meteo's own index (not recomputed); a pollutant whose value
-/// the service left null is absent from `concentrations`, never zero.
+/// Contract: `usAQI` and `subIndices` are Open-Meteo's own values where it gave them
+/// (never recomputed); where it left one null but gave the concentration, airloc fills it
+/// in with ``EPAIndex`` and lists it in `computed` (`usAQIComputed` for the overall
+/// index), so a report can say which it shows. A pollutant whose value the service left
+/// null is absent from `concentrations`, never zero.
 public struct AirQualityReading: Sendable, Hashable {
     public var usAQI: Int
     public var category: AQICategory { AQICategory(aqi: usAQI) }
     /// µg/m³ per pollutant, as reported.
     public var concentrations: [Pollutant: Double]
-    /// Open-Meteo's per-pollutant US AQI sub-indices, where reported.
+    /// Per-pollutant US AQI sub-indices: Open-Meteo's, or computed (see `computed`).
     public var subIndices: [Pollutant: Int]
+    /// Sub-indices airloc computed from the concentration because the service gave none.
+    public var computed: Set<Pollutant> = []
+    /// True when `usAQI` was computed from the concentrations.
+    public var usAQIComputed = false
     /// The data's own time ("2024-02-21T16:00", local to `timezone`).
     public var time: String
     public var timezone: String
@@ -33,5 +40,37 @@ public struct AirQualityReading: Sendable, Hashable {
     /// The pollutant with the highest sub-index (EPA's "dominant pollutant").
     public var dominantPollutant: Pollutant? {
         subIndices.max { a, b in a.value < b.value || (a.value == b.value && a.key.rawValue > b.key.rawValue) }?.key
+    }
+}
+
+extension AirQualityReading {
+    /// Fills the sub-indices (and the overall index) the service left out, from the
+    /// concentrations it did give, with the EPA's own computation. Returns nil when
+    /// neither an overall index nor any concentration is available.
+    public static func completing(
+        usAQI: Int?, concentrations: [Pollutant: Double], subIndices: [Pollutant: Int], time: String,
+        timezone: String, gridCoordinate: Coordinate?
+    ) -> AirQualityReading? {
+        var indices = subIndices
+        var computed = Set<Pollutant>()
+        for (pollutant, value) in concentrations where indices[pollutant] == nil {
+            if let number = EPAIndex.index(pollutant, microgramsPerCubicMetre: value)?.value {
+                indices[pollutant] = number
+                computed.insert(pollutant)
+            }
+        }
+        var overall = usAQI
+        var overallComputed = false
+        if overall == nil, let best = indices.values.max() {
+            overall = best
+            overallComputed = true
+        }
+        guard let overall else { return nil }
+        var reading = AirQualityReading(
+            usAQI: overall, concentrations: concentrations, subIndices: indices, time: time, timezone: timezone,
+            gridCoordinate: gridCoordinate)
+        reading.computed = computed
+        reading.usAQIComputed = overallComputed
+        return reading
     }
 }

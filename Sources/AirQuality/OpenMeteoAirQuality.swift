@@ -53,9 +53,7 @@ public struct OpenMeteoAirQuality: Sendable {
         guard let current = response.current else {
             throw .noData(reason: "the answer has no `current` block")
         }
-        guard let aqi = current.values["us_aqi"] ?? nil, aqi.isFinite else {
-            throw .noData(reason: "no US AQI for this location and time")
-        }
+        let aqi = (current.values["us_aqi"] ?? nil).flatMap { $0.isFinite ? Int($0.rounded()) : nil }
         var concentrations: [Pollutant: Double] = [:]
         var subIndices: [Pollutant: Int] = [:]
         for pollutant in Pollutant.allCases {
@@ -69,9 +67,13 @@ public struct OpenMeteoAirQuality: Sendable {
         let grid = response.latitude.flatMap { lat in
             response.longitude.flatMap { lon in try? Coordinate(latitude: lat, longitude: lon) }
         }
-        return AirQualityReading(
-            usAQI: Int(aqi.rounded()), concentrations: concentrations, subIndices: subIndices,
-            time: current.time, timezone: response.timezone ?? "GMT", gridCoordinate: grid)
+        // A missing index is computed from the concentrations (EPAIndex) and marked so.
+        guard
+            let reading = AirQualityReading.completing(
+                usAQI: aqi, concentrations: concentrations, subIndices: subIndices, time: current.time,
+                timezone: response.timezone ?? "GMT", gridCoordinate: grid)
+        else { throw .noData(reason: "no US AQI and no pollutant concentrations for this location and time") }
+        return reading
     }
 
     /// The documented response shape; only what airloc reads, every field optional

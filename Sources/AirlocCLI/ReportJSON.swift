@@ -30,6 +30,8 @@ struct ReportJSON: Encodable {
 
     struct Air: Encodable {
         var usAqi: Int
+        /// "open-meteo", or "computed" (EPA table, from the concentrations).
+        var usAqiSource: String
         var category: String
         var categoryName: String
         var color: String
@@ -48,6 +50,8 @@ struct ReportJSON: Encodable {
         var unit: String
         var aqi: Int?
         var category: String?
+        /// Where `aqi` comes from: "open-meteo" or "computed"; null without an index.
+        var aqiSource: String?
     }
 
     struct ErrorJSON: Encodable {
@@ -74,7 +78,8 @@ struct ReportJSON: Encodable {
             sources.insert(OpenMeteoAirQuality.attribution + " (CC BY 4.0)", at: 0)
             let category = reading.category
             airQuality = Air(
-                usAqi: reading.usAQI, category: category.rawValue, categoryName: category.name, color: category.color,
+                usAqi: reading.usAQI, usAqiSource: reading.usAQIComputed ? "computed" : "open-meteo",
+                category: category.rawValue, categoryName: category.name, color: category.color,
                 description: category.description, advice: category.advice,
                 dominantPollutant: reading.dominantPollutant?.rawValue, time: reading.time,
                 timezone: reading.timezone,
@@ -83,7 +88,9 @@ struct ReportJSON: Encodable {
                     let aqi = reading.subIndices[pollutant]
                     return PollutantJSON(
                         id: pollutant.rawValue, name: pollutant.name, value: value, unit: "ug/m3", aqi: aqi,
-                        category: aqi.map { AQICategory(aqi: $0).rawValue })
+                        category: aqi.map { AQICategory(aqi: $0).rawValue },
+                        aqiSource: aqi == nil ? nil : (reading.computed.contains(pollutant) ? "computed" : "open-meteo")
+                    )
                 })
         case .failure(let error):
             airQuality = nil

@@ -47,9 +47,31 @@ struct OpenMeteoAirQualityTests {
             #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
         ])
         defer { double.stop() }
-        await #expect(throws: AirQualityError.noData(reason: "no US AQI for this location and time")) {
+        await #expect(
+            throws: AirQualityError.noData(
+                reason: "no US AQI and no pollutant concentrations for this location and time")
+        ) {
             _ = try await client(double).current(at: berlin)
         }
+    }
+
+    /// No `us_aqi_*` sub-indices and no `us_aqi` (an older response, or a variable the
+    /// service dropped): airloc computes them from the concentrations with the EPA table
+    /// and says so, rather than showing nothing.
+    @Test func missingIndicesAreComputedFromConcentrationsAndMarked() async throws {
+        let body =
+            #"{"current":{"time":"2024-02-21T16:00","interval":3600,"us_aqi":null,"pm2_5":8.8,"pm10":9.7,"nitrogen_dioxide":17.7,"us_aqi_nitrogen_dioxide":9}}"#
+        let double = try await HTTPDouble.start(faults: [
+            #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
+        ])
+        defer { double.stop() }
+        let reading = try await client(double).current(at: berlin)
+        // PM10 9.7 truncates to 9: 50 / 54 × 9 = 8.3 → 8 (Open-Meteo, averaging otherwise, says 9).
+        #expect(reading.subIndices[.pm2_5] == 49 && reading.subIndices[.pm10] == 8)
+        #expect(reading.subIndices[.nitrogenDioxide] == 9, "the service's own sub-index is kept")
+        #expect(reading.computed == [.pm2_5, .pm10])
+        #expect(reading.usAQI == 49 && reading.usAQIComputed)
+        #expect(reading.dominantPollutant == .pm2_5)
     }
 
     @Test func missingPollutantsAreLeftOutNotZeroed() async throws {
