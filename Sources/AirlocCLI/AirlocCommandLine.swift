@@ -27,7 +27,8 @@ struct Command: Sendable {
 public enum AirlocCommandLine {
     static let commands: [Command] = [
         NowCommand.command, LocateCommand.command, AuthCommand.command, DoctorCommand.command,
-        SearchCommand.command, PopularCommand.command, ReverseCommand.command, DataCommand.command,
+        SearchCommand.command, PopularCommand.command, ReverseCommand.command, PostalCommand.command,
+        DataCommand.command,
     ]
 
     static var overview: String {

@@ -38,6 +38,25 @@ enum NowCommand {
         let accuracy = resolution.accuracy
         for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
 
+        let report = await airReport(
+            fix: fix, provider: resolution.provider, attempts: resolution.attempts, accuracy: accuracy,
+            configuration: configuration, gazetteer: gazetteer)
+        let air = report.air
+        if arguments.has("json") {
+            context.console.out(ReportJSON(report).encoded())
+        } else {
+            context.console.out(ReportText(console: context.console).render(report))
+        }
+        _ = air
+        return exitCode(for: report, console: context.console)
+    }
+
+    /// The report for a fix: the place it is in, and the air there (coordinates rounded
+    /// to the outbound precision before they leave). Shared by `now` and `postal --air`.
+    static func airReport(
+        fix: Fix, provider: String, attempts: [LocationChain.Attempt], accuracy: AccuracyAuthorization,
+        configuration: Configuration, gazetteer: Gazetteer
+    ) async -> AirReport {
         let place = gazetteer.locality(for: fix.coordinate)
         let precision =
             accuracy == .reduced ? max(configuration.outboundPrecision, 0.05) : configuration.outboundPrecision
@@ -47,7 +66,6 @@ enum NowCommand {
             client: HTTPClient(timeout: .milliseconds(Int(configuration.serviceTimeout * 1000))))
         let air: Result<AirQualityReading, AirQualityError>
         do { air = .success(try await client.current(at: sent)) } catch { air = .failure(error) }
-
         var warnings: [String] = []
         if let place, place.distance > 50_000 {
             warnings.append("no populated place within 50 km; the nearest is \(place.relativeDescription)")
@@ -55,19 +73,17 @@ enum NowCommand {
         let override =
             configuration.airQualityURL == OpenMeteoAirQuality.defaultBaseURL
             ? nil : configuration.airQualityURL.base.absoluteString
-        let report = AirReport(
-            fix: fix, provider: resolution.provider, attempts: resolution.attempts, place: place, sentCoordinate: sent,
-            air: air,
+        return AirReport(
+            fix: fix, provider: provider, attempts: attempts, place: place, sentCoordinate: sent, air: air,
             airServiceOverride: override, accuracy: accuracy.rawValue, warnings: warnings, generatedAt: Date())
-        if arguments.has("json") {
-            context.console.out(ReportJSON(report).encoded())
-        } else {
-            context.console.out(ReportText(console: context.console).render(report))
-        }
-        switch air {
+    }
+
+    /// The exit status for a report: 0, or 75/69 when the air part failed.
+    static func exitCode(for report: AirReport, console: Console) -> ExitCode {
+        switch report.air {
         case .success: return .ok
         case .failure(let error):
-            context.console.err("Error: \(error.description)\n")
+            console.err("Error: \(error.description)\n")
             return error.isRetryable ? .tempFail : .unavailable
         }
     }

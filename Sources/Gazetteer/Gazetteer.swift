@@ -24,6 +24,9 @@ public final class Gazetteer: Sendable {
     private let ids: SectionReader
     /// The name index behind ``search(_:options:)``.
     let index: SearchIndex
+    /// Postal codes (`POST`) and per-country formats (`PFMT`).
+    let postal: SectionReader
+    let postalFormats: SectionReader
     /// Number of places in the file.
     public let count: Int
     /// The `META` section as key/value pairs (source, built, places, attribution, ...).
@@ -73,6 +76,11 @@ public final class Gazetteer: Sendable {
             keys: try section(.keys, stride: 1), hot: try section(.hotPrefixes, stride: GazetteerFormat.hotStride),
             tops: try section(.hotTops, stride: 4))
         count = places.count / GazetteerFormat.placeStride
+        postal = try section(.postalCodes, stride: GazetteerFormat.postalStride)
+        postalFormats = try section(.postalFormats, stride: GazetteerFormat.postalFormatStride)
+        guard
+            postalFormats.count == countries.count / GazetteerFormat.countryStride * GazetteerFormat.postalFormatStride
+        else { throw corrupt("postal formats do not match the countries") }
         guard ids.count / GazetteerFormat.idStride == count else {
             throw corrupt("place and id sections disagree on the number of places")
         }

@@ -15,6 +15,8 @@ public struct GazetteerBuilder: Sendable {
     public var places: [GeoNamesDump.PlaceRow]
     public var admin1: [GeoNamesDump.Admin1Row]
     public var countries: [GeoNamesDump.CountryRow]
+    /// Postal codes (GeoNames postal dump format), offline answers for `postal`.
+    public var postalCodes: [GeoNamesDump.PostalRow] = []
     /// Names from alternateNamesV2.txt by geonameid (places, regions and countries).
     public var alternateNames: [Int: [GeoNamesDump.AlternateNameRow]] = [:]
     public var source: String
@@ -51,6 +53,11 @@ public struct GazetteerBuilder: Sendable {
             admin1: try GeoNamesDump.admin1(at: directory.appendingPathComponent("admin1CodesASCII.txt")),
             countries: try GeoNamesDump.countries(at: directory.appendingPathComponent("countryInfo.txt")),
             source: source, builtAt: builtAt)
+        if let postalName = ["postalCodes.txt", "allCountriesPostal.txt"].first(where: {
+            fm.fileExists(atPath: directory.appendingPathComponent($0).path)
+        }) {
+            builder.postalCodes = try GeoNamesDump.postalCodes(at: directory.appendingPathComponent(postalName))
+        }
         if let alternatesName = ["alternateNamesV2.txt", "alternateNames.txt"].first(where: {
             fm.fileExists(atPath: directory.appendingPathComponent($0).path)
         }) {
@@ -194,6 +201,9 @@ public struct GazetteerBuilder: Sendable {
                 primary: row.name, alternates: names(of: row.geonameid), codes: [row.iso3], strings: &strings)
         }
         let searchSections = search.build()
+        let postalSections = PostalSections.build(
+            rows: postalCodes, countries: countryRows, countryIndex: countryIndex, admin1Index: admin1Index,
+            strings: &strings)
 
         var idSection = BinaryWriter()
         for (index, entry) in ordered.enumerated().sorted(by: { $0.1.1.geonameid < $1.1.1.geonameid }) {
@@ -206,7 +216,7 @@ public struct GazetteerBuilder: Sendable {
         let meta = [
             "source=\(source)", "built=\(formatter.string(from: builtAt))", "places=\(places.count)",
             "countries=\(countryRows.count)", "admin1=\(admin1Rows.count)",
-            "names=\(search.entries.count)",
+            "names=\(search.entries.count)", "postal_codes=\(postalCodes.count)",
             "attribution=GeoNames (geonames.org), CC BY 4.0",
         ].joined(separator: "\n")
 
@@ -216,6 +226,7 @@ public struct GazetteerBuilder: Sendable {
             (.places, placeSection.bytes), (.tree, treeSection), (.seeds, seedSection),
             (.idIndex, idSection.bytes), (.keys, searchSections.keys), (.searchEntries, searchSections.entries),
             (.hotPrefixes, searchSections.hot), (.hotTops, searchSections.tops),
+            (.postalCodes, postalSections.codes), (.postalFormats, postalSections.formats),
         ]
         var out = BinaryWriter()
         out.raw(GazetteerFormat.magic)

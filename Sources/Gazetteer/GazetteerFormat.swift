@@ -35,9 +35,13 @@ import Foundation
 /// - `SHOT` 16: "hot" prefixes whose entry range is large: u32 prefix offset into `KEYS`,
 ///   u32 prefix length, u32 first index into `STOP`, u32 count; sorted by prefix.
 /// - `STOP` 4: entry indices of each hot prefix's best entries, by importance.
+/// - `POST` 32: postal codes sorted by country, then code bytes: u16 country, u16 admin-1
+///   (0xFFFF none), code ref, place-name ref, i32 lat·1e5, i32 lon·1e5, u32 pad.
+/// - `PFMT` 24 per country (same order as `CTRY`): GeoNames postal format ref ("#####"),
+///   regex ref, u32 offline code count, u32 pad.
 enum GazetteerFormat {
     static let magic: [UInt8] = Array("AIRLOCGZ".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerSize = 16
     static let sectionEntrySize = 24
     static let none16: UInt16 = 0xFFFF
@@ -53,6 +57,8 @@ enum GazetteerFormat {
         case places = "PLAC"
         case tree = "KDTR"
         case seeds = "SEED"
+        case postalCodes = "POST"
+        case postalFormats = "PFMT"
         case idIndex = "IDIX"
         case keys = "KEYS"
         case searchEntries = "SIDX"
@@ -69,6 +75,8 @@ enum GazetteerFormat {
     static let countryStride = 48
     static let admin1Stride = 48
     static let entryStride = 16
+    static let postalStride = 32
+    static let postalFormatStride = 24
     static let hotStride = 16
     /// A prefix whose entry range is longer than this gets its best entries precomputed,
     /// so that a two-letter query does not scan tens of thousands of entries.

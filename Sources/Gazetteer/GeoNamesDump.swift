@@ -30,6 +30,19 @@ public enum GeoNamesDump {
         public var geonameid: Int
     }
 
+    /// One row of GeoNames' postal-code dump (download.geonames.org/export/zip,
+    /// allCountries.txt or CC.txt): country, code, place name, admin-1 name and code,
+    /// ..., latitude, longitude.
+    public struct PostalRow: Sendable, Equatable {
+        public var countryCode: String
+        public var code: String
+        public var placeName: String
+        public var admin1Name: String
+        public var admin1Code: String
+        public var latitude: Double
+        public var longitude: Double
+    }
+
     /// One row of alternateNamesV2.txt (or the older alternateNames.txt): a name of the
     /// place, region or country `geonameid` in `language` (ISO 639, or a pseudo-language
     /// such as "abbr", "link", "post", "iata").
@@ -72,6 +85,17 @@ public enum GeoNamesDump {
                 throw fail("expected CC.code, name, ascii name, geonameid")
             }
             return Admin1Row(code: String(cols[0]), name: String(cols[1]), asciiName: String(cols[2]), geonameid: id)
+        }
+    }
+
+    public static func postalCodes(at url: URL) throws -> [PostalRow] {
+        try rows(at: url, minimumColumns: 11) { cols, fail in
+            guard cols[0].utf8.count == 2, !cols[1].isEmpty, let lat = Double(cols[9]), let lon = Double(cols[10]),
+                (-90...90).contains(lat), (-180...180).contains(lon)
+            else { throw fail("expected country, postal code, ..., latitude, longitude in columns 1, 2, 10, 11") }
+            return PostalRow(
+                countryCode: String(cols[0]), code: String(cols[1]), placeName: String(cols[2]),
+                admin1Name: String(cols[3]), admin1Code: String(cols[4]), latitude: lat, longitude: lon)
         }
     }
 

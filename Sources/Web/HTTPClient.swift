@@ -109,7 +109,7 @@ public struct HTTPClient: Sendable {
         }
     }
 
-    static func describe(decodingError error: any Error, body: Data) -> String {
+    public static func describe(decodingError error: any Error, body: Data) -> String {
         if body.isEmpty { return "empty body" }
         if (try? JSONSerialization.jsonObject(with: body)) == nil {
             return body.count < 2 || body.first != UInt8(ascii: "{") && body.first != UInt8(ascii: "[")

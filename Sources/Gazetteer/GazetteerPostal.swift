@@ -1,0 +1,127 @@
+import Foundation
+import Geo
+
+/// A place a postal code belongs to.
+public struct PostalPlace: Sendable, Hashable {
+    public var countryCode: String
+    public var code: String
+    public var placeName: String
+    /// Admin-1 name ("California") and short code ("CA"); "" when unknown.
+    public var admin1: String
+    public var admin1Code: String
+    public var coordinate: Coordinate
+    /// "offline" (built-in data) or "online" (Zippopotam.us).
+    public var source: String
+
+    public init(
+        countryCode: String, code: String, placeName: String, admin1: String, admin1Code: String,
+        coordinate: Coordinate, source: String
+    ) {
+        self.countryCode = countryCode
+        self.code = code
+        self.placeName = placeName
+        self.admin1 = admin1
+        self.admin1Code = admin1Code
+        self.coordinate = coordinate
+        self.source = source
+    }
+}
+
+/// What the data knows about one country's postal codes.
+public struct PostalFormat: Sendable, Hashable {
+    /// GeoNames format ("#####", "#####|#####-####"); "" when unknown.
+    public var format: String
+    /// GeoNames regex; "" when unknown.
+    public var regex: String
+    /// Codes answered offline, and the lowest and highest of them.
+    public var offlineCount: Int
+    public var first: String?
+    public var last: String?
+}
+
+/// Offline postal-code lookup.
+///
+/// Contract: `code` must already be normalised (``PostalCode/normalise(_:)``); every
+/// place stored under exactly that code comes back, in the data's order (by place
+/// name); a binary search, no allocation but the results.
+extension Gazetteer {
+    private var postalCount: Int { postal.count / GazetteerFormat.postalStride }
+
+    /// The places for `code` in the country with ISO alpha-2 `countryCode`.
+    public func postalPlaces(countryCode: String, code: String) -> [PostalPlace] {
+        guard let country = countryIndex(iso2: countryCode) else { return [] }
+        let key = Array(code.utf8)
+        var low = 0
+        var high = postalCount
+        while low < high {
+            let mid = (low + high) / 2
+            if comparePostal(mid, country: country, key) < 0 { low = mid + 1 } else { high = mid }
+        }
+        var found: [PostalPlace] = []
+        var index = low
+        while index < postalCount, comparePostal(index, country: country, key) == 0 {
+            let base = index * GazetteerFormat.postalStride
+            let admin = Int(postal.u16(base + 2))
+            let adminBase = admin * GazetteerFormat.admin1Stride
+            let hasAdmin = admin < admin1Count
+            found.append(
+                PostalPlace(
+                    countryCode: countryCode.uppercased(), code: code, placeName: string(postal, at: base + 12),
+                    admin1: hasAdmin ? string(admin1, at: adminBase + 8) : "",
+                    admin1Code: hasAdmin ? string(admin1, at: adminBase + 16) : "",
+                    coordinate: Coordinate(
+                        uncheckedLatitude: Double(postal.i32(base + 20)) / GazetteerFormat.coordinateScale,
+                        longitude: Double(postal.i32(base + 24)) / GazetteerFormat.coordinateScale),
+                    source: "offline"))
+            index += 1
+        }
+        return found
+    }
+
+    /// The postal format of the country with ISO alpha-2 `countryCode`, if known.
+    public func postalFormat(countryCode: String) -> PostalFormat? {
+        guard let country = countryIndex(iso2: countryCode) else { return nil }
+        let base = Int(country) * GazetteerFormat.postalFormatStride
+        guard base + GazetteerFormat.postalFormatStride <= postalFormats.count else { return nil }
+        let count = Int(postalFormats.u32(base + 16))
+        var first: String?
+        var last: String?
+        if count > 0 {
+            // The country's codes are one sorted run: find its start.
+            var low = 0
+            var high = postalCount
+            while low < high {
+                let mid = (low + high) / 2
+                if postal.u16(mid * GazetteerFormat.postalStride) < country { low = mid + 1 } else { high = mid }
+            }
+            first = string(postal, at: low * GazetteerFormat.postalStride + 4)
+            last = string(postal, at: (low + count - 1) * GazetteerFormat.postalStride + 4)
+        }
+        return PostalFormat(
+            format: string(postalFormats, at: base), regex: string(postalFormats, at: base + 8), offlineCount: count,
+            first: first, last: last)
+    }
+
+    private func countryIndex(iso2: String) -> UInt16? {
+        let upper = Array(iso2.uppercased().utf8)
+        guard upper.count == 2 else { return nil }
+        for index in 0..<countryCount {
+            let code = UnsafeRawBufferPointer(start: countries.base + index * GazetteerFormat.countryStride, count: 2)
+            if code.elementsEqual(upper) { return UInt16(index) }
+        }
+        return nil
+    }
+
+    /// Orders postal entry `index` against (country, key).
+    private func comparePostal(_ index: Int, country: UInt16, _ key: [UInt8]) -> Int {
+        let base = index * GazetteerFormat.postalStride
+        let entryCountry = postal.u16(base)
+        if entryCountry != country { return entryCountry < country ? -1 : 1 }
+        let offset = Int(postal.u32(base + 4))
+        let length = Int(postal.u32(base + 8))
+        guard offset <= strings.count, length <= strings.count - offset else { return -1 }
+        let code = UnsafeRawBufferPointer(start: strings.base + offset, count: length)
+        if code.elementsEqual(key) { return 0 }
+        return code.lexicographicallyPrecedes(key) ? -1 : 1
+    }
+}

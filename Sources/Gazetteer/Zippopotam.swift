@@ -1,0 +1,80 @@
+import Foundation
+import Geo
+import Web
+
+/// Zippopotam.us (`GET /{country}/{code}`), the online postal-code lookup.
+///
+/// Contract: the caller passes a code already checked by ``PostalCode/check(_:regex:country:)``
+/// and reduced with ``PostalCode/outward(_:country:)``; it goes out as one
+/// percent-encoded path segment, the country as two lower-case letters, nothing else.
+/// A 404 (body `{}`) is an empty list: the service does not know the code. Latitude and
+/// longitude arrive as strings; a place without a valid coordinate is dropped.
+public struct Zippopotam: Sendable {
+    public static let serviceName = "Zippopotam.us"
+    /// The countries the service documents (reference/postal-and-ip.md).
+    public static let countries: Set<String> = [
+        "AD", "AR", "AS", "AT", "AU", "BD", "BE", "BG", "BR", "CA", "CH", "CZ", "DE", "DK", "DO", "ES", "FI", "FO",
+        "FR", "GB", "GF", "GG", "GL", "GP", "GT", "GU", "GY", "HR", "HU", "IM", "IN", "IS", "IT", "JE", "JP", "LI",
+        "LK", "LT", "LU", "MC", "MD", "MH", "MK", "MP", "MQ", "MX", "MY", "NL", "NO", "NZ", "PH", "PK", "PL", "PM",
+        "PR", "PT", "RE", "RU", "SE", "SI", "SJ", "SK", "SM", "TH", "TR", "US", "VA", "VI", "YT", "ZA",
+    ]
+
+    public var base: ServiceURL
+    public var client: HTTPClient
+
+    public init(base: ServiceURL, client: HTTPClient) {
+        self.base = base
+        self.client = client
+    }
+
+    /// The request for a checked code.
+    public func url(countryCode: String, code: String) -> URL {
+        base.url(path: "/\(countryCode.lowercased())/\(ServiceURL.encode(code))")
+    }
+
+    public func places(countryCode: String, code: String) async throws(WebError) -> [PostalPlace] {
+        let (status, body) = try await client.get(
+            url(countryCode: countryCode, code: code), service: Self.serviceName)
+        if status == 404 { return [] }
+        try HTTPClient.check(status: status, body: body, service: Self.serviceName)
+        let response: Response
+        do {
+            response = try JSONDecoder().decode(Response.self, from: body)
+        } catch {
+            throw .undecodable(service: Self.serviceName, reason: HTTPClient.describe(decodingError: error, body: body))
+        }
+        return (response.places ?? []).compactMap { place in
+            guard let lat = place.latitude.flatMap(Double.init), let lon = place.longitude.flatMap(Double.init),
+                let coordinate = try? Coordinate(latitude: lat, longitude: lon)
+            else { return nil }
+            return PostalPlace(
+                countryCode: countryCode.uppercased(), code: response.postCode ?? code,
+                placeName: place.placeName ?? "", admin1: place.state ?? "", admin1Code: place.stateAbbreviation ?? "",
+                coordinate: coordinate, source: "online")
+        }
+    }
+
+    struct Response: Decodable {
+        var postCode: String?
+        var places: [Place]?
+
+        enum CodingKeys: String, CodingKey {
+            case postCode = "post code"
+            case places
+        }
+
+        struct Place: Decodable {
+            var placeName: String?
+            var longitude: String?
+            var latitude: String?
+            var state: String?
+            var stateAbbreviation: String?
+
+            enum CodingKeys: String, CodingKey {
+                case placeName = "place name"
+                case longitude, latitude, state
+                case stateAbbreviation = "state abbreviation"
+            }
+        }
+    }
+}
