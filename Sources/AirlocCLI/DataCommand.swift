@@ -37,7 +37,7 @@ enum DataCommand {
                 context.console.out(
                     """
                     file:        \(gazetteer.location)
-                    places:      \(gazetteer.count)   names: \(meta["names"] ?? "?")
+                    places:      \(gazetteer.count)   names: \(meta["names"] ?? "?")   postal codes: \(meta["postal_codes"] ?? "?")
                     countries:   \(meta["countries"] ?? "?")   admin-1 regions: \(meta["admin1"] ?? "?")
                     source:      \(meta["source"] ?? "unknown")
                     built:       \(meta["built"] ?? "unknown")

@@ -14,8 +14,9 @@ enum PostalCommand {
             is checked against the country's format before anything is sent: letters, digits,
             spaces and hyphens only, leading zeros kept ("01949"), a ZIP+4 looked up by its
             first five digits, GB/CA/IE/MT by their first part ("SW1A 1AA" -> SW1A).
-            US ZIP codes are answered offline (GeoNames postal data, built in); other countries,
-            or any with --online, by Zippopotam.us, merged with the offline answer and labelled.
+            Answered offline where the built-in data has the code (US ZIP codes from GeoNames;
+            323,000 codes of other countries from countrystatecity, ODbL), else, or with
+            --online, by Zippopotam.us; answers are merged and labelled by source.
             --air continues into the air report for the first place.
             Exit status: 0 found; 65 no such code, or a code that cannot exist (the message
             says the expected format); 64 usage; 69/75 the service failed and nothing offline.
@@ -48,7 +49,12 @@ enum PostalCommand {
         let lookup = try PostalLookup(
             country: arguments.positionals[0], code: arguments.positionals.dropFirst().joined(separator: " "),
             gazetteer: gazetteer, command: spec.name)
-        let offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.key)
+        // The whole code first; where the data holds only first parts (CA "M2M", GB
+        // areas), the first part.
+        var offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.key)
+        if offline.isEmpty && lookup.onlineCode != lookup.key {
+            offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.onlineCode)
+        }
         var online: [PostalPlace] = []
         var failure: WebError?
         let askOnline =

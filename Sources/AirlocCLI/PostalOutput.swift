@@ -31,8 +31,11 @@ struct PostalOutput {
         var admin1Code: String
         var latitude: Double
         var longitude: Double
-        /// "offline" or "online".
+        /// "offline", "online" or "offline+online".
         var source: String
+        /// True when the source had no coordinates: they are those of the most populous
+        /// place of that name in the country.
+        var coordinateDerived: Bool
         /// From the first place, when the places differ.
         var distanceKm: Double?
         var timezone: String?
@@ -55,6 +58,7 @@ struct PostalOutput {
         return PlaceJSON(
             placeName: place.placeName, admin1: place.admin1, admin1Code: place.admin1Code,
             latitude: place.coordinate.latitude, longitude: place.coordinate.longitude, source: place.source,
+            coordinateDerived: place.coordinateDerived,
             distanceKm: distance.flatMap { $0 < 100 ? nil : ($0 / 100).rounded() / 10 }, timezone: timezone,
             utcOffset: local?.offset, localTime: local?.localDateTime, openstreetmapUrl: Self.mapURL(place.coordinate))
     }
@@ -76,6 +80,7 @@ struct PostalOutput {
             }
             lines.append(String(format: "%2d. ", number + 1) + console.bold(name))
             var details = [String(format: "%.4f, %.4f", place.coordinate.latitude, place.coordinate.longitude)]
+            if place.coordinateDerived { details.append("position of the town (the data has none)") }
             if let km = json.distanceKm { details.append("\(km) km from the first") }
             if let zone = json.timezone, let local = LocalTime(timezone: zone) {
                 details.append("\(zone) \(local.clock) (\(local.shortOffset))")
@@ -120,10 +125,7 @@ enum PostalCountries {
         }
     }
 
-    static func allCountryCodes(_ gazetteer: Gazetteer) -> [String] {
-        // Countries with offline data are few; asking each known ISO code is cheap.
-        Zippopotam.countries.sorted() + ["US"]
-    }
+    static func allCountryCodes(_ gazetteer: Gazetteer) -> [String] { gazetteer.countryCodes }
 
     static func print(gazetteer: Gazetteer, json: Bool, console: Console) {
         let rows = rows(gazetteer: gazetteer)

@@ -201,9 +201,19 @@ public struct GazetteerBuilder: Sendable {
                 primary: row.name, alternates: names(of: row.geonameid), codes: [row.iso3], strings: &strings)
         }
         let searchSections = search.build()
+        // Postal rows name their region by GeoNames code ("US.CA") or by ISO short code
+        // ("DE.SN"); both find the admin-1 record.
+        var postalAdmin1 = admin1Index
+        for (index, row) in admin1Rows.enumerated() {
+            let abbreviation = abbreviation(of: row)
+            let cc = String(row.code.prefix { $0 != "." })
+            if !abbreviation.isEmpty, postalAdmin1[cc + "." + abbreviation] == nil {
+                postalAdmin1[cc + "." + abbreviation] = UInt16(index)
+            }
+        }
         let postalSections = PostalSections.build(
-            rows: postalCodes, countries: countryRows, countryIndex: countryIndex, admin1Index: admin1Index,
-            strings: &strings)
+            rows: postalCodes, countries: countryRows, countryIndex: countryIndex, admin1Index: postalAdmin1,
+            places: places, strings: &strings)
 
         var idSection = BinaryWriter()
         for (index, entry) in ordered.enumerated().sorted(by: { $0.1.1.geonameid < $1.1.1.geonameid }) {
@@ -216,7 +226,7 @@ public struct GazetteerBuilder: Sendable {
         let meta = [
             "source=\(source)", "built=\(formatter.string(from: builtAt))", "places=\(places.count)",
             "countries=\(countryRows.count)", "admin1=\(admin1Rows.count)",
-            "names=\(search.entries.count)", "postal_codes=\(postalCodes.count)",
+            "names=\(search.entries.count)", "postal_codes=\(postalCodes.count - postalSections.dropped)",
             "attribution=GeoNames (geonames.org), CC BY 4.0",
         ].joined(separator: "\n")
 

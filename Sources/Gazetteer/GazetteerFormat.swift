@@ -36,7 +36,8 @@ import Foundation
 ///   u32 prefix length, u32 first index into `STOP`, u32 count; sorted by prefix.
 /// - `STOP` 4: entry indices of each hot prefix's best entries, by importance.
 /// - `POST` 32: postal codes sorted by country, then code bytes: u16 country, u16 admin-1
-///   (0xFFFF none), code ref, place-name ref, i32 lat·1e5, i32 lon·1e5, u32 pad.
+///   (0xFFFF none), code ref, place-name ref, i32 lat·1e5, i32 lon·1e5, u32 flags (bit 0:
+///   the coordinates are derived, from the most populous place of that name).
 /// - `PFMT` 24 per country (same order as `CTRY`): GeoNames postal format ref ("#####"),
 ///   regex ref, u32 offline code count, u32 pad.
 enum GazetteerFormat {

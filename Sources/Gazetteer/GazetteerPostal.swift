@@ -12,6 +12,9 @@ public struct PostalPlace: Sendable, Hashable {
     public var coordinate: Coordinate
     /// "offline" (built-in data) or "online" (Zippopotam.us).
     public var source: String
+    /// True when the data had no coordinates and they are those of the most populous
+    /// place of that name in the country.
+    public var coordinateDerived = false
 
     public init(
         countryCode: String, code: String, placeName: String, admin1: String, admin1Code: String,
@@ -64,15 +67,16 @@ extension Gazetteer {
             let admin = Int(postal.u16(base + 2))
             let adminBase = admin * GazetteerFormat.admin1Stride
             let hasAdmin = admin < admin1Count
-            found.append(
-                PostalPlace(
-                    countryCode: countryCode.uppercased(), code: code, placeName: string(postal, at: base + 12),
-                    admin1: hasAdmin ? string(admin1, at: adminBase + 8) : "",
-                    admin1Code: hasAdmin ? string(admin1, at: adminBase + 16) : "",
-                    coordinate: Coordinate(
-                        uncheckedLatitude: Double(postal.i32(base + 20)) / GazetteerFormat.coordinateScale,
-                        longitude: Double(postal.i32(base + 24)) / GazetteerFormat.coordinateScale),
-                    source: "offline"))
+            var place = PostalPlace(
+                countryCode: countryCode.uppercased(), code: code, placeName: string(postal, at: base + 12),
+                admin1: hasAdmin ? string(admin1, at: adminBase + 8) : "",
+                admin1Code: hasAdmin ? string(admin1, at: adminBase + 16) : "",
+                coordinate: Coordinate(
+                    uncheckedLatitude: Double(postal.i32(base + 20)) / GazetteerFormat.coordinateScale,
+                    longitude: Double(postal.i32(base + 24)) / GazetteerFormat.coordinateScale),
+                source: "offline")
+            place.coordinateDerived = postal.u32(base + 28) & 1 != 0
+            found.append(place)
             index += 1
         }
         return found
@@ -101,6 +105,9 @@ extension Gazetteer {
             format: string(postalFormats, at: base), regex: string(postalFormats, at: base + 8), offlineCount: count,
             first: first, last: last)
     }
+
+    /// Every country's ISO alpha-2 code, in the data's order.
+    public var countryCodes: [String] { (0..<countryCount).map { countryFields($0).code } }
 
     private func countryIndex(iso2: String) -> UInt16? {
         let upper = Array(iso2.uppercased().utf8)

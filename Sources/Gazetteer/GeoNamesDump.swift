@@ -39,8 +39,9 @@ public enum GeoNamesDump {
         public var placeName: String
         public var admin1Name: String
         public var admin1Code: String
-        public var latitude: Double
-        public var longitude: Double
+        /// Nil when the source has no coordinates (the builder then derives them).
+        public var latitude: Double?
+        public var longitude: Double?
     }
 
     /// One row of alternateNamesV2.txt (or the older alternateNames.txt): a name of the
@@ -90,9 +91,16 @@ public enum GeoNamesDump {
 
     public static func postalCodes(at url: URL) throws -> [PostalRow] {
         try rows(at: url, minimumColumns: 11) { cols, fail in
-            guard cols[0].utf8.count == 2, !cols[1].isEmpty, let lat = Double(cols[9]), let lon = Double(cols[10]),
-                (-90...90).contains(lat), (-180...180).contains(lon)
-            else { throw fail("expected country, postal code, ..., latitude, longitude in columns 1, 2, 10, 11") }
+            let lat = Double(cols[9])
+            let lon = Double(cols[10])
+            let bothEmpty = cols[9].isEmpty && cols[10].isEmpty
+            guard cols[0].utf8.count == 2, !cols[1].isEmpty,
+                bothEmpty
+                    || (lat.map { (-90...90).contains($0) } == true && lon.map { (-180...180).contains($0) } == true)
+            else {
+                throw fail(
+                    "expected country, postal code, ..., latitude, longitude (or both empty) in columns 1, 2, 10, 11")
+            }
             return PostalRow(
                 countryCode: String(cols[0]), code: String(cols[1]), placeName: String(cols[2]),
                 admin1Name: String(cols[3]), admin1Code: String(cols[4]), latitude: lat, longitude: lon)

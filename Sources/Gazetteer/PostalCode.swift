@@ -49,6 +49,7 @@ public enum PostalCode {
 
     /// True when the whole of `code` matches `pattern` (an empty or broken pattern: false).
     static func matches(_ code: String, _ pattern: String) -> Bool {
+        let pattern = pattern.trimmingCharacters(in: .whitespaces)
         guard !pattern.isEmpty, let expression = try? NSRegularExpression(pattern: pattern) else { return false }
         let range = NSRange(code.startIndex..., in: code)
         guard let match = expression.firstMatch(in: code, range: range) else { return false }

@@ -5,15 +5,44 @@ import Foundation
 ///
 /// Contract: codes are stored as given (upper-cased, inner spaces single), sorted by
 /// country and then bytewise, so a lookup is one binary search; rows of an unknown
-/// country are dropped (counted in the build output), never misfiled.
+/// country are dropped, never misfiled. A row without coordinates is placed at the most
+/// populous place of its name in its country and marked derived (flag bit 0); one whose
+/// name no place has is dropped. `dropped` says how many rows were left out.
 enum PostalSections {
     static func build(
         rows: [GeoNamesDump.PostalRow], countries: [GeoNamesDump.CountryRow], countryIndex: [String: UInt16],
-        admin1Index: [String: UInt16], strings: inout StringTable
-    ) -> (codes: [UInt8], formats: [UInt8]) {
-        let keyed = rows.compactMap { row -> (UInt16, [UInt8], GeoNamesDump.PostalRow)? in
-            guard let country = countryIndex[row.countryCode] else { return nil }
-            return (country, Array(PostalCode.normalise(row.code).utf8), row)
+        admin1Index: [String: UInt16], places: [GeoNamesDump.PlaceRow], strings: inout StringTable
+    ) -> (codes: [UInt8], formats: [UInt8], dropped: Int) {
+        // For rows without coordinates: the most populous place of each folded name.
+        var towns: [String: GeoNamesDump.PlaceRow] = [:]
+        if rows.contains(where: { $0.latitude == nil }) {
+            for place in places {
+                let key = place.countryCode + "|" + SearchKey.fold(place.name)
+                if let known = towns[key], known.population >= place.population { continue }
+                towns[key] = place
+            }
+        }
+        var dropped = 0
+        let keyed = rows.compactMap { source -> (UInt16, [UInt8], GeoNamesDump.PostalRow, Bool)? in
+            guard let country = countryIndex[source.countryCode] else {
+                dropped += 1
+                return nil
+            }
+            var row = source
+            var derived = false
+            if row.latitude == nil || row.longitude == nil {
+                guard let town = towns[row.countryCode + "|" + SearchKey.fold(row.placeName)] else {
+                    dropped += 1
+                    return nil
+                }
+                row.latitude = town.latitude
+                row.longitude = town.longitude
+                derived = true
+                // Sources that write names in capitals ("BOURG EN BRESSE") get the
+                // town's own spelling ("Bourg-en-Bresse").
+                if row.placeName == row.placeName.uppercased() { row.placeName = town.name }
+            }
+            return (country, Array(PostalCode.normalise(row.code).utf8), row, derived)
         }.sorted { a, b in
             if a.0 != b.0 { return a.0 < b.0 }
             if a.1 != b.1 { return a.1.lexicographicallyPrecedes(b.1) }
@@ -21,14 +50,14 @@ enum PostalSections {
         }
         var codes = BinaryWriter()
         var perCountry = [UInt32](repeating: 0, count: countries.count)
-        for (country, code, row) in keyed {
+        for (country, code, row, derived) in keyed {
             codes.u16(country)
             codes.u16(admin1Index[row.countryCode + "." + row.admin1Code] ?? GazetteerFormat.none16)
             codes.ref(strings.add(String(decoding: code, as: UTF8.self)))
             codes.ref(strings.add(row.placeName))
-            codes.i32(Int32((row.latitude * GazetteerFormat.coordinateScale).rounded()))
-            codes.i32(Int32((row.longitude * GazetteerFormat.coordinateScale).rounded()))
-            codes.u32(0)
+            codes.i32(Int32(((row.latitude ?? 0) * GazetteerFormat.coordinateScale).rounded()))
+            codes.i32(Int32(((row.longitude ?? 0) * GazetteerFormat.coordinateScale).rounded()))
+            codes.u32(derived ? 1 : 0)
             perCountry[Int(country)] += 1
         }
         var formats = BinaryWriter()
@@ -38,6 +67,6 @@ enum PostalSections {
             formats.u32(perCountry[index])
             formats.u32(0)
         }
-        return (codes.bytes, formats.bytes)
+        return (codes.bytes, formats.bytes, dropped)
     }
 }

@@ -20,6 +20,19 @@ struct PostalEndToEndTests {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
     }
 
+    /// Codes the data has without a position sit at their town, and say so.
+    @Test func derivedPositionsAreMarked() async throws {
+        let double = try await HTTPDouble.start()
+        defer { double.stop() }
+        let json = try Self.json(try await Self.run(["postal", "FR", "75001", "--json"], double: double))
+        let place = try #require((json["places"] as? [[String: Any]])?.first)
+        #expect(place["place_name"] as? String == "Paris", "the town's spelling, not the source's capitals")
+        #expect(place["coordinate_derived"] as? Bool == true && place["source"] as? String == "offline")
+        let ca = try await Self.run(["postal", "CA", "M2M", "1C8"], double: double)
+        #expect(ca.status == 0 && ca.stdout.contains("Ontario (ON)"), "the first part, offline: \(ca)")
+        #expect(try double.requests().isEmpty)
+    }
+
     @Test func usCodesAreAnsweredOfflineWithoutARequest() async throws {
         let double = try await HTTPDouble.start()
         defer { double.stop() }
@@ -127,7 +140,8 @@ struct PostalEndToEndTests {
         let rows = try #require(json["countries"] as? [[String: Any]])
         let us = try #require(rows.first { $0["code"] as? String == "US" })
         #expect(us["answered"] as? String == "offline+online" && us["range"] as? String == "00501–99950")
-        #expect(rows.first { $0["code"] as? String == "DE" }?["answered"] as? String == "online")
+        #expect(rows.first { $0["code"] as? String == "DE" }?["answered"] as? String == "offline+online")
+        #expect(rows.first { $0["code"] as? String == "JP" }?["answered"] as? String == "online")
     }
 
     @Test func airContinuesIntoTheReportForTheFirstPlace() async throws {
