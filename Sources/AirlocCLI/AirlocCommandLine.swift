@@ -26,7 +26,7 @@ struct Command: Sendable {
 /// message on stderr and a sysexits code.
 public enum AirlocCommandLine {
     static let commands: [Command] = [
-        NowCommand.command, LocateCommand.command, AuthCommand.command, DoctorCommand.command,
+        NowCommand.command, AirCommand.command, LocateCommand.command, AuthCommand.command, DoctorCommand.command,
         SearchCommand.command, PopularCommand.command, ReverseCommand.command, PostalCommand.command,
         DataCommand.command,
     ]

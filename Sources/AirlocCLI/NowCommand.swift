@@ -20,13 +20,17 @@ enum NowCommand {
             Exit status: 0 report complete; 75 air data temporarily unavailable (the location part is
             still printed); 69 gpsd or a service unavailable; 77 location not authorized; 64 bad usage.
             """,
-        options: [.flag("json", "print one JSON document (schema airloc.report/1, docs/json-schema.md)")]
+        options: [
+            .flag("json", "print one JSON document (schema airloc.report/1, docs/json-schema.md)"),
+            .value("format", "FORMAT", "text (default), json, or line (one line for status bars)"),
+        ]
             + LocationResolver.options)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let arguments = context.arguments
+        let format = try ReportFormat.parse(arguments, command: spec.name)
         let configuration = try LocationResolver.configure(context, command: spec.name)
         // Load the places before sensing: a broken installation should fail before we
         // touch the receiver or ask the user anything.
@@ -41,13 +45,7 @@ enum NowCommand {
         let report = await airReport(
             fix: fix, provider: resolution.provider, attempts: resolution.attempts, accuracy: accuracy,
             configuration: configuration, gazetteer: gazetteer)
-        let air = report.air
-        if arguments.has("json") {
-            context.console.out(ReportJSON(report).encoded())
-        } else {
-            context.console.out(ReportText(console: context.console).render(report))
-        }
-        _ = air
+        format.print(report, console: context.console)
         return exitCode(for: report, console: context.console)
     }
 
@@ -55,9 +53,12 @@ enum NowCommand {
     /// to the outbound precision before they leave). Shared by `now` and `postal --air`.
     static func airReport(
         fix: Fix, provider: String, attempts: [LocationChain.Attempt], accuracy: AccuracyAuthorization,
-        configuration: Configuration, gazetteer: Gazetteer
+        configuration: Configuration, gazetteer: Gazetteer, chosenPlace: Place? = nil
     ) async -> AirReport {
-        let place = gazetteer.locality(for: fix.coordinate)
+        // A place the user chose is named as chosen, not re-derived from its point.
+        let place =
+            chosenPlace.map { NearestPlace(place: $0, from: fix.coordinate) }
+            ?? gazetteer.locality(for: fix.coordinate)
         let precision =
             accuracy == .reduced ? max(configuration.outboundPrecision, 0.05) : configuration.outboundPrecision
         let sent = fix.coordinate.rounded(toDegrees: precision)

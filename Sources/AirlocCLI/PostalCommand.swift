@@ -93,7 +93,7 @@ enum PostalCommand {
                 accuracySource: "postal code \(lookup.country) \(first.code)")
             report = await NowCommand.airReport(
                 fix: fix, provider: "postal", attempts: [], accuracy: .full, configuration: context.configuration,
-                gazetteer: gazetteer)
+                gazetteer: gazetteer, chosenPlace: first.place(in: gazetteer))
         }
         let output = PostalOutput(lookup: lookup, places: places, failure: failure, gazetteer: gazetteer)
         if arguments.has("json") {

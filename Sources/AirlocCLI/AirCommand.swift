@@ -1,0 +1,148 @@
+import AirQuality
+import Foundation
+import Gazetteer
+import Geo
+
+/// `airloc air PLACE`: the air report for any place, by name, coordinates or postal code.
+enum AirCommand {
+    static let spec = CommandSpec(
+        name: "air", summary: "Show the air quality at a place: by name, coordinates or postal code",
+        usage: "PLACE... | --lat DEG --lon DEG | --postal \"CC CODE\" [--json | --format text|json|line]",
+        discussion: """
+            PLACE is a place name as in 'airloc search' ("Paris", "Portland, OR", "München");
+            the exact name of a place is used, else the best search result (offline). --postal
+            takes a country and a code in one argument ("US 90210", "DE 10117"). Nothing about
+            this device is sensed or sent; the coordinates sent to Open-Meteo are rounded to
+            [privacy] outbound-precision. 'airloc now' is the same report for this device.
+
+            --format line prints one line for status bars and small displays:
+            "Berlin 41 Good · PM2.5 8.8".
+            Exit status: 0 report complete; 75 air data temporarily unavailable; 69 the
+            service failed otherwise; 65 no such place or postal code; 64 bad usage.
+            """,
+        options: [
+            .value("lat", "DEG", "latitude (-90...90), with --lon"),
+            .value("lon", "DEG", "longitude (-180...180), with --lat"),
+            .value("postal", "\"CC CODE\"", "a postal code with its country, e.g. \"US 90210\""),
+            .flag("json", "print JSON (schema airloc.report/1, docs/json-schema.md); same as --format json"),
+            .value("format", "FORMAT", "text (default), json, or line"),
+        ],
+        maxPositionals: nil)
+
+    static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
+
+    static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
+        let arguments = context.arguments
+        let format = try ReportFormat.parse(arguments, command: spec.name)
+        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let (fix, place) = try target(arguments, gazetteer: gazetteer, configuration: context.configuration)
+        let report = await NowCommand.airReport(
+            fix: fix, provider: "chosen", attempts: [], accuracy: .full, configuration: context.configuration,
+            gazetteer: gazetteer, chosenPlace: place)
+        format.print(report, console: context.console)
+        return NowCommand.exitCode(for: report, console: context.console)
+    }
+
+    /// The chosen point, and the place when one was named: exactly one of a place name,
+    /// --lat/--lon or --postal.
+    static func target(_ arguments: ParsedArguments, gazetteer: Gazetteer, configuration: Configuration)
+        throws(CLIError) -> (Fix, Place?)
+    {
+        let name = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        let coordinate = try CoordinateArguments.parse(
+            latitude: arguments.value("lat"), longitude: arguments.value("lon"), command: spec.name)
+        let postal = arguments.value("postal")
+        let given = [!name.isEmpty, coordinate != nil, postal != nil].filter { $0 }.count
+        guard given == 1 else {
+            throw .usage(
+                given == 0
+                    ? "give a place, --lat/--lon or --postal (for this device's location: 'airloc now')"
+                    : "give only one of a place, --lat/--lon and --postal", command: spec.name)
+        }
+        if let coordinate {
+            return (Fix(coordinate: coordinate, source: .manual, accuracySource: "given coordinates"), nil)
+        }
+        if let postal {
+            let parts = postal.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
+            guard parts.count == 2 else {
+                throw .usage("--postal takes a country and a code, e.g. --postal \"US 90210\"", command: spec.name)
+            }
+            let lookup = try PostalLookup(country: parts[0], code: parts[1], gazetteer: gazetteer, command: spec.name)
+            var places = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.key)
+            if places.isEmpty { places = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.onlineCode) }
+            guard let first = places.first else {
+                throw CLIError(
+                    code: .dataError,
+                    message:
+                        "no place found offline for \(lookup.country) \(lookup.code); 'airloc postal' also asks online")
+            }
+            let fix = Fix(
+                coordinate: first.coordinate, source: .manual, horizontalAccuracy: 5000,
+                accuracySource: "postal code \(lookup.country) \(first.code)")
+            return (fix, first.place(in: gazetteer))
+        }
+        guard Gazetteer.isSearchable(name) else {
+            throw .usage("a place name needs at least 2 letters or digits", command: spec.name)
+        }
+        guard let place = gazetteer.place(named: name) ?? gazetteer.search(name, limit: 1).first?.place else {
+            throw CLIError(code: .dataError, message: "no place named \"\(name.prefix(80))\"; try 'airloc search'")
+        }
+        return (Fix(coordinate: place.coordinate, source: .manual, accuracySource: "place \(place.displayName)"), place)
+    }
+}
+
+/// How a report is printed: the card, JSON, or one line.
+enum ReportFormat {
+    case text
+    case json
+    case line
+
+    static func parse(_ arguments: ParsedArguments, command: String) throws(CLIError) -> ReportFormat {
+        switch arguments.value("format") {
+        case nil: return arguments.has("json") ? .json : .text
+        case "text": return arguments.has("json") ? .json : .text
+        case "json": return .json
+        case "line":
+            if arguments.has("json") {
+                throw .usage("--json and --format line contradict each other", command: command)
+            }
+            return .line
+        case let other?:
+            throw .usage("--format must be text, json or line, not '\(other.prefix(20))'", command: command)
+        }
+    }
+
+    func print(_ report: AirReport, console: Console) {
+        switch self {
+        case .text: console.out(ReportText(console: console).render(report))
+        case .json: console.out(ReportJSON(report).encoded())
+        case .line: console.out(Self.line(report) + "\n")
+        }
+    }
+
+    /// "Berlin 41 Good · PM2.5 8.8" — place, index, category, dominant pollutant.
+    static func line(_ report: AirReport) -> String {
+        let name = report.place?.place.name ?? String(describing: report.fix.coordinate)
+        switch report.air {
+        case .success(let reading):
+            var parts = ["\(name) \(reading.usAQI) \(reading.category.name)"]
+            if let dominant = reading.dominantPollutant, let value = reading.concentrations[dominant] {
+                parts.append("\(dominant.name) \(String(format: "%.1f", value))")
+            }
+            return parts.joined(separator: " · ")
+        case .failure(let error):
+            return "\(name) air quality unavailable (\(error.isRetryable ? "try later" : "service error"))"
+        }
+    }
+}
+
+extension PostalPlace {
+    /// As a ``Place``: its name, region and country, with the time zone of the place
+    /// nearest to it.
+    func place(in gazetteer: Gazetteer) -> Place {
+        Place(
+            id: 0, name: placeName, coordinate: coordinate, admin1: admin1,
+            country: gazetteer.countryName(code: countryCode) ?? countryCode, countryCode: countryCode,
+            timezone: gazetteer.nearest(to: coordinate)?.place.timezone ?? "", featureCode: "")
+    }
+}
