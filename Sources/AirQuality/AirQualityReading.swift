@@ -19,6 +19,8 @@ public struct AirQualityReading: Sendable, Hashable {
     public var computed: Set<Pollutant> = []
     /// True when `usAQI` was computed from the concentrations.
     public var usAQIComputed = false
+    /// Pollen from the same answer (empty outside Europe or out of season).
+    public var pollen = PollenReading(species: [:])
     /// The data's own time ("2024-02-21T16:00", local to `timezone`).
     public var time: String
     public var timezone: String

@@ -21,8 +21,10 @@ public struct OpenMeteoAirQuality: Sendable {
         self.client = client
     }
 
+    /// Air quality and pollen in one request (seed 002 makes two; one is enough).
     static let currentVariables: [String] =
         ["us_aqi"] + Pollutant.allCases.map(\.rawValue) + Pollutant.allCases.map(\.subIndexVariable)
+        + PollenSpecies.allCases.map(\.rawValue)
 
     /// The exact request URL for `coordinate` (exposed for tests and `--verbose`).
     public func requestURL(for coordinate: Coordinate) -> URL {
@@ -67,12 +69,19 @@ public struct OpenMeteoAirQuality: Sendable {
         let grid = response.latitude.flatMap { lat in
             response.longitude.flatMap { lon in try? Coordinate(latitude: lat, longitude: lon) }
         }
+        var pollen: [PollenSpecies: Double] = [:]
+        for species in PollenSpecies.allCases {
+            if let value = current.values[species.rawValue] ?? nil, value.isFinite, value >= 0 {
+                pollen[species] = value
+            }
+        }
         // A missing index is computed from the concentrations (EPAIndex) and marked so.
         guard
-            let reading = AirQualityReading.completing(
+            var reading = AirQualityReading.completing(
                 usAQI: aqi, concentrations: concentrations, subIndices: subIndices, time: current.time,
                 timezone: response.timezone ?? "GMT", gridCoordinate: grid)
         else { throw .noData(reason: "no US AQI and no pollutant concentrations for this location and time") }
+        reading.pollen = PollenReading(species: pollen)
         return reading
     }
 

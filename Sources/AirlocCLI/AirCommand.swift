@@ -120,7 +120,8 @@ enum ReportFormat {
         }
     }
 
-    /// "Berlin 41 Good · PM2.5 8.8" — place, index, category, dominant pollutant.
+    /// "Berlin 41 Good · PM2.5 8.8 · Birch high" — place, index, category, dominant
+    /// pollutant, and the strongest pollen when it is moderate or more.
     static func line(_ report: AirReport) -> String {
         let name = report.place?.place.name ?? String(describing: report.fix.coordinate)
         switch report.air {
@@ -128,6 +129,9 @@ enum ReportFormat {
             var parts = ["\(name) \(reading.usAQI) \(reading.category.name)"]
             if let dominant = reading.dominantPollutant, let value = reading.concentrations[dominant] {
                 parts.append("\(dominant.name) \(String(format: "%.1f", value))")
+            }
+            if let pollen = reading.pollen.dominant, pollen.level >= .moderate {
+                parts.append("\(pollen.species.name) \(pollen.level.name)")
             }
             return parts.joined(separator: " · ")
         case .failure(let error):

@@ -18,6 +18,8 @@ struct ReportJSON: Encodable {
     var providers: [AttemptJSON]
     var place: PlaceJSON?
     var airQuality: Air?
+    /// Null when the air-quality request failed (pollen comes with it).
+    var pollen: PollenJSON?
     var sentCoordinate: CoordinateJSON
     var sources: [String]
     var warnings: [String]
@@ -54,6 +56,48 @@ struct ReportJSON: Encodable {
         var aqiSource: String?
     }
 
+    struct PollenJSON: Encodable {
+        /// False outside Europe or out of season: every species null, never zero.
+        var available: Bool
+        var scale = "none 0, low 1-10, moderate 11-50, high 51-200 (trees) / 51-100 (grass, weeds), very high above"
+        var groups: [Group]
+        var species: [Species]
+
+        struct Group: Encodable {
+            var id: String
+            var level: String
+            var dominantSpecies: String
+            var value: Double
+        }
+
+        struct Species: Encodable {
+            var id: String
+            var name: String
+            var group: String
+            var value: Double
+            var unit = "grains/m3"
+            var level: String
+        }
+
+        init(_ pollen: PollenReading) {
+            available = pollen.isAvailable
+            groups = PollenGroup.allCases.compactMap { group in
+                pollen.level(of: group).map {
+                    Group(
+                        id: group.rawValue, level: $0.level.rawValue, dominantSpecies: $0.species.rawValue,
+                        value: $0.value)
+                }
+            }
+            species = PollenSpecies.allCases.compactMap { species in
+                pollen.species[species].map {
+                    Species(
+                        id: species.rawValue, name: species.name, group: species.group.rawValue, value: $0,
+                        level: species.level($0).rawValue)
+                }
+            }
+        }
+    }
+
     struct ErrorJSON: Encodable {
         var part: String
         var service: String?
@@ -76,6 +120,7 @@ struct ReportJSON: Encodable {
         switch report.air {
         case .success(let reading):
             sources.insert(OpenMeteoAirQuality.attribution + " (CC BY 4.0)", at: 0)
+            pollen = PollenJSON(reading.pollen)
             let category = reading.category
             airQuality = Air(
                 usAqi: reading.usAQI, usAqiSource: reading.usAQIComputed ? "computed" : "open-meteo",
@@ -94,6 +139,7 @@ struct ReportJSON: Encodable {
                 })
         case .failure(let error):
             airQuality = nil
+            pollen = nil
             var service: String? = OpenMeteoAirQuality.serviceName
             if case .web(let web) = error { service = web.service }
             errors.append(

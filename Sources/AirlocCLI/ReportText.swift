@@ -40,6 +40,7 @@ struct ReportText {
                     ? "\(pollutant.symbol) \(number) \(pollutant.unit)" : "\(pollutant.symbol) \(number)"
             }
             if !readings.isEmpty { lines.append("  " + readings.joined(separator: " · ")) }
+            lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
             var footer = "Data: \(OpenMeteoAirQuality.attribution)"
             if let override = report.airServiceOverride { footer += " via \(override)" }
             footer += " · \(reading.time) \(reading.timezone) · Places: GeoNames"
@@ -52,6 +53,17 @@ struct ReportText {
         }
         for warning in report.warnings { lines.append(console.warning("warning: \(warning)")) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "Tree high (Birch 120) · Grass low · Weed none", or "not available here".
+    static func pollenSummary(_ pollen: PollenReading) -> String {
+        guard pollen.isAvailable else { return "not available here (Europe only, in season)" }
+        return PollenGroup.allCases.compactMap { group -> String? in
+            guard let top = pollen.level(of: group) else { return nil }
+            var text = "\(group.name) \(top.level.name)"
+            if top.level > .none && group == .tree { text += " (\(top.species.name) \(Int(top.value.rounded())))" }
+            return text
+        }.joined(separator: " · ")
     }
 }
 

@@ -22,6 +22,9 @@ public struct GazetteerBuilder: Sendable {
     public var source: String
     public var builtAt: Date
     public var cellsPerDegree = GazetteerFormat.defaultCellsPerDegree
+    /// Resolution of the nearest-place seeds (4 per degree: 1 million cells, computed in
+    /// about a second in a release build); small test gazetteers use 1.
+    public var seedCellsPerDegree = GazetteerFormat.seedCellsPerDegree
 
     public init(
         places: [GeoNamesDump.PlaceRow], admin1: [GeoNamesDump.Admin1Row],
@@ -172,7 +175,7 @@ public struct GazetteerBuilder: Sendable {
             treeVectors.append((Float(v.0), Float(v.1), Float(v.2)))
         }
         let treeSection = PlaceTree.build(vectors: treeVectors, populations: ordered.map(\.1.population))
-        let seedSection = PlaceTree.seeds(treeBytes: treeSection, cellsPerDegree: GazetteerFormat.seedCellsPerDegree)
+        let seedSection = PlaceTree.seeds(treeBytes: treeSection, cellsPerDegree: seedCellsPerDegree)
 
         // Search names. Regions and countries without a single place have no centre to
         // offer, so they are not search results.

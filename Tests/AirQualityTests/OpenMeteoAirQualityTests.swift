@@ -34,7 +34,10 @@ struct OpenMeteoAirQualityTests {
         let requests = try double.requests()
         #expect(requests.count == 1)
         let query = try #require(requests.first?.query.removingPercentEncoding)
-        for variable in ["us_aqi", "pm2_5", "pm10", "nitrogen_dioxide", "sulphur_dioxide", "ozone", "carbon_monoxide"] {
+        for variable in [
+            "us_aqi", "pm2_5", "pm10", "nitrogen_dioxide", "sulphur_dioxide", "ozone", "carbon_monoxide",
+            "alder_pollen", "birch_pollen", "grass_pollen", "mugwort_pollen", "olive_pollen", "ragweed_pollen",
+        ] {
             #expect(query.contains(variable))
         }
         #expect(query.hasPrefix("latitude=52.52&longitude=13.41&"))
@@ -72,6 +75,20 @@ struct OpenMeteoAirQualityTests {
         #expect(reading.computed == [.pm2_5, .pm10])
         #expect(reading.usAQI == 49 && reading.usAQIComputed)
         #expect(reading.dominantPollutant == .pm2_5)
+    }
+
+    @Test func pollenComesWithTheSameAnswer() async throws {
+        let body =
+            #"{"current":{"time":"2024-04-21T16:00","interval":3600,"us_aqi":41,"pm2_5":8.8,"birch_pollen":120.0,"grass_pollen":5.0,"alder_pollen":null,"olive_pollen":null,"mugwort_pollen":null,"ragweed_pollen":null}}"#
+        let double = try await HTTPDouble.start(faults: [
+            #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
+        ])
+        defer { double.stop() }
+        let reading = try await client(double).current(at: berlin)
+        #expect(reading.pollen.species == [.birch: 120, .grass: 5])
+        #expect(reading.pollen.level(of: .tree)?.level == .high)
+        #expect(reading.pollen.level(of: .weed) == nil, "null species are unknown, not zero")
+        #expect(try double.requests().count == 1, "one request for air quality and pollen")
     }
 
     @Test func missingPollutantsAreLeftOutNotZeroed() async throws {

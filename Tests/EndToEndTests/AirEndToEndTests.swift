@@ -32,6 +32,30 @@ struct AirEndToEndTests {
         #expect(queries.first?.hasPrefix("latitude=48.85&longitude=2.35&") == true, "\(queries)")
     }
 
+    @Test func pollenInTheReportTheLineAndTheJSON() async throws {
+        // Outside the season (the double answers null for every species): not available.
+        let plain = try await HTTPDouble.start()
+        defer { plain.stop() }
+        let text = try await Self.run(["air", "Berlin"], double: plain)
+        #expect(text.stdout.contains("Pollen       not available here"), "\(text)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try await Self.run(["air", "Berlin", "--json"], double: plain).stdout.utf8))
+                as? [String: Any])
+        #expect((json["pollen"] as? [String: Any])?["available"] as? Bool == false)
+        // In season: the seed's example line.
+        let body =
+            #"{"latitude":52.55,"longitude":13.4,"timezone":"Europe/Berlin","current":{"time":"2024-04-21T16:00","interval":3600,"us_aqi":41,"pm2_5":8.8,"us_aqi_pm2_5":41,"birch_pollen":120.0,"grass_pollen":5.0}}"#
+        let spring = try await HTTPDouble.start(faults: [
+            #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
+        ])
+        defer { spring.stop() }
+        let line = try await Self.run(["air", "Berlin", "--format", "line"], double: spring)
+        #expect(line.stdout == "Berlin 41 Good · PM2.5 8.8 · Birch high\n", "\(line)")
+        let card = try await Self.run(["air", "Berlin"], double: spring)
+        #expect(card.stdout.contains("Pollen       Tree high (Birch 120) · Grass low"), "\(card)")
+    }
+
     @Test func unclearOrUnknownPlacesAreClearErrors() async throws {
         let double = try await HTTPDouble.start()
         defer { double.stop() }

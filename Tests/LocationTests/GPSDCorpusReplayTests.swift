@@ -40,43 +40,20 @@ struct GPSDCorpusReplayTests {
         return "$\(body)*\(String(format: "%02X", checksum))\r\n"
     }
 
-    static func isTrailer(_ fix: Fix) -> Bool {
-        abs(fix.coordinate.latitude - 0.5) < 1e-6 && abs(fix.coordinate.longitude - 0.5) < 1e-6
-    }
+    /// Seconds per sentence in the replay.
+    static let cycle = 0.05
+    /// Only a hang reaches this cap.
+    static let watchFor = 120.0
 
-    @Test(arguments: logs)
-    func fixesMatchWhatGPSDExpects(log: String) async throws {
-        let directory = try #require(PackagePaths.corpus?.appendingPathComponent("nmea"), "corpus missing under CI")
-        let logURL = directory.appendingPathComponent(log)
-        let expected = try Self.expectedFixes(directory.appendingPathComponent(log + ".chk"))
-        // gpsfake starts feeding before any client watches, so the log is played once
-        // behind a lead-in of NMEA text sentences (which make no fix) long enough for the
-        // watch to start: every real sentence is then seen from a clean receiver state,
-        // as gpsd's own regression run sees it. A trailer of fixes at 0.5°N 0.5°E, a
-        // point no log visits, marks the end: the watch stops at the first of them
-        // (gpsfake does not always stop its gpsd after the log, so its exit is no signal).
-        let cycle = 0.05
-        let leadIn = 160  // 8 s: enough for the watch to start on a loaded two-core machine
-        let scratch = try TemporaryDirectory()
-        defer { scratch.remove() }
-        let original = try Data(contentsOf: logURL)
-        let padding = String(repeating: Self.sentence("GPTXT,01,01,02,airloc replay lead-in"), count: leadIn)
-        // One report cycle per second (GGA, RMC, GLL with a new time each), because gpsd
-        // ends a cycle on the sentence it learned ends one (GLL for u-blox) or on a new time.
-        let trailer = (50..<60).map { second in
-            Self.sentence("GPGGA,2359\(second).00,0030.0000,N,00030.0000,E,1,08,0.9,10.0,M,0.0,M,,")
-                + Self.sentence("GPRMC,2359\(second).00,A,0030.0000,N,00030.0000,E,0.0,0.0,010130,,,A")
-                + Self.sentence("GPGLL,0030.0000,N,00030.0000,E,2359\(second).00,A,A")
-        }.joined()
-        let replay = scratch.file(log)
-        try (Data(padding.utf8) + original + Data(("\r\n" + trailer).utf8)).write(to: replay)
-        // Only a hang reaches this cap.
-        let watchFor = 120.0
-        let gpsd = try await GPSFake.start(log: replay, loop: false, cycle: cycle)
-        defer { gpsd.stop() }
+    /// Replays `replay` through a fresh gpsfake and collects the fixes until the trailer.
+    static func replay(_ replay: URL) async throws -> (fixes: [Fix], sawEnd: Bool, events: [String]) {
+        // The watch starts first, on a port gpsd does not listen on yet, and connects as
+        // soon as gpsd is up (it retries every 0.2 s): so it is watching long before the
+        // lead-in ends even when the machine is too busy to schedule the test promptly.
+        let port = try GPSFake.freePort()
         let provider = GPSDProvider(
-            options: .init(host: "127.0.0.1", port: gpsd.port),
-            timing: GPSDTiming(firstFix: 60, staleAfter: 60, lostAfter: 120))
+            options: .init(host: "127.0.0.1", port: port),
+            timing: GPSDTiming(firstFix: 60, staleAfter: 60, lostAfter: 120, initialBackoff: 0.2, maximumBackoff: 0.2))
         let started = Date()
         let collector = Task {
             var collected: [Fix] = []
@@ -93,15 +70,61 @@ struct GPSDCorpusReplayTests {
             }
             return (collected, false, events)
         }
+        let gpsd: GPSFake
+        do { gpsd = try await GPSFake.start(log: replay, loop: false, cycle: cycle, port: port) } catch {
+            collector.cancel()
+            throw error
+        }
+        defer { gpsd.stop() }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(watchFor))
+            try await Task.sleep(for: .seconds(Self.watchFor))
             collector.cancel()
         }
-        let (fixes, sawEnd, events) = await collector.value
+        let result = await collector.value
         watchdog.cancel()
+        return result
+    }
+
+    static func isTrailer(_ fix: Fix) -> Bool {
+        abs(fix.coordinate.latitude - 0.5) < 1e-6 && abs(fix.coordinate.longitude - 0.5) < 1e-6
+    }
+
+    @Test(arguments: logs)
+    func fixesMatchWhatGPSDExpects(log: String) async throws {
+        let directory = try #require(PackagePaths.corpus?.appendingPathComponent("nmea"), "corpus missing under CI")
+        let logURL = directory.appendingPathComponent(log)
+        let expected = try Self.expectedFixes(directory.appendingPathComponent(log + ".chk"))
+        // gpsfake starts feeding before any client watches, so the log is played once
+        // behind a lead-in of NMEA text sentences (which make no fix) long enough for the
+        // watch to start: every real sentence is then seen from a clean receiver state,
+        // as gpsd's own regression run sees it. A trailer of fixes at 0.5°N 0.5°E, a
+        // point no log visits, marks the end: the watch stops at the first of them
+        // (gpsfake does not always stop its gpsd after the log, so its exit is no signal).
+        let leadIn = 160  // 8 s at one sentence per `cycle`: the watch is on long before
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let original = try Data(contentsOf: logURL)
+        let padding = String(repeating: Self.sentence("GPTXT,01,01,02,airloc replay lead-in"), count: leadIn)
+        // One report cycle per second (GGA, RMC, GLL with a new time each), because gpsd
+        // ends a cycle on the sentence it learned ends one (GLL for u-blox) or on a new time.
+        let trailer = (50..<60).map { second in
+            Self.sentence("GPGGA,2359\(second).00,0030.0000,N,00030.0000,E,1,08,0.9,10.0,M,0.0,M,,")
+                + Self.sentence("GPRMC,2359\(second).00,A,0030.0000,N,00030.0000,E,0.0,0.0,010130,,,A")
+                + Self.sentence("GPGLL,0030.0000,N,00030.0000,E,2359\(second).00,A,A")
+        }.joined()
+        let replay = scratch.file(log)
+        try (Data(padding.utf8) + original + Data(("\r\n" + trailer).utf8)).write(to: replay)
+        // Under heavy load gpsfake sometimes delivers nothing at all to a watch that is
+        // connected (no report of any kind for the whole log): that says nothing about
+        // airloc, so such a run is replayed once more. Every other outcome is judged.
+        var (fixes, sawEnd, events) = try await Self.replay(replay)
+        if !sawEnd && fixes.isEmpty {
+            (fixes, sawEnd, events) = try await Self.replay(replay)
+            events.insert("(second replay)", at: 0)
+        }
         #expect(
             sawEnd,
-            "\(log): the end of the log was not reported within \(watchFor) s; other events: \(events.prefix(8))")
+            "\(log): the end of the log was not reported within \(Self.watchFor) s; other events: \(events.prefix(8))")
 
         if expected.isEmpty {
             #expect(fixes.count == 0, "\(log): gpsd expects no fix, airloc reported \(fixes.count)")
