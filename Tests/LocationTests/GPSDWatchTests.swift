@@ -52,7 +52,7 @@ struct GPSDWatchTests {
         }
         // Ends at the first fix after the restart; only a hang (or a very loaded machine
         // restarting gpsfake) reaches the cap.
-        let updates = await collect(provider, seconds: 45) { updates in
+        let updates = await collect(provider, seconds: 90) { updates in
             // Done at the first fix after a disconnection.
             guard
                 let drop = updates.firstIndex(where: {

@@ -79,8 +79,11 @@ public final class GPSFake: @unchecked Sendable {
         stopped = true
         let group = process.processIdentifier
         kill(-group, SIGKILL)
-        process.waitUntilExit()
-        // gpsd's SHM segment outlives it.
+        // No waitUntilExit: stop() runs in tests' `defer` on Swift's two cooperative
+        // threads, and waiting there (Foundation spins a run loop until it has reaped the
+        // child) stalled the whole test run when both did it at once. SIGKILL cannot be
+        // refused; Foundation reaps the process on its own.
+        // gpsd's SHM segment outlives it (IPC_RMID also works while it is still attached).
         let id = shmget(key_t(shmKey), 0, 0)
         if id >= 0 { shmctl(id, IPC_RMID, nil) }
     }

@@ -91,10 +91,8 @@ public final class HTTPDouble: @unchecked Sendable {
     public func stop() {
         // SIGKILL, not terminate(): children inherit the test runner's blocked-signal
         // mask, so a SIGTERM may never be delivered and waitUntilExit would hang.
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // No waitUntilExit, as in GPSFake.stop(): never block a cooperative thread.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     deinit { stop() }
