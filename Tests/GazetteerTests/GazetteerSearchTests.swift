@@ -95,12 +95,7 @@ import Testing
             "8\t2635167\ten\tUK\t\t\t\t\t\t", "9\t2988507\tlink\thttps://en.wikipedia.org/wiki/Paris\t\t\t\t\t\t",
             "10\t2988507\tpost\t75001\t\t\t\t\t\t", "11\t5128638\tabbr\tNY\t\t\t\t\t\t",
         ].joined(separator: "\n").write(to: directory.file("alternateNamesV2.txt"), atomically: true, encoding: .utf8)
-        var builder = try GazetteerBuilder.fromDumps(
-            in: directory.url, source: "test", builtAt: Date(timeIntervalSince1970: 0))
-        // Coarse seeds: the answers are the same, the build far cheaper in a debug build.
-        builder.seedCellsPerDegree = 1
-        try builder.write(to: directory.file("gazetteer.bin"))
-        return (try Gazetteer(path: directory.file("gazetteer.bin").path), directory)
+        return (try TestGazetteer.build(in: directory), directory)
     }
 
     /// Built once for the whole suite (the gazetteer is immutable and thread-safe); its

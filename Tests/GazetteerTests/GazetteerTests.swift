@@ -33,12 +33,7 @@ import Testing
                 "FJ\tFJI\t242\tFJ\tFiji\tSuva\t18270\t883483\tOC\t.fj\tFJD\tDollar\t679\t\t\ten-FJ\t2205218\t\t",
             ].joined(separator: "\n")
         try countries.write(to: directory.file("countryInfo.txt"), atomically: true, encoding: .utf8)
-        var builder = try GazetteerBuilder.fromDumps(
-            in: directory.url, source: "test", builtAt: Date(timeIntervalSince1970: 0))
-        // Coarse seeds: the answers are the same, the build far cheaper in a debug build.
-        builder.seedCellsPerDegree = 1
-        try builder.write(to: directory.file("gazetteer.bin"))
-        return (try Gazetteer(path: directory.file("gazetteer.bin").path), directory)
+        return (try TestGazetteer.build(in: directory), directory)
     }
 
     /// Built once for the lookup tests; the folder goes at once (the mapping stays).
@@ -91,10 +86,7 @@ import Testing
     @Test func buildingIsDeterministic() throws {
         let (_, directory) = try Self.tiny()
         defer { directory.remove() }
-        var builder = try GazetteerBuilder.fromDumps(
-            in: directory.url, source: "test", builtAt: Date(timeIntervalSince1970: 0))
-        // Coarse seeds: the answers are the same, the build far cheaper in a debug build.
-        builder.seedCellsPerDegree = 1
+        let builder = try TestGazetteer.builder(in: directory)
         #expect(builder.build() == Array(try Data(contentsOf: directory.file("gazetteer.bin"))))
     }
 
