@@ -24,7 +24,9 @@ Control endpoints (for tests):
   GET    /__requests   every request received so far: [{"method","path","query"}]
 """
 import argparse
+import datetime
 import json
+import math
 import re
 import sys
 import threading
@@ -55,23 +57,61 @@ def air_quality(query):
         return 400, {"error": True, "reason": f"Latitude must be in range of -90 to 90°. Given: {lat}."}
     if not -180 <= lon <= 180:
         return 400, {"error": True, "reason": f"Longitude must be in range of -180 to 180°. Given: {lon}."}
+    # The data's own time is the current hour at the place (UTC+1 here), as the live
+    # service answers, so that a client's cache ("current until the next hour") works.
+    local_hour = time.gmtime(time.time() + 3600)
     current = {
-        "time": "2024-02-21T16:00", "interval": 3600, "us_aqi": 41, "pm10": 9.7, "pm2_5": 8.8,
+        "time": time.strftime("%Y-%m-%dT%H:00", local_hour), "interval": 3600, "us_aqi": 41, "pm10": 9.7, "pm2_5": 8.8,
         "carbon_monoxide": 220.0, "nitrogen_dioxide": 17.7, "sulphur_dioxide": 1.3, "ozone": 54.0,
         "us_aqi_pm2_5": 41, "us_aqi_pm10": 9, "us_aqi_nitrogen_dioxide": 9, "us_aqi_sulphur_dioxide": 1,
-        "us_aqi_ozone": 25, "us_aqi_carbon_monoxide": 2,
+        "us_aqi_ozone": 25, "us_aqi_carbon_monoxide": 2, "european_aqi": 22, "european_aqi_pm2_5": 22,
+        "european_aqi_pm10": 13, "european_aqi_nitrogen_dioxide": 15, "european_aqi_ozone": 18,
+        "european_aqi_sulphur_dioxide": 1,
     }
     wanted = query.get("current", [""])[0].split(",")
     current = {k: v for k, v in current.items() if k in ("time", "interval") or k in wanted}
     for name in wanted:
         current.setdefault(name, None)  # unknown-to-us variables come back null, as the server does
     units = {"time": "iso8601", "interval": "seconds"}
-    units.update({k: ("USAQI" if k.startswith("us_aqi") else "μg/m³") for k in current if k not in units})
+    units.update({k: ("USAQI" if k.startswith("us_aqi") else "EAQI" if k.startswith("european_aqi") else
+                      "grains/m³" if k.endswith("_pollen") else "μg/m³") for k in current if k not in units})
     return 200, {
         "latitude": round(round(lat / 0.1) * 0.1 + 0.05, 6), "longitude": round(round(lon / 0.1) * 0.1, 6),
         "generationtime_ms": 0.17, "utc_offset_seconds": 3600, "timezone": "Europe/Berlin",
         "timezone_abbreviation": "CET", "elevation": 38.0, "current_units": units, "current": current,
     }
+
+
+def archive(query):
+    """ERA5 daily means (reference/open-meteo.md, archive): a smooth seasonal curve with
+    a fixed year-to-year wobble, 1.8 °C warmer from 2025 on (the "trend"), and null for
+    the last 5 days before today, as the archive lags."""
+    try:
+        start = datetime.date.fromisoformat(query["start_date"][0])
+        end = datetime.date.fromisoformat(query["end_date"][0])
+        float(query["latitude"][0]), float(query["longitude"][0])
+    except (KeyError, ValueError):
+        return 400, {"error": True, "reason": "Parameter 'start_date' is invalid or missing"}
+    if query.get("daily", [""])[0] != "temperature_2m_mean":
+        return 400, {"error": True, "reason": "Data corrupted at path ''. Cannot initialize Variable from invalid String value"}
+    if end < start or start < datetime.date(1940, 1, 1):
+        return 400, {"error": True, "reason": f"Parameter 'start_date' is out of allowed range from 1940-01-01 to {datetime.date.today()}"}
+    lag = datetime.date.today() - datetime.timedelta(days=5)
+    times, values = [], []
+    day = start
+    while day <= end:
+        times.append(day.isoformat())
+        if day > lag:
+            values.append(None)
+        else:
+            doy = day.timetuple().tm_yday
+            value = 10 + 10 * math.sin(2 * math.pi * (doy - 110) / 365.25) + ((day.year * 7 + doy) % 5 - 2) * 0.3
+            values.append(round(value + (1.8 if day.year >= 2025 else 0), 1))
+        day += datetime.timedelta(days=1)
+    return 200, {"latitude": 52.5, "longitude": 13.5, "generationtime_ms": 12.0, "utc_offset_seconds": 3600,
+                 "timezone": "Europe/Berlin", "timezone_abbreviation": "CET", "elevation": 38.0,
+                 "daily_units": {"time": "iso8601", "temperature_2m_mean": "°C"},
+                 "daily": {"time": times, "temperature_2m_mean": values}}
 
 
 def geocoding(query):
@@ -139,7 +179,7 @@ def ipapi(query):  # ipapi.co; ip-api.com shares the path, tests give its shape 
                  "latitude": 52.5196, "longitude": 13.4069, "timezone": "Europe/Berlin"}
 
 
-ROUTES = {"/v1/air-quality": air_quality, "/v1/search": geocoding, "/": ipwhois, "/json": ipinfo, "/json/": ipapi}
+ROUTES = {"/v1/air-quality": air_quality, "/v1/archive": archive, "/v1/search": geocoding, "/": ipwhois, "/json": ipinfo, "/json/": ipapi}
 
 
 def take_fault(path):

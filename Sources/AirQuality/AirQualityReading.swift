@@ -26,6 +26,17 @@ public struct AirQualityReading: Sendable, Hashable {
     public var timezone: String
     /// Centre of the model grid cell that answered.
     public var gridCoordinate: Coordinate?
+    /// Open-Meteo's European AQI and its sub-indices (no CO), when it gave them.
+    public var europeanAQI: Int?
+    public var europeanSubIndices: [Pollutant: Int] = [:]
+    /// The instant `time` stands for, and the data's interval (3600 s; 900 before
+    /// Nov 2025): the reading is current until `dataTime + interval`.
+    public var dataTime: Date?
+    public var interval: Int = 3600
+
+    /// When the service will have a newer value: the next boundary of the data's own
+    /// interval. Nil when the answer had no parseable time.
+    public var nextUpdate: Date? { dataTime.map { $0.addingTimeInterval(Double(max(interval, 60))) } }
 
     public init(
         usAQI: Int, concentrations: [Pollutant: Double], subIndices: [Pollutant: Int] = [:],

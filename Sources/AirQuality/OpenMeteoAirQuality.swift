@@ -11,24 +11,29 @@ import Web
 public struct OpenMeteoAirQuality: Sendable {
     public static let serviceName = "Open-Meteo air quality"
     public static let defaultBaseURL = ServiceURL(string: "https://air-quality-api.open-meteo.com")!
-    public static let attribution = "Open-Meteo.com (CAMS)"
+    public static let attribution = "Open-Meteo.com, CAMS"
 
-    public var baseURL: ServiceURL
+    public var endpoint: OpenMeteoEndpoint
     public var client: HTTPClient
 
     public init(baseURL: ServiceURL = OpenMeteoAirQuality.defaultBaseURL, client: HTTPClient = HTTPClient()) {
-        self.baseURL = baseURL
+        self.init(endpoint: OpenMeteoEndpoint(base: baseURL, publicBase: Self.defaultBaseURL, apiKey: nil), client: client)
+    }
+
+    public init(endpoint: OpenMeteoEndpoint, client: HTTPClient = HTTPClient()) {
+        self.endpoint = endpoint
         self.client = client
     }
 
     /// Air quality and pollen in one request (seed 002 makes two; one is enough).
     static let currentVariables: [String] =
         ["us_aqi"] + Pollutant.allCases.map(\.rawValue) + Pollutant.allCases.map(\.subIndexVariable)
-        + PollenSpecies.allCases.map(\.rawValue)
+        + PollenSpecies.allCases.map(\.rawValue) + ["european_aqi"]
+        + Pollutant.allCases.compactMap(\.europeanSubIndexVariable)
 
     /// The exact request URL for `coordinate` (exposed for tests and `--verbose`).
     public func requestURL(for coordinate: Coordinate) -> URL {
-        baseURL.url(
+        endpoint.url(
             path: "/v1/air-quality",
             query: [
                 ("latitude", Self.format(coordinate.latitude)), ("longitude", Self.format(coordinate.longitude)),
@@ -45,26 +50,40 @@ public struct OpenMeteoAirQuality: Sendable {
     }
 
     public func current(at coordinate: Coordinate) async throws(AirQualityError) -> AirQualityReading {
-        let response: Response
+        let body: Data
         do {
-            response = try await client.getJSON(
-                Response.self, from: requestURL(for: coordinate), service: Self.serviceName)
+            let (status, data) = try await client.get(requestURL(for: coordinate), service: Self.serviceName)
+            try HTTPClient.check(status: status, body: data, service: Self.serviceName)
+            body = data
         } catch {
             throw .web(error)
+        }
+        return try Self.reading(from: body)
+    }
+
+    /// Reads a 2xx answer body (fresh, or from the cache) into a reading.
+    public static func reading(from body: Data) throws(AirQualityError) -> AirQualityReading {
+        let response: Response
+        do {
+            response = try JSONDecoder().decode(Response.self, from: body)
+        } catch {
+            throw .web(.undecodable(service: serviceName, reason: HTTPClient.describe(decodingError: error, body: body)))
         }
         guard let current = response.current else {
             throw .noData(reason: "the answer has no `current` block")
         }
-        let aqi = (current.values["us_aqi"] ?? nil).flatMap { $0.isFinite ? Int($0.rounded()) : nil }
+        func integer(_ name: String) -> Int? {
+            (current.values[name] ?? nil).flatMap { $0.isFinite ? Int($0.rounded()) : nil }
+        }
         var concentrations: [Pollutant: Double] = [:]
         var subIndices: [Pollutant: Int] = [:]
+        var european: [Pollutant: Int] = [:]
         for pollutant in Pollutant.allCases {
             if let value = current.values[pollutant.rawValue] ?? nil, value.isFinite {
                 concentrations[pollutant] = value
             }
-            if let value = current.values[pollutant.subIndexVariable] ?? nil, value.isFinite {
-                subIndices[pollutant] = Int(value.rounded())
-            }
+            subIndices[pollutant] = integer(pollutant.subIndexVariable)
+            european[pollutant] = pollutant.europeanSubIndexVariable.flatMap(integer)
         }
         let grid = response.latitude.flatMap { lat in
             response.longitude.flatMap { lon in try? Coordinate(latitude: lat, longitude: lon) }
@@ -78,11 +97,27 @@ public struct OpenMeteoAirQuality: Sendable {
         // A missing index is computed from the concentrations (EPAIndex) and marked so.
         guard
             var reading = AirQualityReading.completing(
-                usAQI: aqi, concentrations: concentrations, subIndices: subIndices, time: current.time,
-                timezone: response.timezone ?? "GMT", gridCoordinate: grid)
+                usAQI: integer("us_aqi"), concentrations: concentrations, subIndices: subIndices,
+                time: current.time, timezone: response.timezone ?? "GMT", gridCoordinate: grid)
         else { throw .noData(reason: "no US AQI and no pollutant concentrations for this location and time") }
         reading.pollen = PollenReading(species: pollen)
+        reading.europeanAQI = integer("european_aqi")
+        reading.europeanSubIndices = european
+        reading.interval = current.interval ?? 3600
+        reading.dataTime = Self.instant(current.time, utcOffsetSeconds: response.utcOffsetSeconds ?? 0)
         return reading
+    }
+
+    /// "2024-02-21T16:00" local at `utcOffsetSeconds` → the instant.
+    static func instant(_ text: String, utcOffsetSeconds: Int) -> Date? {
+        let parts = text.split(whereSeparator: { "-T:".contains($0) }).compactMap { Int($0) }
+        guard parts.count >= 5 else { return nil }
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
+        (components.hour, components.minute) = (parts[3], parts[4])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        return calendar.date(from: components)?.addingTimeInterval(-Double(utcOffsetSeconds))
     }
 
     /// The documented response shape; only what airloc reads, every field optional
@@ -91,10 +126,17 @@ public struct OpenMeteoAirQuality: Sendable {
         var latitude: Double?
         var longitude: Double?
         var timezone: String?
+        var utcOffsetSeconds: Int?
         var current: Current?
+
+        enum CodingKeys: String, CodingKey {
+            case latitude, longitude, timezone, current
+            case utcOffsetSeconds = "utc_offset_seconds"
+        }
 
         struct Current: Decodable {
             var time: String
+            var interval: Int?
             var values: [String: Double?]
 
             private struct Key: CodingKey {
@@ -107,6 +149,7 @@ public struct OpenMeteoAirQuality: Sendable {
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Key.self)
                 time = try container.decode(String.self, forKey: Key(stringValue: "time"))
+                interval = try container.decodeIfPresent(Int.self, forKey: Key(stringValue: "interval"))
                 var values: [String: Double?] = [:]
                 for key in container.allKeys where key.stringValue != "time" && key.stringValue != "interval" {
                     values[key.stringValue] = try container.decodeIfPresent(Double.self, forKey: key)

@@ -39,4 +39,7 @@ public enum Pollutant: String, Sendable, Codable, CaseIterable {
 
     /// Open-Meteo's sub-index variable for this pollutant.
     public var subIndexVariable: String { "us_aqi_" + rawValue }
+
+    /// Open-Meteo's European AQI sub-index variable; CO has none.
+    public var europeanSubIndexVariable: String? { self == .carbonMonoxide ? nil : "european_aqi_" + rawValue }
 }

@@ -24,23 +24,21 @@ enum AirCommand {
             .value("lat", "DEG", "latitude (-90...90), with --lon"),
             .value("lon", "DEG", "longitude (-180...180), with --lat"),
             .value("postal", "\"CC CODE\"", "a postal code with its country, e.g. \"US 90210\""),
-            .flag("json", "print JSON (schema airloc.report/1, docs/json-schema.md); same as --format json"),
-            .value("format", "FORMAT", "text (default), json, or line"),
-        ],
+        ] + ReportOptions.specs,
         maxPositionals: nil)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let arguments = context.arguments
-        let format = try ReportFormat.parse(arguments, command: spec.name)
+        let options = try ReportOptions.parse(arguments, configuration: context.configuration, command: spec.name)
         let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
         let (fix, place) = try target(arguments, gazetteer: gazetteer, configuration: context.configuration)
-        let report = await NowCommand.airReport(
-            fix: fix, provider: "chosen", attempts: [], accuracy: .full, configuration: context.configuration,
-            gazetteer: gazetteer, chosenPlace: place)
-        format.print(report, console: context.console)
-        return NowCommand.exitCode(for: report, console: context.console)
+        let report = await AirReport.make(
+            fix: fix, provider: "chosen", attempts: [], accuracy: .full, context: context,
+            configuration: context.configuration, gazetteer: gazetteer, options: options, chosenPlace: place)
+        options.format.print(report, console: context.console)
+        return AirReport.exitCode(for: report, console: context.console)
     }
 
     /// The chosen point, and the place when one was named: exactly one of a place name,
@@ -88,55 +86,6 @@ enum AirCommand {
             throw CLIError(code: .dataError, message: "no place named \"\(name.prefix(80))\"; try 'airloc search'")
         }
         return (Fix(coordinate: place.coordinate, source: .manual, accuracySource: "place \(place.displayName)"), place)
-    }
-}
-
-/// How a report is printed: the card, JSON, or one line.
-enum ReportFormat {
-    case text
-    case json
-    case line
-
-    static func parse(_ arguments: ParsedArguments, command: String) throws(CLIError) -> ReportFormat {
-        switch arguments.value("format") {
-        case nil: return arguments.has("json") ? .json : .text
-        case "text": return arguments.has("json") ? .json : .text
-        case "json": return .json
-        case "line":
-            if arguments.has("json") {
-                throw .usage("--json and --format line contradict each other", command: command)
-            }
-            return .line
-        case let other?:
-            throw .usage("--format must be text, json or line, not '\(other.prefix(20))'", command: command)
-        }
-    }
-
-    func print(_ report: AirReport, console: Console) {
-        switch self {
-        case .text: console.out(ReportText(console: console).render(report))
-        case .json: console.out(ReportJSON(report).encoded())
-        case .line: console.out(Self.line(report) + "\n")
-        }
-    }
-
-    /// "Berlin 41 Good · PM2.5 8.8 · Birch high" — place, index, category, dominant
-    /// pollutant, and the strongest pollen when it is moderate or more.
-    static func line(_ report: AirReport) -> String {
-        let name = report.place?.place.name ?? String(describing: report.fix.coordinate)
-        switch report.air {
-        case .success(let reading):
-            var parts = ["\(name) \(reading.usAQI) \(reading.category.name)"]
-            if let dominant = reading.dominantPollutant, let value = reading.concentrations[dominant] {
-                parts.append("\(dominant.name) \(String(format: "%.1f", value))")
-            }
-            if let pollen = reading.pollen.dominant, pollen.level >= .moderate {
-                parts.append("\(pollen.species.name) \(pollen.level.name)")
-            }
-            return parts.joined(separator: " · ")
-        case .failure(let error):
-            return "\(name) air quality unavailable (\(error.isRetryable ? "try later" : "service error"))"
-        }
     }
 }
 

@@ -1,3 +1,4 @@
+import AirQuality
 import Foundation
 import Location
 import Web
@@ -30,6 +31,15 @@ struct Configuration: Sendable {
     var ipURL: ServiceURL?
     /// Seconds allowed for one web request.
     var serviceTimeout: Double = 10
+    /// Seconds for a whole report (all requests, retries included).
+    var serviceDeadline: Double = 15
+    /// Commercial Open-Meteo access (`customer-` hosts); never logged.
+    var openMeteoAPIKey: String?
+    /// How old a cached report may be and stand in when the network fails.
+    var maxStale: Double = 6 * 3600
+    /// nil = auto (imperial for US places).
+    var units: TemperatureUnit?
+    var scale = AQIScale.us
     /// Degrees to which coordinates are rounded before they leave the device.
     var outboundPrecision: Double = 0.01
     var manualLatitude: Double?
@@ -67,7 +77,9 @@ struct Configuration: Sendable {
             "air-quality-url": "an http(s) base URL", "geocoding-url": "an http(s) base URL",
             "archive-url": "an http(s) base URL", "postal-url": "an http(s) base URL", "ip-url": "an http(s) base URL",
             "timeout": "seconds, 0.1-300", "ip-service": "ipwho.is, ipinfo.io, ipapi.co or ip-api.com",
+            "deadline": "seconds, 1-600", "open-meteo-api-key": "an Open-Meteo API key (letters, digits, - and _)",
         ],
+        "cache": ["max-stale": "a duration: seconds, or with m or h (e.g. 6h); 0 turns the offline fallback off"],
         "location": [
             "latitude": "degrees, -90 to 90", "longitude": "degrees, -180 to 180",
             "place": "a place name, optionally with ', country' (e.g. Paris, FR)",
@@ -75,7 +87,9 @@ struct Configuration: Sendable {
         ],
         "privacy": ["outbound-precision": "degrees, 0.0001-1 (e.g. 0.01 ≈ 1 km)"],
         "authorization": ["policy": "ask, allow or forbid", "max-accuracy": "full or reduced"],
-        "display": ["color": "auto, always or never"],
+        "display": [
+            "color": "auto, always or never", "units": "auto, metric or imperial", "scale": "us or eu",
+        ],
     ]
 
     /// The environment variables that override the files (stable names; docs/configuration.md).
@@ -159,6 +173,24 @@ struct Configuration: Sendable {
         case ("services", "timeout"):
             guard let seconds = number(0.1...300) else { return false }
             serviceTimeout = seconds
+        case ("services", "deadline"):
+            guard let seconds = number(1...600) else { return false }
+            serviceDeadline = seconds
+        case ("services", "open-meteo-api-key"):
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
+            guard !value.isEmpty, value.count <= 200, value.unicodeScalars.allSatisfy(allowed.contains) else {
+                return false
+            }
+            openMeteoAPIKey = value
+        case ("cache", "max-stale"):
+            guard let seconds = Self.parseDuration(value) else { return false }
+            maxStale = seconds
+        case ("display", "units"):
+            guard value == "auto" || TemperatureUnit(rawValue: value) != nil else { return false }
+            units = TemperatureUnit(rawValue: value)
+        case ("display", "scale"):
+            guard let scale = AQIScale(rawValue: value) else { return false }
+            self.scale = scale
         case ("services", "ip-service"):
             guard let service = IPService(rawValue: value) else { return false }
             ipService = service
@@ -201,7 +233,25 @@ struct Configuration: Sendable {
         return true
     }
 
+    /// "6h", "30m", "90s" or plain seconds, up to a week.
+    static func parseDuration(_ text: String) -> Double? {
+        let factors: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var digits = Substring(text)
+        var factor = 1.0
+        if let last = text.last, let unit = factors[last] {
+            digits = text.dropLast()
+            factor = unit
+        }
+        guard let value = Double(digits), value.isFinite, value >= 0, value * factor <= 7 * 86_400 else { return nil }
+        return value * factor
+    }
+
     mutating func applyEnvironment(_ environment: [String: String]) throws(CLIError) {
+        if let key = environment["AIRLOC_OPEN_METEO_API_KEY"], !key.isEmpty {
+            guard try set(section: "services", key: "open-meteo-api-key", value: key) else {
+                throw .config("AIRLOC_OPEN_METEO_API_KEY: not an API key (letters, digits, - and _)")
+            }
+        }
         if let gpsd = environment["AIRLOC_GPSD"], !gpsd.isEmpty {
             self.gpsd = try Self.parseGPSD(gpsd, origin: "AIRLOC_GPSD")
         }

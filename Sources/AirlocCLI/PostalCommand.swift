@@ -27,7 +27,7 @@ enum PostalCommand {
             .flag("offline", "never ask the network"),
             .flag("air", "continue into the air report for the first place"),
             .flag("countries", "list the supported countries with their code format"),
-        ],
+        ] + ReportOptions.specs.filter { !["json", "format"].contains($0.name) },
         maxPositionals: nil)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
@@ -91,9 +91,13 @@ enum PostalCommand {
             let fix = Fix(
                 coordinate: first.coordinate, source: .manual, horizontalAccuracy: 5000,
                 accuracySource: "postal code \(lookup.country) \(first.code)")
-            report = await NowCommand.airReport(
-                fix: fix, provider: "postal", attempts: [], accuracy: .full, configuration: context.configuration,
-                gazetteer: gazetteer, chosenPlace: first.place(in: gazetteer))
+            var options = try ReportOptions.parse(
+                arguments, configuration: context.configuration, command: spec.name)
+            options.format = arguments.has("json") ? .json : .text
+            report = await AirReport.make(
+                fix: fix, provider: "postal", attempts: [], accuracy: .full, context: context,
+                configuration: context.configuration, gazetteer: gazetteer, options: options,
+                chosenPlace: first.place(in: gazetteer))
         }
         let output = PostalOutput(lookup: lookup, places: places, failure: failure, gazetteer: gazetteer)
         if arguments.has("json") {
@@ -104,7 +108,7 @@ enum PostalCommand {
                 context.console.out("\n" + ReportText(console: context.console).render(report))
             }
         }
-        if let report { return NowCommand.exitCode(for: report, console: context.console) }
+        if let report { return AirReport.exitCode(for: report, console: context.console) }
         return .ok
     }
 }

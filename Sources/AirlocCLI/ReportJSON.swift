@@ -20,7 +20,17 @@ struct ReportJSON: Encodable {
     var airQuality: Air?
     /// Null when the air-quality request failed (pollen comes with it).
     var pollen: PollenJSON?
+    var climate: ClimateJSON
+    /// What became of each part: "ok", "cached", "stale", "unavailable", "failed", "skipped".
+    var parts: Parts
+    /// The unit the text report uses ("metric" / "imperial"); JSON values stay in °C.
+    var units: String
+    /// The index the text report leads with: "us" or "eu".
+    var scale: String
+    /// HTTP requests this report sent (0 when the cache answered).
+    var httpRequests: Int
     var sentCoordinate: CoordinateJSON
+    var attribution: String
     var sources: [String]
     var warnings: [String]
     var errors: [ErrorJSON]
@@ -43,6 +53,63 @@ struct ReportJSON: Encodable {
         var time: String
         var timezone: String
         var pollutants: [PollutantJSON]
+        var europeanAqi: EuropeanJSON?
+        /// Seconds since the answer was fetched when it came from the cache; null when fresh.
+        var cachedAgeS: Double?
+        /// True when a cached answer stands in for a failed fetch.
+        var stale: Bool
+    }
+
+    struct Parts: Encodable {
+        var airQuality = "failed"
+        var pollen = "failed"
+        var climate = "skipped"
+    }
+
+    struct EuropeanJSON: Encodable {
+        var index: Int
+        var category: String
+        var categoryName: String
+        var color: String
+    }
+
+    struct ClimateJSON: Encodable {
+        var available: Bool
+        /// "ok", "unavailable", "failed" or "skipped".
+        var status: String
+        var reason: String?
+        var recentMeanC: Double?
+        var baselineMeanC: Double?
+        var differenceC: Double?
+        var baselinePeriod = Climatology.period
+        var days: [Day]
+
+        struct Day: Encodable {
+            var date: String
+            var meanC: Double
+            var normalC: Double
+        }
+
+        init(_ outcome: ClimateOutcome) {
+            available = outcome.trend != nil
+            days = []
+            switch outcome {
+            case .ok(let trend):
+                status = "ok"
+                recentMeanC = Self.round(trend.recentMean)
+                baselineMeanC = Self.round(trend.baselineMean)
+                differenceC = Self.round(trend.difference)
+                days = zip(trend.days, trend.normals).map {
+                    Day(date: $0.date, meanC: Self.round($0.meanCelsius), normalC: Self.round($1))
+                }
+            case .unavailable(let why): (status, reason) = ("unavailable", why)
+            case .failed(let why): (status, reason) = ("failed", why)
+            case .notRequested: status = "skipped"
+            }
+        }
+
+        /// Two decimals: the archive has one; means need no more than one more.
+        static func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
     }
 
     struct PollutantJSON: Encodable {
@@ -117,10 +184,26 @@ struct ReportJSON: Encodable {
             latitude: report.sentCoordinate.latitude, longitude: report.sentCoordinate.longitude)
         var sources = ["GeoNames (CC BY 4.0)"]
         var errors: [ErrorJSON] = []
+        var parts = Parts()
+        climate = ClimateJSON(report.data.climate)
+        parts.climate = climate.status
+        switch report.data.climate {
+        case .ok: sources.append("Open-Meteo.com, ERA5 (CC BY 4.0)")
+        case .failed(let reason):
+            errors.append(
+                ErrorJSON(part: "climate", service: OpenMeteoArchive.serviceName, message: reason, retryable: true))
+        case .unavailable, .notRequested: break
+        }
+        units = report.units.rawValue
+        scale = report.scale.rawValue
+        httpRequests = report.data.requests
+        attribution = OpenMeteoAirQuality.attribution
         switch report.air {
         case .success(let reading):
             sources.insert(OpenMeteoAirQuality.attribution + " (CC BY 4.0)", at: 0)
             pollen = PollenJSON(reading.pollen)
+            parts.airQuality = report.data.airIsStale ? "stale" : (report.data.airCachedAge == nil ? "ok" : "cached")
+            parts.pollen = reading.pollen.isAvailable ? "ok" : "unavailable"
             let category = reading.category
             airQuality = Air(
                 usAqi: reading.usAQI, usAqiSource: reading.usAQIComputed ? "computed" : "open-meteo",
@@ -136,7 +219,12 @@ struct ReportJSON: Encodable {
                         category: aqi.map { AQICategory(aqi: $0).rawValue },
                         aqiSource: aqi == nil ? nil : (reading.computed.contains(pollutant) ? "computed" : "open-meteo")
                     )
-                })
+                },
+                europeanAqi: reading.europeanAQI.map { index in
+                    let band = EuropeanAQICategory(index: index)
+                    return EuropeanJSON(index: index, category: band.rawValue, categoryName: band.name, color: band.color)
+                },
+                cachedAgeS: report.data.airCachedAge.map { ($0 * 10).rounded() / 10 }, stale: report.data.airIsStale)
         case .failure(let error):
             airQuality = nil
             pollen = nil
@@ -146,6 +234,7 @@ struct ReportJSON: Encodable {
                 ErrorJSON(
                     part: "air_quality", service: service, message: error.description, retryable: error.isRetryable))
         }
+        self.parts = parts
         self.sources = sources
         self.warnings = report.warnings
         self.errors = errors

@@ -28,31 +28,71 @@ struct ReportText {
         }
         switch report.air {
         case .success(let reading):
-            let category = reading.category
-            let badge = console.paint("\(reading.usAQI)  \(category.name)", color256: category.terminalColor)
-            lines.append("Air quality  \(badge) \(category.emoji)")
-            lines.append("  \(category.description)")
-            if category != .good { lines.append("  \(category.advice)") }
-            let readings = Pollutant.allCases.compactMap { pollutant -> String? in
-                guard let value = reading.concentrations[pollutant] else { return nil }
-                let number = formatConcentration(value)
-                return pollutant == .pm2_5
-                    ? "\(pollutant.symbol) \(number) \(pollutant.unit)" : "\(pollutant.symbol) \(number)"
-            }
-            if !readings.isEmpty { lines.append("  " + readings.joined(separator: " · ")) }
-            lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
-            var footer = "Data: \(OpenMeteoAirQuality.attribution)"
-            if let override = report.airServiceOverride { footer += " via \(override)" }
-            footer += " · \(reading.time) \(reading.timezone) · Places: GeoNames"
-            lines.append("  " + console.dim(footer))
+            lines += airLines(reading, report: report)
         case .failure(let error):
             // The full reason goes to stderr (diagnostics); the card only says which part failed.
             let service: String
             if case .web(let web) = error { service = web.service } else { service = OpenMeteoAirQuality.serviceName }
             lines.append("Air quality  " + console.warning("unavailable") + console.dim(" (\(service))"))
         }
+        if let climate = climateLine(report) { lines.append(climate) }
+        if case .success(let reading) = report.air {
+            var footer = "Data: \(OpenMeteoAirQuality.attribution)"
+            if let override = report.airServiceOverride { footer += " via \(override)" }
+            footer += " · \(reading.time) \(reading.timezone)"
+            if let age = report.data.airCachedAge { footer += " · cached \(formatAge(age)) ago" }
+            footer += " · Places: GeoNames"
+            lines.append("  " + console.dim(footer))
+        }
         for warning in report.warnings { lines.append(console.warning("warning: \(warning)")) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func airLines(_ reading: AirQualityReading, report: AirReport) -> [String] {
+        var lines: [String] = []
+        let category = reading.category
+        if report.scale == .eu, let index = reading.europeanAQI {
+            let band = EuropeanAQICategory(index: index)
+            let badge = console.paint("EAQI \(index)  \(band.name)", color256: band.terminalColor)
+            lines.append("Air quality  \(badge) \(band.emoji)")
+            lines.append("  \(band.advice)")
+            lines.append("  " + console.dim("US AQI \(reading.usAQI) \(category.name)"))
+        } else {
+            let badge = console.paint("\(reading.usAQI)  \(category.name)", color256: category.terminalColor)
+            lines.append("Air quality  \(badge) \(category.emoji)")
+            lines.append("  \(category.description)")
+            if category != .good { lines.append("  \(category.advice)") }
+            if report.scale == .eu { lines.append("  " + console.dim("European AQI not available here")) }
+        }
+        let readings = Pollutant.allCases.compactMap { pollutant -> String? in
+            guard let value = reading.concentrations[pollutant] else { return nil }
+            let number = formatConcentration(value)
+            return pollutant == .pm2_5
+                ? "\(pollutant.symbol) \(number) \(pollutant.unit)" : "\(pollutant.symbol) \(number)"
+        }
+        if !readings.isEmpty { lines.append("  " + readings.joined(separator: " · ")) }
+        lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
+        return lines
+    }
+
+    /// "Climate      +1.8 °C vs 1991-2020 · ▃▅▇▆▅▃▂ · 7 days to 2026-11-24".
+    private func climateLine(_ report: AirReport) -> String? {
+        switch report.data.climate {
+        case .notRequested: return nil
+        case .ok(let trend):
+            let units = report.units
+            let last = trend.days.last?.date ?? ""
+            let span = trend.days.count == 1 ? last : "\(trend.days.count) days to \(last):"
+            return "Climate      \(console.bold(units.formatDifference(celsius: trend.difference))) vs "
+                + "\(Climatology.period) normal · \(trend.sparkline) · "
+                + console.dim(
+                    "\(span) mean \(units.format(celsius: trend.recentMean)), "
+                        + "normal \(units.format(celsius: trend.baselineMean))")
+        case .unavailable(let reason):
+            return "Climate      not available here" + console.dim(" (\(reason))")
+        case .failed(let reason):
+            return "Climate      " + console.warning("unavailable") + console.dim(" (\(reason))")
+        }
     }
 
     /// "Tree high (Birch 120) · Grass low · Weed none", or "not available here".

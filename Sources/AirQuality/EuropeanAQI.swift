@@ -1,0 +1,95 @@
+/// The European Air Quality Index as Open-Meteo reports it (`european_aqi`, EEA bands of
+/// 2024; reference/aqi.md): 0-20 good, 20-40 fair, 40-60 moderate, 60-80 poor, 80-100
+/// very poor, above 100 extremely poor.
+///
+/// Contract: ``init(index:)`` maps every index ≥ 0 to exactly one band; a value on a
+/// band edge belongs to the lower band (20 is good, 21 fair), as the EEA's "0-20, 20-40"
+/// reads. Raw values are part of the JSON schema. airloc shows Open-Meteo's value; it
+/// does not compute the European index itself.
+public enum EuropeanAQICategory: String, Sendable, Codable, CaseIterable {
+    case good
+    case fair
+    case moderate
+    case poor
+    case veryPoor = "very_poor"
+    case extremelyPoor = "extremely_poor"
+
+    public init(index: Int) {
+        switch index {
+        case ..<21: self = .good
+        case 21...40: self = .fair
+        case 41...60: self = .moderate
+        case 61...80: self = .poor
+        case 81...100: self = .veryPoor
+        default: self = .extremelyPoor
+        }
+    }
+
+    /// The EEA label: "Good", "Very poor", ...
+    public var name: String {
+        switch self {
+        case .good: return "Good"
+        case .fair: return "Fair"
+        case .moderate: return "Moderate"
+        case .poor: return "Poor"
+        case .veryPoor: return "Very poor"
+        case .extremelyPoor: return "Extremely poor"
+        }
+    }
+
+    /// The EEA's colour for the band, "#RRGGBB".
+    public var color: String {
+        switch self {
+        case .good: return "#50F0E6"
+        case .fair: return "#50CCAA"
+        case .moderate: return "#F0E641"
+        case .poor: return "#FF5050"
+        case .veryPoor: return "#960032"
+        case .extremelyPoor: return "#7D2181"
+        }
+    }
+
+    /// The closest entry of the 256-colour terminal palette.
+    public var terminalColor: Int {
+        switch self {
+        case .good: return 87
+        case .fair: return 79
+        case .moderate: return 185
+        case .poor: return 203
+        case .veryPoor: return 88
+        case .extremelyPoor: return 54
+        }
+    }
+
+    public var emoji: String {
+        switch self {
+        case .good: return "😊"
+        case .fair: return "🙂"
+        case .moderate: return "😐"
+        case .poor: return "😷"
+        case .veryPoor: return "🤢"
+        case .extremelyPoor: return "☠️"
+        }
+    }
+
+    /// The EEA's health advice for the general population.
+    public var advice: String {
+        switch self {
+        case .good: return "The air quality is good. Enjoy your usual outdoor activities."
+        case .fair: return "Enjoy your usual outdoor activities."
+        case .moderate:
+            return "Enjoy your usual outdoor activities; sensitive groups consider reducing intense outdoor activity."
+        case .poor: return "Consider reducing intense activities outdoors if you have symptoms."
+        case .veryPoor: return "Reduce physical activities outdoors, especially if you have symptoms."
+        case .extremelyPoor: return "Reduce physical activities outdoors."
+        }
+    }
+}
+
+/// Which index a report leads with.
+public enum AQIScale: String, Sendable, CaseIterable {
+    /// The US EPA AQI (0-500), the default.
+    case us
+    /// The European AQI (EEA bands).
+    case eu
+}

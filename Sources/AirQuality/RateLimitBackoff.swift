@@ -1,0 +1,70 @@
+import Foundation
+
+/// How long to leave Open-Meteo alone after it answered 429.
+///
+/// Open-Meteo sends no Retry-After; its reason says which limit was hit
+/// (reference/open-meteo.md): the minutely limit clears in a minute, the hourly one at
+/// the next hour, the daily one tomorrow. Its limits count per client IP across all its
+/// APIs, so one back-off covers air quality, archive and geocoding alike.
+///
+/// Contract: a pure value — `after(reason:at:)` maps a 429 reason to the instant before
+/// which no request is sent; an unrecognised reason waits one minute. Stored in the
+/// cache directory so that the next run of a script honours it too.
+public struct RateLimitBackoff: Codable, Sendable, Equatable {
+    /// Which limit: "minutely", "hourly", "daily" or "unknown".
+    public var limit: String
+    /// The service's own words.
+    public var reason: String
+    public var until: Date
+
+    public init(limit: String, reason: String, until: Date) {
+        self.limit = limit
+        self.reason = reason
+        self.until = until
+    }
+
+    /// The back-off a 429 with `reason` asks for, received at `now`. Hour and day
+    /// boundaries are UTC (Open-Meteo's server clock).
+    public static func after(reason: String?, at now: Date) -> RateLimitBackoff {
+        let text = reason ?? ""
+        let lower = text.lowercased()
+        let seconds = now.timeIntervalSince1970
+        if lower.contains("daily") || lower.contains("tomorrow") {
+            let midnight = (seconds / 86_400).rounded(.down) * 86_400 + 86_400
+            return RateLimitBackoff(limit: "daily", reason: text, until: Date(timeIntervalSince1970: midnight))
+        }
+        if lower.contains("hourly") || lower.contains("next hour") {
+            let hour = (seconds / 3600).rounded(.down) * 3600 + 3600
+            return RateLimitBackoff(limit: "hourly", reason: text, until: Date(timeIntervalSince1970: hour))
+        }
+        let limit = lower.contains("minutely") || lower.contains("minute") ? "minutely" : "unknown"
+        return RateLimitBackoff(limit: limit, reason: text, until: now.addingTimeInterval(60))
+    }
+
+    public func isActive(at now: Date) -> Bool { now < until }
+
+    /// The service's reason with airloc's promise: "Hourly API request limit exceeded.
+    /// Please try again in the next hour. (airloc waits until 2026-11-29 17:00:00 UTC)".
+    public var explanation: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let promise = "airloc waits until \(formatter.string(from: until)) UTC before asking again"
+        return reason.isEmpty ? promise : "\(reason) (\(promise))"
+    }
+
+    static let cacheKey = "backoff-open-meteo"
+
+    /// The back-off recorded in `cache`, if any is still active.
+    public static func load(from cache: ResponseCache, now: Date) -> RateLimitBackoff? {
+        guard let entry = cache.read(cacheKey), let backoff = try? JSONDecoder().decode(Self.self, from: entry.body)
+        else { return nil }
+        return backoff.isActive(at: now) ? backoff : nil
+    }
+
+    public func save(to cache: ResponseCache, now: Date) {
+        guard let body = try? JSONEncoder().encode(self) else { return }
+        cache.write(Self.cacheKey, .init(storedAt: now, validUntil: until, body: body))
+    }
+}

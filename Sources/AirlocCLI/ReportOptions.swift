@@ -1,0 +1,85 @@
+import AirQuality
+import Foundation
+
+/// How the user asked for an air report: its format, units, scale and cache use —
+/// shared by `now`, `air` and `postal --air`.
+///
+/// Contract: flags override `[display]` and `[cache]` in the configuration; a
+/// contradiction (`--json --format line`) or an unknown value is a usage error naming
+/// the valid values.
+struct ReportOptions: Sendable {
+    var format = ReportFormat.text
+    /// nil = the usual unit of the place's country.
+    var units: TemperatureUnit?
+    var scale = AQIScale.us
+    var refresh = false
+    var climate = true
+
+    static let specs: [OptionSpec] = [
+        .flag("json", "print one JSON document (schema airloc.report/1, docs/json-schema.md)"),
+        .value("format", "FORMAT", "text (default), json, or line (one line for status bars)"),
+        .value("units", "UNITS", "metric (°C) or imperial (°F); default: [display] units, else °F in the US"),
+        .value("scale", "SCALE", "us (US EPA AQI, default) or eu (European AQI)"),
+        .flag("refresh", "ask the services even when the cached answer is current"),
+        .flag("no-climate", "skip the climate trend (one request fewer)"),
+    ]
+
+    static func parse(_ arguments: ParsedArguments, configuration: Configuration, command: String)
+        throws(CLIError) -> ReportOptions
+    {
+        var options = ReportOptions()
+        options.format = try ReportFormat.parse(arguments, command: command)
+        options.units = configuration.units
+        if let text = arguments.value("units") {
+            guard let units = TemperatureUnit(rawValue: text) else {
+                throw .usage("--units must be metric or imperial, not '\(text.prefix(20))'", command: command)
+            }
+            options.units = units
+        }
+        options.scale = configuration.scale
+        if let text = arguments.value("scale") {
+            guard let scale = AQIScale(rawValue: text) else {
+                throw .usage("--scale must be us or eu, not '\(text.prefix(20))'", command: command)
+            }
+            options.scale = scale
+        }
+        options.refresh = arguments.has("refresh")
+        options.climate = !arguments.has("no-climate")
+        return options
+    }
+
+    /// The temperature unit for a report about a place in `countryCode`.
+    func temperatureUnit(countryCode: String?) -> TemperatureUnit {
+        units ?? TemperatureUnit.usual(forCountryCode: countryCode)
+    }
+}
+
+/// How a report is printed: the card, JSON, or one line.
+enum ReportFormat: Sendable {
+    case text
+    case json
+    case line
+
+    static func parse(_ arguments: ParsedArguments, command: String) throws(CLIError) -> ReportFormat {
+        switch arguments.value("format") {
+        case nil: return arguments.has("json") ? .json : .text
+        case "text": return arguments.has("json") ? .json : .text
+        case "json": return .json
+        case "line":
+            if arguments.has("json") {
+                throw .usage("--json and --format line contradict each other", command: command)
+            }
+            return .line
+        case let other?:
+            throw .usage("--format must be text, json or line, not '\(other.prefix(20))'", command: command)
+        }
+    }
+
+    func print(_ report: AirReport, console: Console) {
+        switch self {
+        case .text: console.out(ReportText(console: console).render(report))
+        case .json: console.out(ReportJSON(report).encoded())
+        case .line: console.out(ReportLine.render(report) + "\n")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The seed's `isLoading` for a terminal: a spinner on stderr while a fetch is slow.
+///
+/// Contract: nothing is drawn for the first 300 ms (a fast answer never flickers);
+/// after that one line is redrawn every 100 ms; ``stop()`` waits for the drawing task and
+/// erases the line, so the report starts on a clean line. Callers create one only when
+/// stderr is a terminal and the output is not JSON.
+final class Spinner: Sendable {
+    private let task: Task<Bool, Never>
+
+    init(message: String, delay: Duration = .milliseconds(300)) {
+        task = Task {
+            do { try await Task.sleep(for: delay) } catch { return false }
+            let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+            var frame = 0
+            while !Task.isCancelled {
+                Console.write("\r\(frames[frame % frames.count]) \(message)", to: STDERR_FILENO)
+                frame += 1
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            return true
+        }
+    }
+
+    func stop() async {
+        task.cancel()
+        if await task.value { Console.write("\r\u{1B}[K", to: STDERR_FILENO) }
+    }
+}
