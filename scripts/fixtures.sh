@@ -27,4 +27,5 @@ sleep 1  # let gpsfake register its device and the first sentences arrive
 
 export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config" XDG_CACHE_HOME="$WORK/cache"
 export AIRLOC_SYSTEM_CONFIG="$WORK/no-system-config"
-export AIRLOC_GPSD="127.0.0.1:$GPSD_PORT" AIRLOC_AIR_QUALITY_URL="http://127.0.0.1:$DOUBLE_PORT"
+export AIRLOC_GPSD="127.0.0.1:$GPSD_PORT" AIRLOC_AIR_QUALITY_URL="http://127.0.0.1:$DOUBLE_PORT" \
+    AIRLOC_ARCHIVE_URL="http://127.0.0.1:$DOUBLE_PORT"

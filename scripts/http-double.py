@@ -82,10 +82,13 @@ def air_quality(query):
     }
 
 
+WEEK_WOBBLE = [-0.6, -0.3, 0.0, 0.3, 0.6, 0.3, -0.3]
+
+
 def archive(query):
     """ERA5 daily means (reference/open-meteo.md, archive): a smooth seasonal curve with
-    a fixed year-to-year wobble, 1.8 °C warmer from 2025 on (the "trend"), and null for
-    the last 5 days before today, as the archive lags."""
+    a wobble, exactly 1.8 °C warmer from 2025 on over any 7 days (the "trend" a test can
+    assert on any date), and null for the last 5 days before today, as the archive lags."""
     try:
         start = datetime.date.fromisoformat(query["start_date"][0])
         end = datetime.date.fromisoformat(query["end_date"][0])
@@ -104,9 +107,14 @@ def archive(query):
         if day > lag:
             values.append(None)
         else:
-            doy = day.timetuple().tm_yday
-            value = 10 + 10 * math.sin(2 * math.pi * (doy - 110) / 365.25) + ((day.year * 7 + doy) % 5 - 2) * 0.3
-            values.append(round(value + (1.8 if day.year >= 2025 else 0), 1))
+            # The calendar day, not the day of the year: leap years must not shift the normals.
+            doy = datetime.date(2001, day.month, min(day.day, 28) if day.month == 2 else day.day).timetuple().tm_yday
+            value = 10 + 10 * math.sin(2 * math.pi * (doy - 110) / 365.25)
+            if day.year >= 2025:  # recent: 1.8 warmer; the wobble sums to 0 over any 7 days
+                value += 1.8 + WEEK_WOBBLE[day.toordinal() % 7]
+            else:  # baseline: the wobble cancels over the 30 years of each calendar day
+                value += ((day.year * 7 + doy) % 5 - 2) * 0.3
+            values.append(value)
         day += datetime.timedelta(days=1)
     return 200, {"latitude": 52.5, "longitude": 13.5, "generationtime_ms": 12.0, "utc_offset_seconds": 3600,
                  "timezone": "Europe/Berlin", "timezone_abbreviation": "CET", "elevation": 38.0,

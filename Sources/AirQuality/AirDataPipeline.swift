@@ -130,7 +130,8 @@ public struct AirDataPipeline: Sendable {
             let reading = try? OpenMeteoAirQuality.reading(from: cached.body)
         {
             let age = cached.age(at: start)
-            let warning = "could not refresh the air quality (\(failure.description)); showing the answer from "
+            let warning =
+                "could not refresh the air quality (\(failure.description)); showing the answer from "
                 + "\(Self.describe(age: age)) ago"
             return AirData(
                 air: .success(reading), airCachedAge: age, airIsStale: true, warnings: [warning], requests: requests)
@@ -192,7 +193,8 @@ public struct AirDataPipeline: Sendable {
         var requests = 0
         let url = OpenMeteoArchive(endpoint: options.archive).baselineURL(for: coordinate)
         do {
-            let body = try await body(url, service: OpenMeteoArchive.serviceName, deadline: deadline, requests: &requests)
+            let body = try await body(
+                url, service: OpenMeteoArchive.serviceName, deadline: deadline, requests: &requests)
             let normals = Climatology(series: try OpenMeteoArchive.series(from: body))
             if !normals.normals.isEmpty, let encoded = try? JSONEncoder().encode(normals) {
                 options.cache?.write(
@@ -216,9 +218,11 @@ public struct AirDataPipeline: Sendable {
         var requests = 0
         let url = OpenMeteoArchive(endpoint: options.archive).recentURL(for: coordinate, now: start)
         do {
-            let body = try await body(url, service: OpenMeteoArchive.serviceName, deadline: deadline, requests: &requests)
+            let body = try await body(
+                url, service: OpenMeteoArchive.serviceName, deadline: deadline, requests: &requests)
             let series = try OpenMeteoArchive.series(from: body)
-            options.cache?.write(key, .init(storedAt: start, validUntil: start.addingTimeInterval(6 * 3600), body: body))
+            options.cache?.write(
+                key, .init(storedAt: start, validUntil: start.addingTimeInterval(6 * 3600), body: body))
             return (.success(series), requests)
         } catch {
             // Last days' temperatures change little: a stale window beats none.

@@ -17,7 +17,8 @@ public struct OpenMeteoAirQuality: Sendable {
     public var client: HTTPClient
 
     public init(baseURL: ServiceURL = OpenMeteoAirQuality.defaultBaseURL, client: HTTPClient = HTTPClient()) {
-        self.init(endpoint: OpenMeteoEndpoint(base: baseURL, publicBase: Self.defaultBaseURL, apiKey: nil), client: client)
+        self.init(
+            endpoint: OpenMeteoEndpoint(base: baseURL, publicBase: Self.defaultBaseURL, apiKey: nil), client: client)
     }
 
     public init(endpoint: OpenMeteoEndpoint, client: HTTPClient = HTTPClient()) {
@@ -67,7 +68,8 @@ public struct OpenMeteoAirQuality: Sendable {
         do {
             response = try JSONDecoder().decode(Response.self, from: body)
         } catch {
-            throw .web(.undecodable(service: serviceName, reason: HTTPClient.describe(decodingError: error, body: body)))
+            throw .web(
+                .undecodable(service: serviceName, reason: HTTPClient.describe(decodingError: error, body: body)))
         }
         guard let current = response.current else {
             throw .noData(reason: "the answer has no `current` block")
@@ -152,7 +154,9 @@ public struct OpenMeteoAirQuality: Sendable {
                 interval = try container.decodeIfPresent(Int.self, forKey: Key(stringValue: "interval"))
                 var values: [String: Double?] = [:]
                 for key in container.allKeys where key.stringValue != "time" && key.stringValue != "interval" {
-                    values[key.stringValue] = try container.decodeIfPresent(Double.self, forKey: key)
+                    // One unreadable value (a string where a number belongs) costs that value,
+                    // not the whole answer: garbage pollen must not hide the air quality.
+                    values[key.stringValue] = (try? container.decodeIfPresent(Double.self, forKey: key)) ?? nil
                 }
                 self.values = values
             }

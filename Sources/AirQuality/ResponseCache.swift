@@ -41,7 +41,8 @@ public struct ResponseCache: Sendable {
     func file(_ key: String) -> URL {
         // Keys are built by airloc from numbers and fixed words; anything else is dropped
         // so no key can name a path outside the directory.
-        let safe = String(key.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || "-_.,".contains(Character($0)) })
+        let safe = String(
+            key.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || "-_.,".contains(Character($0)) })
         return directory.appendingPathComponent(safe + ".json")
     }
 
@@ -66,7 +67,9 @@ public struct ResponseCache: Sendable {
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let target = file(key)
             let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
             else { return }
             if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
         } catch {

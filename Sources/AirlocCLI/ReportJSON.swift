@@ -222,7 +222,8 @@ struct ReportJSON: Encodable {
                 },
                 europeanAqi: reading.europeanAQI.map { index in
                     let band = EuropeanAQICategory(index: index)
-                    return EuropeanJSON(index: index, category: band.rawValue, categoryName: band.name, color: band.color)
+                    return EuropeanJSON(
+                        index: index, category: band.rawValue, categoryName: band.name, color: band.color)
                 },
                 cachedAgeS: report.data.airCachedAge.map { ($0 * 10).rounded() / 10 }, stale: report.data.airIsStale)
         case .failure(let error):

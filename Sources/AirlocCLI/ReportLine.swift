@@ -26,7 +26,8 @@ enum ReportLine {
                 parts.append("\(pollen.species.name) \(pollen.level.name)")
             }
             if let trend = report.data.climate.trend {
-                parts.append(report.units.formatDifference(celsius: trend.difference).replacingOccurrences(of: " ", with: ""))
+                parts.append(
+                    report.units.formatDifference(celsius: trend.difference).replacingOccurrences(of: " ", with: ""))
             }
             if let age = report.data.airCachedAge, report.data.airIsStale {
                 parts.append("cached \(formatAge(age)) ago")

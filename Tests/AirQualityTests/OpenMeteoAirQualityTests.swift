@@ -23,8 +23,10 @@ struct OpenMeteoAirQualityTests {
         #expect(reading.concentrations[.pm2_5] == 8.8)
         #expect(reading.concentrations[.carbonMonoxide] == 220)
         #expect(reading.dominantPollutant == .pm2_5)
-        #expect(reading.time == "2024-02-21T16:00")
+        #expect(reading.time.count == 16 && reading.time.hasSuffix(":00"), "the current hour, local: \(reading.time)")
         #expect(reading.timezone == "Europe/Berlin")
+        #expect(reading.europeanAQI == 22 && reading.europeanSubIndices[.pm2_5] == 22)
+        #expect(reading.europeanSubIndices[.carbonMonoxide] == nil, "the European index has no CO")
     }
 
     @Test func asksForTheCurrentAQIAndAllSixPollutantsInOneRequest() async throws {
@@ -116,5 +118,15 @@ struct OpenMeteoAirQualityTests {
             #expect(error.description.contains("Daily API request limit exceeded"))
             #expect(error.description.contains("Open-Meteo air quality"))
         }
+    }
+
+    @Test(arguments: [900, 3600])
+    func aReadingIsCurrentUntilTheNextBoundaryOfItsOwnInterval(interval: Int) throws {
+        let body =
+            #"{"utc_offset_seconds":3600,"timezone":"Europe/Berlin","current":{"time":"2024-02-21T16:00","interval":\#(interval),"us_aqi":41}}"#
+        let reading = try OpenMeteoAirQuality.reading(from: Data(body.utf8))
+        // 16:00 in UTC+1 is 15:00 UTC.
+        #expect(reading.dataTime == Date(timeIntervalSince1970: 1_708_527_600))
+        #expect(reading.nextUpdate == Date(timeIntervalSince1970: 1_708_527_600 + Double(interval)))
     }
 }

@@ -10,7 +10,9 @@ struct AirEndToEndTests {
         defer { home.remove() }
         return try await AirlocBinary.run(
             arguments,
-            environment: AirlocBinary.environment(home: home.url, extra: ["AIRLOC_AIR_QUALITY_URL": double.baseURL]))
+            environment: AirlocBinary.environment(
+                home: home.url,
+                extra: ["AIRLOC_AIR_QUALITY_URL": double.baseURL, "AIRLOC_ARCHIVE_URL": double.baseURL]))
     }
 
     @Test func byNameByPostalCodeAndByCoordinates() async throws {
@@ -25,11 +27,14 @@ struct AirEndToEndTests {
         #expect(postal.status == 0 && postal.stdout.hasPrefix("Chosen location · Beverly Hills"), "\(postal)")
         let point = try await Self.run(
             ["air", "--lat", "52.52", "--lon", "13.405", "--format", "line"], double: double)
-        #expect(point.stdout == "Berlin 41 Good · PM2.5 8.8\n", "\(point)")
+        #expect(point.stdout == "Berlin 41 Good · PM2.5 8.8 · +1.8°C\n", "\(point)")
         // Only the rounded point of the chosen place was sent: nothing about this device.
-        let queries = try double.requests().map(\.query)
+        let queries = try double.requests().filter { $0.path == "/v1/air-quality" }.map(\.query)
         #expect(queries.count == 3)
         #expect(queries.first?.hasPrefix("latitude=48.85&longitude=2.35&") == true, "\(queries)")
+        let archive = try double.requests().filter { $0.path == "/v1/archive" }.map(\.query)
+        #expect(archive.count == 6 && archive.allSatisfy { $0.hasPrefix("latitude=") }, "\(archive)")
+        #expect(archive.first { $0.contains("latitude=48.85&longitude=2.35&") } != nil, "\(archive)")
     }
 
     @Test func pollenInTheReportTheLineAndTheJSON() async throws {
@@ -50,7 +55,7 @@ struct AirEndToEndTests {
             #"{"path": "/v1/air-quality", "status": 200, "body": \#(String(reflecting: body))}"#
         ])
         defer { spring.stop() }
-        let line = try await Self.run(["air", "Berlin", "--format", "line"], double: spring)
+        let line = try await Self.run(["air", "Berlin", "--format", "line", "--no-climate"], double: spring)
         #expect(line.stdout == "Berlin 41 Good · PM2.5 8.8 · Birch high\n", "\(line)")
         let card = try await Self.run(["air", "Berlin"], double: spring)
         #expect(card.stdout.contains("Pollen       Tree high (Birch 120) · Grass low"), "\(card)")

@@ -13,7 +13,10 @@ struct PostalEndToEndTests {
             arguments,
             environment: AirlocBinary.environment(
                 home: home.url,
-                extra: ["AIRLOC_POSTAL_URL": double.baseURL, "AIRLOC_AIR_QUALITY_URL": double.baseURL]))
+                extra: [
+                    "AIRLOC_POSTAL_URL": double.baseURL, "AIRLOC_AIR_QUALITY_URL": double.baseURL,
+                    "AIRLOC_ARCHIVE_URL": double.baseURL,
+                ]))
     }
 
     static func json(_ result: ChildProcess.Result) throws -> [String: Any] {

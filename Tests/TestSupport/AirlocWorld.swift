@@ -28,6 +28,7 @@ public struct AirlocWorld: Sendable {
             home: home.url,
             extra: [
                 "AIRLOC_GPSD": "127.0.0.1:\(gpsd.port)", "AIRLOC_AIR_QUALITY_URL": double.baseURL,
+                "AIRLOC_ARCHIVE_URL": double.baseURL,
                 "AIRLOC_IP_URL": double.baseURL,
             ])
         if let config {
