@@ -65,8 +65,16 @@ timeit "airloc postal US 90210 (offline)" "$bin" postal US 90210 --offline
 
 source scripts/fixtures.sh
 "$bin" auth grant >/dev/null
-timeit "airloc now --json (gpsd holding a fix, local double)" "$bin" now --json
-timeit "airloc now --lat 52.52 --lon 13.40 --json (manual, local double)" "$bin" now --lat 52.52 --lon 13.40 --json
+# The report's requests and wall time by cache state (gpsd holding a fix, local double).
+requests() { "$@" | python3 -c 'import json, sys; print(json.load(sys.stdin)["http_requests"])'; }
+empty_cache_now() { rm -rf "$XDG_CACHE_HOME/airloc"; "$bin" now --json; }
+echo "HTTP requests of airloc now --json: empty cache $(requests empty_cache_now)," \
+    "--refresh (baseline cached) $(requests "$bin" now --json --refresh)," \
+    "warm cache $(requests "$bin" now --json)"
+timeit "airloc now --json, empty cache (air, recent climate, 30-year baseline)" empty_cache_now
+timeit "airloc now --json --refresh (baseline cached: the common cold case)" "$bin" now --json --refresh
+timeit "airloc now --json, warm cache (no request)" "$bin" now --json
+timeit "airloc now --lat 52.52 --lon 13.40 --json (manual, warm cache)" "$bin" now --lat 52.52 --lon 13.40 --json
 timeit "airloc locate --json (gpsd holding a fix: answered by ?POLL)" "$bin" locate --json
 
 # Idle CPU of a long-running watch: CPU ticks used over 30 s of streaming.

@@ -1,3 +1,4 @@
+import AirQuality
 import Foundation
 import TestSupport
 import Testing
@@ -90,6 +91,31 @@ import Testing
     @Test func badEnvironmentValuesAreConfigErrors() {
         #expect(throws: CLIError.self) { try load("", extra: ["AIRLOC_GPSD": "host:99999"]) }
         #expect(throws: CLIError.self) { try load("", extra: ["AIRLOC_AIR_QUALITY_URL": "ftp://x"]) }
+    }
+
+    @Test func theReportsKeysWithTheirForms() throws {
+        let configuration = try load(
+            """
+            [services]
+            deadline = 20
+            open-meteo-api-key = abc-DEF_123
+            [cache]
+            max-stale = 90m
+            [display]
+            units = imperial
+            scale = eu
+            """)
+        #expect(configuration.serviceDeadline == 20 && configuration.openMeteoAPIKey == "abc-DEF_123")
+        #expect(configuration.maxStale == 5400)
+        #expect(configuration.units == TemperatureUnit.imperial && configuration.scale == AQIScale.eu)
+        #expect(try load("[display]\nunits = auto\n").units == nil, "auto: by the place's country")
+        #expect(Configuration.parseDuration("6h") == 21_600 && Configuration.parseDuration("0") == 0)
+        #expect(Configuration.parseDuration("45") == 45 && Configuration.parseDuration("2d") == 172_800)
+        for bad in ["8d", "-1h", "h", "6 hours", ""] { #expect(Configuration.parseDuration(bad) == nil, "\(bad)") }
+        #expect(throws: CLIError.self) { try load("[services]\nopen-meteo-api-key = a&b=c\n") }
+        #expect(throws: CLIError.self) { try load("[display]\nscale = uk\n") }
+        let fromEnvironment = try load("", extra: ["AIRLOC_OPEN_METEO_API_KEY": "k-1"])
+        #expect(fromEnvironment.openMeteoAPIKey == "k-1")
     }
 }
 
