@@ -129,4 +129,28 @@ struct OpenMeteoAirQualityTests {
         #expect(reading.dataTime == Date(timeIntervalSince1970: 1_708_527_600))
         #expect(reading.nextUpdate == Date(timeIntervalSince1970: 1_708_527_600 + Double(interval)))
     }
+
+    /// A response recorded from the live service by another project (frenck's
+    /// python-open-meteo fixtures, ../shared/corpus/openmeteo): every variable airloc does
+    /// not ask for is ignored, and what it reads matches the file.
+    @Test func readsAResponseRecordedFromTheLiveService() throws {
+        guard let corpus = PackagePaths.corpus?.appendingPathComponent("openmeteo/frenck_air_quality.json") else {
+            #expect(!ExternalTool.isCI, "../shared/corpus/openmeteo is missing, and CI must read it")
+            print("note: ../shared/corpus not found; the recorded Open-Meteo answer is read only where it exists")
+            return
+        }
+        let body = try Data(contentsOf: corpus)
+        let reading = try OpenMeteoAirQuality.reading(from: body)
+        let current = try #require(
+            (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["current"] as? [String: Any])
+        #expect(reading.usAQI == current["us_aqi"] as? Int)
+        #expect(reading.europeanAQI == current["european_aqi"] as? Int)
+        #expect(reading.concentrations[.pm2_5] == current["pm2_5"] as? Double)
+        #expect(reading.subIndices[.pm10] == current["us_aqi_pm10"] as? Int)
+        #expect(reading.computed.isEmpty, "the service gave every sub-index")
+        #expect(reading.dominantPollutant == .pm2_5)
+        // Six species at 0 grains/m³: available, and none — not "not available here".
+        #expect(reading.pollen.isAvailable && reading.pollen.species.count == 6)
+        #expect(reading.interval == 3600 && reading.nextUpdate != nil)
+    }
 }
