@@ -11,7 +11,7 @@ DESTDIR ?=
 ARGS ?= now
 SWIFT ?= swift
 # Debian packages the build, the tests and the demo need.
-DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 gpsd gpsd-clients python3 util-linux tzdata
+DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 gpsd gpsd-clients python3 util-linux tzdata tmux
 
 .PHONY: all deps build release demo test lint format run bench acceptance install uninstall clean
 

@@ -14,12 +14,16 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CINIH", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+        // The C library's wcwidth (part of libc: nothing to install or link).
+        .systemLibrary(name: "CWideChar"),
         .target(name: "Geo"),
         .target(name: "Web"),
         .target(name: "Gazetteer", dependencies: ["Geo", "Web"]),
         .target(name: "Location", dependencies: ["Geo", "Web", "CGPS"]),
         .target(name: "AirQuality", dependencies: ["Geo", "Web"]),
-        .target(name: "AirlocCLI", dependencies: ["Geo", "Web", "Gazetteer", "Location", "AirQuality", "CINIH"]),
+        .target(
+            name: "AirlocCLI",
+            dependencies: ["Geo", "Web", "Gazetteer", "Location", "AirQuality", "CINIH", "CWideChar"]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(

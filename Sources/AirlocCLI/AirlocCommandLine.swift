@@ -27,7 +27,8 @@ struct Command: Sendable {
 public enum AirlocCommandLine {
     static let commands: [Command] = [
         NowCommand.command, AirCommand.command, LocateCommand.command, AuthCommand.command, DoctorCommand.command,
-        SearchCommand.command, PopularCommand.command, ReverseCommand.command, PostalCommand.command,
+        SearchCommand.command, PickCommand.command, UseCommand.command, PopularCommand.command, ReverseCommand.command,
+        PostalCommand.command,
         DataCommand.command,
     ]
 

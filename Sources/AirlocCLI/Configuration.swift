@@ -40,6 +40,8 @@ struct Configuration: Sendable {
     /// nil = auto (imperial for US places).
     var units: TemperatureUnit?
     var scale = AQIScale.us
+    /// The user's choice (`airloc use`) from the state directory; above `[location]`.
+    var chosenPlace: ChosenPlace?
     /// Degrees to which coordinates are rounded before they leave the device.
     var outboundPrecision: Double = 0.01
     var manualLatitude: Double?
@@ -120,6 +122,7 @@ struct Configuration: Sendable {
             configuration.loadedFiles.append(userPath)
         }
         try configuration.applyEnvironment(environment)
+        configuration.chosenPlace = ChosenPlace.load(environment: environment)
         return configuration
     }
 

@@ -14,6 +14,8 @@ public enum ExitCode: Int32, Sendable {
     case tempFail = 75
     case noPermission = 77
     case config = 78
+    /// Ctrl-C in an interactive picker (128 + SIGINT, as a shell reports it).
+    case interrupted = 130
 
     /// A search found nothing (like grep's 1).
     static var noMatch: ExitCode { .cancelled }

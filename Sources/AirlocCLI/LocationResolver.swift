@@ -79,6 +79,10 @@ struct LocationResolver {
     /// The manual location, if one is configured; a `place` that is not in the gazetteer
     /// is a configuration error (a typo must not quietly move the user elsewhere).
     func manualProvider() throws(CLIError) -> ManualProvider? {
+        // The user's latest choice beats the configuration files; --lat/--lon beat both.
+        if context.arguments.value("lat") == nil, let chosen = configuration.chosenPlace {
+            return ManualProvider(coordinate: chosen.coordinate, origin: "chosen place \(chosen.displayName)")
+        }
         if let latitude = configuration.manualLatitude, let longitude = configuration.manualLongitude,
             let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
         {
@@ -216,7 +220,7 @@ struct LocationResolver {
 /// Stands in the chain where `manual` is listed but nothing is configured, so the
 /// attempt list says what to configure.
 struct UnconfiguredManualProvider: LocationProvider {
-    static let reason = "no manual location configured ([location] latitude/longitude or place)"
+    static let reason = "no manual location ('airloc use PLACE', or [location] latitude/longitude or place)"
     let name = "manual"
     let senses = false
 

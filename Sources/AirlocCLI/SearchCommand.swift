@@ -6,7 +6,8 @@ import Geo
 enum SearchCommand {
     static let spec = CommandSpec(
         name: "search", summary: "Find places by name: typo-tolerant, offline (online with --online)",
-        usage: "QUERY... [--limit N] [--country CC] [--near LAT,LON] [--json] [--online | --offline]",
+        usage:
+            "QUERY... [--limit N] [--country CC] [--near LAT,LON] [--json] [--online | --offline] | (nothing, on a terminal: the picker)",
         discussion: """
             QUERY is matched against every name of every place with population ≥ 500, admin-1
             region and country, ignoring case, accents and punctuation ("koln" finds Köln); a
@@ -36,6 +37,8 @@ enum SearchCommand {
         let arguments = context.arguments
         let query = arguments.positionals.joined(separator: " ")
         guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            // On a terminal, no query opens the picker; a script gets a usage error.
+            if context.console.isInteractive && !arguments.has("json") { return try await PickCommand.run(context) }
             throw .usage("expected a place name to search for, e.g. 'airloc search Paris'", command: spec.name)
         }
         guard query.utf8.count <= 1000 else {
@@ -141,6 +144,7 @@ enum SearchCommand {
 
     static func nearOption(_ text: String?, configuration: Configuration) throws(CLIError) -> Coordinate? {
         guard let text else {
+            if let chosen = configuration.chosenPlace { return chosen.coordinate }
             if let lat = configuration.manualLatitude, let lon = configuration.manualLongitude {
                 return try? Coordinate(latitude: lat, longitude: lon)
             }

@@ -1,0 +1,108 @@
+import Foundation
+import Geo
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The place the user chose (`airloc use`, or Enter in the picker): the manual location
+/// the provider chain falls back to and the point search ranks namesakes around.
+///
+/// Contract: kept in `$XDG_STATE_HOME/airloc/place` as `key=value` lines, private to the
+/// user (0600) and written atomically. A missing file means no choice; a damaged one is
+/// ignored (as if none), never a crash, never a made-up location. It takes precedence
+/// over `[location]` in the configuration files, and `--lat/--lon` over it.
+struct ChosenPlace: Sendable, Equatable {
+    /// GeoNames id; 0 for a coordinate the user gave.
+    var id: Int
+    var name: String
+    var displayName: String
+    var coordinate: Coordinate
+    var countryCode: String
+    var chosenAt: Date
+
+    init(place: Place, at date: Date = Date()) {
+        id = place.id
+        name = place.name
+        displayName = place.displayName
+        coordinate = place.coordinate
+        countryCode = place.countryCode
+        chosenAt = date
+    }
+
+    init(id: Int, name: String, displayName: String, coordinate: Coordinate, countryCode: String, chosenAt: Date) {
+        self.id = id
+        self.name = name
+        self.displayName = displayName
+        self.coordinate = coordinate
+        self.countryCode = countryCode
+        self.chosenAt = chosenAt
+    }
+
+    /// As a ``Place`` for a report (time zone and region come from the place data).
+    var place: Place {
+        Place(id: id, name: name, coordinate: coordinate, countryCode: countryCode)
+    }
+
+    static func file(environment: [String: String]) -> URL {
+        XDGDirectories(environment: environment).state.appendingPathComponent("place")
+    }
+
+    static func load(environment: [String: String]) -> ChosenPlace? {
+        guard let text = try? String(contentsOf: file(environment: environment), encoding: .utf8) else { return nil }
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            values[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        guard let latitude = values["latitude"].flatMap(Double.init),
+            let longitude = values["longitude"].flatMap(Double.init),
+            let coordinate = try? Coordinate(latitude: latitude, longitude: longitude),
+            let name = values["name"], !name.isEmpty
+        else { return nil }
+        return ChosenPlace(
+            id: values["id"].flatMap(Int.init) ?? 0, name: name, displayName: values["display_name"] ?? name,
+            coordinate: coordinate, countryCode: values["country_code"] ?? "",
+            chosenAt: Date(timeIntervalSince1970: values["chosen_at"].flatMap(Double.init) ?? 0))
+    }
+
+    func save(environment: [String: String]) throws(CLIError) {
+        let target = Self.file(environment: environment)
+        let directory = target.deletingLastPathComponent()
+        // Names come from the place data or the user; a line break would forge a key.
+        func clean(_ text: String) -> String { String(text.filter { $0 != "\n" && $0 != "\r" }.prefix(200)) }
+        let text = """
+            id=\(id)
+            name=\(clean(name))
+            display_name=\(clean(displayName))
+            latitude=\(coordinate.latitude)
+            longitude=\(coordinate.longitude)
+            country_code=\(clean(countryCode))
+            chosen_at=\(Int(chosenAt.timeIntervalSince1970))
+
+            """
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let temporary = directory.appendingPathComponent(".place.\(getpid())")
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteUnknown) }
+            guard rename(temporary.path, target.path) == 0 else {
+                try? FileManager.default.removeItem(at: temporary)
+                throw CocoaError(.fileWriteUnknown)
+            }
+        } catch {
+            throw CLIError(code: .ioError, message: "cannot save the chosen place in \(target.path): \(error)")
+        }
+    }
+
+    static func clear(environment: [String: String]) throws(CLIError) {
+        let target = file(environment: environment)
+        guard FileManager.default.fileExists(atPath: target.path) else { return }
+        do { try FileManager.default.removeItem(at: target) } catch {
+            throw CLIError(code: .ioError, message: "cannot remove \(target.path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Geo
+
+/// Draws a ``Picker`` as lines of a terminal screen: the query line, a status line, the
+/// rows, and a key help line.
+///
+/// Contract: pure — the same picker, size and clock give the same lines; every line fits
+/// `width` columns by display width (CJK, combining marks), so nothing wraps; the list
+/// scrolls so the highlighted row is always visible. Styling (bold, dim, reverse) only
+/// when `styled`; the highlighted row is also marked with "›" so it shows without it.
+struct PickerView {
+    var width: Int
+    var height: Int
+    var styled: Bool
+    var now = Date()
+
+    /// Rows the list shows at once (the page size for PgUp/PgDn).
+    var listHeight: Int { max(1, height - 3) }
+
+    static let prompt = "Search: "
+
+    func lines(_ picker: Picker) -> [String] {
+        var lines = [Self.prompt + DisplayWidth.tail(picker.query, to: max(1, width - Self.prompt.count - 1))]
+        lines.append(dim(DisplayWidth.truncate(statusText(picker), to: width)))
+        let first = max(0, min(picker.selected - listHeight + 1, picker.rows.count - listHeight))
+        let visible = picker.rows.indices.dropFirst(first).prefix(listHeight)
+        for index in visible {
+            lines.append(render(picker.rows[index], selected: index == picker.selected))
+        }
+        while lines.count < height - 1 { lines.append("") }
+        lines.append(
+            dim(DisplayWidth.truncate("↑↓ move · Enter choose · Tab complete · Ctrl-U clear · Esc cancel", to: width)))
+        return Array(lines.prefix(max(1, height)))
+    }
+
+    /// Column (1-based) of the cursor on the query line.
+    func cursorColumn(_ picker: Picker) -> Int {
+        Self.prompt.count + DisplayWidth.of(DisplayWidth.tail(picker.query, to: max(1, width - Self.prompt.count - 1)))
+            + 1
+    }
+
+    func statusText(_ picker: Picker) -> String {
+        switch picker.status {
+        case .idle: return "Popular cities — type 2 letters or more to search"
+        case .results:
+            let count = picker.rows.count
+            let online = picker.rows.contains {
+                if case .place(let row) = $0 { return row.online } else { return false }
+            }
+            return "\(count) \(count == 1 ? "place" : "places")" + (online ? " (with online results)" : "")
+        case .searching: return "Searching online…"
+        case .noResults: return "No results found"
+        case .error(let message):
+            return picker.rows.isEmpty
+                ? "No results found offline; online search failed: \(message)"
+                : "Online search failed: \(message)"
+        }
+    }
+
+    func render(_ row: Picker.Row, selected: Bool) -> String {
+        let marker = selected ? "› " : "  "
+        let available = max(0, width - 2)
+        switch row {
+        case .currentLocation:
+            let text = DisplayWidth.truncate("Use current location", to: available)
+            return marker + (selected ? reverse(text) : bold(text))
+        case .place(let row):
+            let place = row.place
+            var info: [String] = []
+            if let distance = row.distance {
+                info.append(
+                    distance < 10_000 ? String(format: "%.1f km", distance / 1000) : "\(Int(distance / 1000)) km")
+            } else if place.population > 0 {
+                info.append("pop. " + Self.shortNumber(place.population))
+            }
+            if let local = LocalTime(timezone: place.timezone, at: now) { info.append(local.clock) }
+            if row.online { info.append("online") }
+            var right = info.joined(separator: " · ")
+            // A narrow terminal keeps the name: the details go first.
+            if DisplayWidth.of(right) + 2 + 8 > available { right = "" }
+            let region = [place.admin1, place.country].filter { !$0.isEmpty }.joined(separator: ", ")
+            let rightWidth = DisplayWidth.of(right)
+            let room = max(0, available - rightWidth - (right.isEmpty ? 0 : 2))
+            let name = DisplayWidth.truncate(place.name, to: room)
+            let regionRoom = room - DisplayWidth.of(name) - 2
+            let regionText = regionRoom >= 4 ? DisplayWidth.truncate(region, to: regionRoom) : ""
+            let leftWidth = DisplayWidth.of(name) + (regionText.isEmpty ? 0 : 2 + DisplayWidth.of(regionText))
+            let gap = String(repeating: " ", count: max(right.isEmpty ? 0 : 2, available - leftWidth - rightWidth))
+            if selected {
+                let plain = name + (regionText.isEmpty ? "" : "  " + regionText) + gap + right
+                return marker + reverse(plain)
+            }
+            return marker + bold(name) + (regionText.isEmpty ? "" : "  " + dim(regionText)) + gap + dim(right)
+        }
+    }
+
+    /// "3.4M", "45k", "812".
+    static func shortNumber(_ value: Int) -> String {
+        switch value {
+        case 1_000_000...: return String(format: "%.1fM", Double(value) / 1_000_000)
+        case 10_000...: return "\(value / 1000)k"
+        default: return "\(value)"
+        }
+    }
+
+    private func bold(_ text: String) -> String { styled ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    private func dim(_ text: String) -> String { styled && !text.isEmpty ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    private func reverse(_ text: String) -> String { styled ? "\u{1B}[7m\(text)\u{1B}[0m" : text }
+}

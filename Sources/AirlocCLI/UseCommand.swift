@@ -1,0 +1,161 @@
+import Foundation
+import Gazetteer
+import Geo
+
+/// `airloc use`: choose the place whose air you see when no GPS fix is at hand.
+enum UseCommand {
+    static let spec = CommandSpec(
+        name: "use", summary: "Choose a place as your manual location (or show or clear the choice)",
+        usage: "[PLACE... [--first] | --lat DEG --lon DEG | --clear] [--json]",
+        discussion: """
+            Saves the place in $XDG_STATE_HOME/airloc/place. The provider chain's manual step
+            ([location] providers, default "gpsd, manual") answers with it, and 'airloc search'
+            ranks namesakes near it. It takes precedence over [location] in the configuration
+            files; --lat/--lon on a command take precedence over it. Without arguments: show the
+            current choice.
+
+            PLACE is searched offline as in 'airloc search' ("Paris", "Springfield, MO", "Londn").
+            When it names several places of similar size (Springfield), airloc asks on a terminal
+            and refuses elsewhere, listing them (exit 65) — unless --first takes the best match.
+            Exit status: 0 saved, shown or cleared; 65 no such place, or ambiguous; 1 cancelled;
+            74 the state file cannot be written; 64 bad usage.
+            """,
+        options: [
+            .value("lat", "DEG", "latitude (-90...90), with --lon"),
+            .value("lon", "DEG", "longitude (-180...180), with --lat"),
+            .flag("first", "take the best match even when the name is ambiguous"),
+            .flag("clear", "forget the chosen place"),
+            .flag("json", "print JSON (schema airloc.use/1, docs/json-schema.md)"),
+        ],
+        maxPositionals: nil)
+
+    static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
+
+    struct UseJSON: Encodable {
+        var schema = "airloc.use/1"
+        /// The place now chosen; null after --clear or when none is.
+        var place: PlaceJSON?
+        /// "saved", "shown", "cleared" or "none".
+        var action: String
+    }
+
+    static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        let arguments = context.arguments
+        let name = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        let coordinate = try CoordinateArguments.parse(
+            latitude: arguments.value("lat"), longitude: arguments.value("lon"), command: spec.name)
+        let given = [!name.isEmpty, coordinate != nil, arguments.has("clear")].filter { $0 }.count
+        guard given <= 1 else { throw .usage("give only one of a place, --lat/--lon and --clear", command: spec.name) }
+        if arguments.has("clear") {
+            try ChosenPlace.clear(environment: context.environment)
+            report(nil, action: "cleared", context: context)
+            return .ok
+        }
+        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let place: Place
+        if let coordinate {
+            // A point is saved as given, named after the place it is in or near.
+            let near = gazetteer.locality(for: coordinate)
+            place = Place(
+                id: 0,
+                name: near.map { $0.distance < 1000 ? $0.place.name : $0.relativeDescription } ?? "\(coordinate)",
+                coordinate: coordinate, admin1: near?.place.admin1 ?? "", country: near?.place.country ?? "",
+                countryCode: near?.place.countryCode ?? "", timezone: near?.place.timezone ?? "")
+        } else if !name.isEmpty {
+            place = try choose(name, gazetteer: gazetteer, context: context)
+        } else {
+            guard let chosen = context.configuration.chosenPlace else {
+                report(nil, action: "none", context: context)
+                return .ok
+            }
+            report(resolved(chosen, in: gazetteer), action: "shown", context: context)
+            return .ok
+        }
+        try ChosenPlace(place: place).save(environment: context.environment)
+        report(place, action: "saved", context: context)
+        return .ok
+    }
+
+    /// The full place record of a saved choice (region, time zone), from the place data.
+    static func resolved(_ chosen: ChosenPlace, in gazetteer: Gazetteer) -> Place {
+        if chosen.id != 0, let place = gazetteer.place(id: chosen.id) { return place }
+        var place = chosen.place
+        if let near = gazetteer.nearest(to: chosen.coordinate)?.place {
+            place.timezone = near.timezone
+            place.admin1 = near.admin1
+            place.country = near.country
+        }
+        return place
+    }
+
+    /// The place `name` means: the best match, after asking (terminal) or refusing
+    /// (elsewhere) when several places of similar size share the name.
+    static func choose(_ name: String, gazetteer: Gazetteer, context: CommandContext) throws(CLIError) -> Place {
+        guard Gazetteer.isSearchable(name) else {
+            throw .usage("a place name needs at least 2 letters or digits", command: spec.name)
+        }
+        let near = try SearchCommand.nearOption(nil, configuration: context.configuration)
+        let results = gazetteer.search(name, options: SearchOptions(limit: 10, near: near))
+        guard let first = results.first else {
+            throw CLIError(code: .dataError, message: "no place named \"\(name.prefix(80))\"; try 'airloc search'")
+        }
+        let namesakes = ambiguity(results)
+        guard namesakes.count > 1, !context.arguments.has("first") else { return first.place }
+        let list = namesakes.enumerated().map { index, place in
+            "  \(index + 1). \(place.displayName)"
+                + (place.population > 0 ? " (pop. \(SearchCommand.grouped(place.population)))" : "")
+        }.joined(separator: "\n")
+        guard context.console.isInteractive else {
+            throw CLIError(
+                code: .dataError,
+                message: "\"\(name.prefix(80))\" names several places; say which (e.g. "
+                    + "\"\(namesakes[0].name), \(namesakes[0].admin1.isEmpty ? namesakes[0].country : namesakes[0].admin1)\")"
+                    + " or take the first with --first:\n\(list)")
+        }
+        context.console.err(
+            "\"\(name)\" names several places:\n\(list)\nWhich one? [1-\(namesakes.count), Enter = 1, q = cancel] ")
+        let answer = (readLine(strippingNewline: true) ?? "q").trimmingCharacters(in: .whitespaces)
+        if answer.isEmpty { return namesakes[0] }
+        guard let number = Int(answer), (1...namesakes.count).contains(number) else {
+            throw CLIError(code: .cancelled, message: "nothing chosen")
+        }
+        return namesakes[number - 1]
+    }
+
+    /// The namesakes that make `results` ambiguous: exact matches of the first result's
+    /// name, unless the first is at least 5 times as populous as the next (Paris, France
+    /// over Paris, Texas) — then there is nothing to ask.
+    static func ambiguity(_ results: [SearchResult]) -> [Place] {
+        guard let first = results.first, first.match == .exact else { return [] }
+        let key = SearchKey.fold(first.matchedName)
+        let namesakes = results.filter { $0.match == .exact && SearchKey.fold($0.matchedName) == key }.map(\.place)
+        guard namesakes.count > 1 else { return [] }
+        if namesakes[0].population >= 5 * max(namesakes[1].population, 1) { return [] }
+        return Array(namesakes.prefix(9))
+    }
+
+    static func report(_ place: Place?, action: String, context: CommandContext) {
+        let console = context.console
+        if context.arguments.has("json") {
+            let json = place.map { PlaceJSON(NearestPlace(place: $0, from: $0.coordinate)) }
+            console.out(JSONDocument.encode(UseJSON(place: json, action: action)))
+            return
+        }
+        switch (action, place) {
+        case ("cleared", _):
+            console.out("No place chosen any more; the manual location is [location] in the configuration.\n")
+        case ("none", _): console.out("No place chosen. Choose one with 'airloc use PLACE' or 'airloc pick'.\n")
+        case (_, let place?):
+            let verb = action == "saved" ? "Chosen" : "Chosen place"
+            console.out("\(verb): \(console.bold(place.displayName)) (\(place.coordinate))\n")
+            if action == "saved" {
+                console.out(
+                    console.dim(
+                        "'airloc now' uses it when [location] providers reaches manual (by default: when gpsd has no fix)."
+                    )
+                        + "\n")
+            }
+        default: break
+        }
+    }
+}
