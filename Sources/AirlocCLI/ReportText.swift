@@ -75,19 +75,18 @@ struct ReportText {
         return lines
     }
 
-    /// "Climate      +1.8 °C vs 1991-2020 · ▃▅▇▆▅▃▂ · 7 days to 2026-11-24".
+    /// "Climate      +1.8 °C vs 1991-2020 · ▅▆▇▆▅▇█ · 7 days: 6.5 °C, normal 4.7 °C" —
+    /// under 80 columns; the days themselves are in the JSON.
     private func climateLine(_ report: AirReport) -> String? {
         switch report.data.climate {
         case .notRequested: return nil
         case .ok(let trend):
             let units = report.units
-            let last = trend.days.last?.date ?? ""
-            let span = trend.days.count == 1 ? last : "\(trend.days.count) days to \(last):"
+            let days = trend.days.count == 1 ? "1 day" : "\(trend.days.count) days"
             return "Climate      \(console.bold(units.formatDifference(celsius: trend.difference))) vs "
-                + "\(Climatology.period) normal · \(trend.sparkline) · "
+                + "\(Climatology.period) · \(trend.sparkline) · "
                 + console.dim(
-                    "\(span) mean \(units.format(celsius: trend.recentMean)), "
-                        + "normal \(units.format(celsius: trend.baselineMean))")
+                    "\(days): \(units.format(celsius: trend.recentMean)), normal \(units.format(celsius: trend.baselineMean))")
         case .unavailable(let reason):
             return "Climate      not available here" + console.dim(" (\(reason))")
         case .failed(let reason):

@@ -46,7 +46,7 @@ struct ReportEndToEndTests {
         let card = try await device.run(["air", "Berlin"])
         #expect(card.status == 0 && card.stderr.isEmpty, "no spinner or noise outside a terminal: \(card)")
         let line = try #require(card.stdout.split(separator: "\n").first { $0.hasPrefix("Climate") })
-        #expect(line.hasPrefix("Climate      +1.8 °C vs 1991-2020 normal · "), "\(line)")
+        #expect(line.hasPrefix("Climate      +1.8 °C vs 1991-2020 · "), "\(line)")
         let cells = line.split(separator: " · ")[1]
         #expect(cells.count == 7 && cells.allSatisfy { "▁▂▃▄▅▆▇█".contains($0) }, "one cell a day: \(cells)")
         #expect(card.stdout.contains("Data: Open-Meteo.com, CAMS"))
