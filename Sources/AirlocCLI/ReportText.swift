@@ -86,7 +86,8 @@ struct ReportText {
             return "Climate      \(console.bold(units.formatDifference(celsius: trend.difference))) vs "
                 + "\(Climatology.period) · \(trend.sparkline) · "
                 + console.dim(
-                    "\(days): \(units.format(celsius: trend.recentMean)), normal \(units.format(celsius: trend.baselineMean))")
+                    "\(days): \(units.format(celsius: trend.recentMean)), normal \(units.format(celsius: trend.baselineMean))"
+                )
         case .unavailable(let reason):
             return "Climate      not available here" + console.dim(" (\(reason))")
         case .failed(let reason):
