@@ -6,38 +6,59 @@ import Testing
 /// that the terminal is left as it was on every way out.
 @Suite(.enabled(if: ExternalTool.available("tmux", "python3")), .serialized)
 struct PickerEndToEndTests {
-    /// Runs `airloc ARGS` in a terminal, recording the terminal settings before and
-    /// after and the exit status (files stty.before, stty.after, status).
-    static func session(_ arguments: String, double: HTTPDouble, home: TemporaryDirectory) async throws
-        -> TerminalSession
-    {
-        var environment = AirlocBinary.environment(
-            home: home.url,
-            extra: [
-                "AIRLOC_AIR_QUALITY_URL": double.baseURL, "AIRLOC_ARCHIVE_URL": double.baseURL,
-                "AIRLOC_GEOCODING_URL": double.baseURL,
-            ])
-        environment["PATH"] = "/usr/bin:/bin"
-        // The inner shell's pid file lets a test signal airloc itself (exec keeps the pid).
-        let script = """
-            stty -a > stty.before
-            bash -c 'echo $$ > pid; exec "\(AirlocBinary.path)" \(arguments)'
-            echo $? > status
-            stty -a > stty.after
-            sleep 120
-            """
-        return try await TerminalSession.start(script: script, environment: environment)
+    /// `airloc ARGS` in a terminal of its own, with a double for every service and a
+    /// home of its own; the script records the terminal settings before and after and
+    /// the exit status (files stty.before, stty.after, status).
+    struct Picking {
+        let double: HTTPDouble
+        let home: TemporaryDirectory
+        let terminal: TerminalSession
+
+        init(_ arguments: String) async throws {
+            double = try await HTTPDouble.start()
+            home = try TemporaryDirectory()
+            var environment = AirlocBinary.environment(
+                home: home.url,
+                extra: [
+                    "AIRLOC_AIR_QUALITY_URL": double.baseURL, "AIRLOC_ARCHIVE_URL": double.baseURL,
+                    "AIRLOC_GEOCODING_URL": double.baseURL,
+                ])
+            environment["PATH"] = "/usr/bin:/bin"
+            // The inner shell's pid file lets a test signal airloc itself (exec keeps the pid).
+            let script = """
+                stty -a > stty.before
+                bash -c 'echo $$ > pid; exec "\(AirlocBinary.path)" \(arguments)'
+                echo $? > status
+                stty -a > stty.after
+                sleep 120
+                """
+            terminal = try await TerminalSession.start(script: script, environment: environment)
+        }
+
+        var placeFile: URL { home.file("state/airloc/place") }
+
+        /// The exit status, once airloc ended, after checking the terminal settings are
+        /// as before (the window size aside: a test may resize the window).
+        func statusWithTerminalRestored() async throws -> String {
+            let status = try await terminal.waitForFile("status")
+            func settings(_ name: String) async throws -> String {
+                try await terminal.waitForFile(name).replacing(/rows \d+; columns \d+;/, with: "")
+            }
+            #expect(try await settings("stty.after") == (try await settings("stty.before")))
+            return status.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func stop() {
+            terminal.stop()
+            double.stop()
+            home.remove()
+        }
     }
 
-    static func placeFile(_ home: TemporaryDirectory) -> URL { home.file("state/airloc/place") }
-
     @Test func typeBackspaceCorrectATypoAndChoose() async throws {
-        let double = try await HTTPDouble.start()
-        defer { double.stop() }
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let terminal = try await Self.session("pick", double: double, home: home)
-        defer { terminal.stop() }
+        let picking = try await Picking("pick")
+        defer { picking.stop() }
+        let terminal = picking.terminal
         let idle = try await terminal.waitFor("Use current location")
         #expect(idle.contains("New York City") && idle.contains("Popular cities"))
         try await terminal.type("mun")
@@ -51,59 +72,47 @@ struct PickerEndToEndTests {
         let london = try await terminal.waitFor("› London")
         #expect(london.contains("England, United Kingdom"))
         try await terminal.press("Enter")
-        #expect(try await terminal.waitForFile("status") == "0\n")
+        #expect(try await picking.statusWithTerminalRestored() == "0")
         let report = try await terminal.waitFor("Air quality")
         #expect(report.contains("Chosen location · London, England, United Kingdom"), "\(report)")
-        let saved = try String(contentsOf: Self.placeFile(home), encoding: .utf8)
+        let saved = try String(contentsOf: picking.placeFile, encoding: .utf8)
         #expect(saved.contains("name=London\n") && saved.contains("country_code=GB\n"))
-        #expect(try await terminal.waitForFile("stty.after") == (try await terminal.waitForFile("stty.before")))
     }
 
     @Test(arguments: [("Escape", "1"), ("C-c", "130")])
     func cancellingSavesNothingAndRestoresTheTerminal(key: String, status: String) async throws {
-        let double = try await HTTPDouble.start()
-        defer { double.stop() }
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let terminal = try await Self.session("search", double: double, home: home)
-        defer { terminal.stop() }
+        let picking = try await Picking("search")
+        defer { picking.stop() }
+        let terminal = picking.terminal
         try await terminal.waitFor("Use current location")
         try await terminal.type("par")
         try await terminal.waitFor("Search: par")
         try await terminal.press(key)
-        #expect(try await terminal.waitForFile("status") == status + "\n")
-        #expect(!FileManager.default.fileExists(atPath: Self.placeFile(home).path), "nothing persisted")
-        #expect(try await terminal.waitForFile("stty.after") == (try await terminal.waitForFile("stty.before")))
-        #expect(try double.requests().isEmpty, "no report, no search online")
+        #expect(try await picking.statusWithTerminalRestored() == status)
+        #expect(!FileManager.default.fileExists(atPath: picking.placeFile.path), "nothing persisted")
+        #expect(try picking.double.requests().isEmpty, "no report, no search online")
     }
 
     @Test(arguments: ["TERM", "SEGV"])
     func aSignalOrACrashStillRestoresTheTerminal(signal: String) async throws {
-        let double = try await HTTPDouble.start()
-        defer { double.stop() }
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let terminal = try await Self.session("pick", double: double, home: home)
-        defer { terminal.stop() }
+        let picking = try await Picking("pick")
+        defer { picking.stop() }
+        let terminal = picking.terminal
         try await terminal.waitFor("Use current location")
         let pid = try await terminal.waitForFile("pid").trimmingCharacters(in: .whitespacesAndNewlines)
         let killed = try await ChildProcess.run(
             "/bin/kill", ["-\(signal)", pid], environment: ["PATH": "/usr/bin:/bin"], timeout: 5)
         #expect(killed.status == 0)
         let code = signal == "TERM" ? "143" : "139"
-        #expect(try await terminal.waitForFile("status") == code + "\n")
-        #expect(try await terminal.waitForFile("stty.after") == (try await terminal.waitForFile("stty.before")))
+        #expect(try await picking.statusWithTerminalRestored() == code)
         let screen = try await terminal.screen()
         #expect(!screen.contains("Popular cities"), "back on the main screen:\n\(screen)")
     }
 
     @Test func theOnlineFallbackIsMarkedAndTheTerminalAdaptsToItsSize() async throws {
-        let double = try await HTTPDouble.start()
-        defer { double.stop() }
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let terminal = try await Self.session("pick --no-report", double: double, home: home)
-        defer { terminal.stop() }
+        let picking = try await Picking("pick --no-report")
+        defer { picking.stop() }
+        let terminal = picking.terminal
         try await terminal.waitFor("Use current location")
         try await terminal.type("zzyzx")  // below the offline data's population cut
         let online = try await terminal.waitFor("· online")
@@ -112,9 +121,9 @@ struct PickerEndToEndTests {
         let narrow = try await terminal.waitFor("› Zzyzx")
         for line in narrow.split(separator: "\n") { #expect(line.count <= 40, "\(line)") }
         try await terminal.press("Enter")
-        #expect(try await terminal.waitForFile("status") == "0\n")
-        #expect(try String(contentsOf: Self.placeFile(home), encoding: .utf8).contains("name=Zzyzx\n"))
-        #expect(try double.requests().map(\.path) == ["/v1/search"], "debounced: one request for five keys")
+        #expect(try await picking.statusWithTerminalRestored() == "0")
+        #expect(try String(contentsOf: picking.placeFile, encoding: .utf8).contains("name=Zzyzx\n"))
+        #expect(try picking.double.requests().map(\.path) == ["/v1/search"], "debounced: one request for five keys")
     }
 
     @Test func withoutATerminalThePickerNeverOpens() async throws {
