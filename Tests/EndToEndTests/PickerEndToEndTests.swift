@@ -135,4 +135,39 @@ struct PickerEndToEndTests {
         let pick = try await AirlocBinary.run(["pick"], environment: environment, stdin: "")
         #expect(pick.status == 64 && pick.stderr.contains("needs a terminal"), "\(pick)")
     }
+
+    @Test func useAsksWhichOneOnATerminal() async throws {
+        let picking = try await Picking("use Springfield")
+        defer { picking.stop() }
+        let question = try await picking.terminal.waitFor("Which one?")
+        #expect(question.contains("3. Springfield, Illinois, United States"), "\(question)")
+        try await picking.terminal.type("3")
+        try await picking.terminal.press("Enter")
+        #expect(try await picking.statusWithTerminalRestored() == "0")
+        #expect(
+            try String(contentsOf: picking.placeFile, encoding: .utf8).contains("display_name=Springfield, Illinois"))
+    }
+
+    @Test func useCurrentLocationRunsTheProviderChain() async throws {
+        let picking = try await Picking("pick --no-climate")
+        defer { picking.stop() }
+        try await picking.terminal.waitFor("› Use current location")
+        try await picking.terminal.press("Enter")
+        // The chain asks for permission first, as 'airloc now' does on a terminal.
+        try await picking.terminal.waitFor("airloc wants to use this device's location")
+        try await picking.terminal.type("n")
+        try await picking.terminal.press("Enter")
+        #expect(try await picking.statusWithTerminalRestored() == "77", "denied, and no manual location")
+        #expect(!FileManager.default.fileExists(atPath: picking.placeFile.path), "the current location is not saved")
+    }
+
+    @Test func aSlowAnswerShowsASpinnerThatIsGoneBeforeTheReport() async throws {
+        let picking = try await Picking("air Berlin --no-climate")
+        defer { picking.stop() }
+        try picking.double.addFault(#"{"path": "/v1/air-quality", "delay": 2}"#)
+        try await picking.terminal.waitFor("Fetching air quality…")
+        let report = try await picking.terminal.waitFor("Air quality  41")
+        #expect(!report.contains("Fetching"), "\(report)")
+        #expect(try await picking.statusWithTerminalRestored() == "0")
+    }
 }
