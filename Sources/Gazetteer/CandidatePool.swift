@@ -23,9 +23,16 @@ struct CandidatePool {
     private(set) var typoCount = 0
     private(set) var hasExactMatch = false
 
-    init(gazetteer: Gazetteer, near: Coordinate?) {
+    /// True when the query was typed in capitals ("MUN", "NYC"): then a code is meant
+    /// and its exact match earns the exact bonus. Typed in lower case ("mun") it is most
+    /// likely the start of a name, and an airport code of a mid-sized city must not
+    /// outrank Munich: the code still matches, ranked by its place's importance alone.
+    let codesAreMeant: Bool
+
+    init(gazetteer: Gazetteer, near: Coordinate?, codesAreMeant: Bool = true) {
         self.gazetteer = gazetteer
         self.near = near
+        self.codesAreMeant = codesAreMeant
     }
 
     var count: Int { best.count }
@@ -47,7 +54,7 @@ struct CandidatePool {
         let index = gazetteer.index
         var score = Double(index.prefixImportance(entry))
         if case .exact = match {
-            score += Self.exactBonus
+            if codesAreMeant || !index.isExactOnly(entry) { score += Self.exactBonus }
             hasExactMatch = true
         }
         if tier == 2 { score += Self.qualifiedBonus }

@@ -72,7 +72,9 @@ extension Gazetteer {
             countryFilter = countries(named: SearchKey.fold(code))
             if countryFilter!.isEmpty { return [] }
         }
-        var pool = CandidatePool(gazetteer: self, near: options.near)
+        let letters = query.unicodeScalars.filter(\.properties.isAlphabetic)
+        let codesAreMeant = !letters.isEmpty && letters.allSatisfy(\.properties.isUppercase)
+        var pool = CandidatePool(gazetteer: self, near: options.near, codesAreMeant: codesAreMeant)
 
         for interpretation in QualifiedQuery.interpretations(of: query) {
             var filter = TargetFilter(countries: countryFilter)

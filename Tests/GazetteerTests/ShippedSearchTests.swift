@@ -36,6 +36,14 @@ import Testing
         #expect(top.contains("Munich"), "\(top)")
     }
 
+    /// Typed as you type, "mun" is the start of a name: Munich, not Maturín's airport
+    /// code MUN; typed in capitals, the code is meant.
+    @Test func aLowerCaseCodeDoesNotOutrankTheNameBeingTyped() throws {
+        #expect(try Self.first("mun").name == "Munich")
+        #expect(try Self.first("MUN").name == "Maturín")
+        #expect(try Self.first("nyc").name == "New York City", "a code with no rival still answers")
+    }
+
     @Test func birminghamFromADeviceInAlabama() throws {
         #expect(try Self.first("Birmingham").countryCode == "GB")
         let alabama = try Coordinate(latitude: 33.2, longitude: -86.8)
