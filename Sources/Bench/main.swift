@@ -147,7 +147,10 @@ if let queryFile = CommandLine.arguments.dropFirst(2).first,
         summary("\(kind) keystrokes", zip(queries, medians).filter { $0.0.kind == kind }.map(\.1))
     }
     summary("all, \(found) with results", medians)
-    let slowest = zip(queries, medians).sorted { $0.1 > $1.1 }.prefix(3)
-    print(
-        "slowest: " + slowest.map { String(format: "\"%@\" %.0f µs", $0.0.query, $0.1 * 1e6) }.joined(separator: ", "))
+    for kind in ["name", "typo"] {
+        let slowest = zip(queries, medians).filter { $0.0.kind == kind }.sorted { $0.1 > $1.1 }.prefix(6)
+        print(
+            "slowest \(kind) keystrokes: "
+                + slowest.map { String(format: "\"%@\" %.0f µs", $0.0.query, $0.1 * 1e6) }.joined(separator: ", "))
+    }
 }

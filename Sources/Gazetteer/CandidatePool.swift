@@ -22,6 +22,8 @@ struct CandidatePool {
     private var best: [Int: Candidate] = [:]
     private(set) var typoCount = 0
     private(set) var hasExactMatch = false
+    /// The best score of an exact or prefix match so far (typos excluded).
+    private(set) var bestNameScore = -Double.infinity
 
     /// True when the query was typed in capitals ("MUN", "NYC"): then a code is meant
     /// and its exact match earns the exact bonus. Typed in lower case ("mun") it is most
@@ -77,6 +79,7 @@ struct CandidatePool {
         let key = Int(index.kind(entry).rawValue) << 32 | index.target(entry)
         if let existing = best[key], existing.score >= score { return }
         if case .typo = match, best[key] == nil { typoCount += 1 }
+        if case .typo = match {} else { bestNameScore = max(bestNameScore, score) }
         best[key] = Candidate(entry: entry, match: match, score: score, distance: distance)
     }
 

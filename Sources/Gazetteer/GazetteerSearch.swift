@@ -47,6 +47,10 @@ extension Gazetteer {
     /// Typo matches are searched when fewer exact and prefix matches than this exist.
     public static let typoSearchBelow = 3
 
+    /// The score of a place of 100,000 people (8·log2): a prefix match this strong
+    /// makes the typo walk unnecessary.
+    static let wellKnownScore = 132.9
+
     /// True when `query` is long enough to search.
     public static func isSearchable(_ query: String) -> Bool {
         SearchKey.fold(query).count >= minimumQueryLength
@@ -100,11 +104,24 @@ extension Gazetteer {
         // nearly empty and none is exact: a name typed right ("Amsterdam") needs no
         // neighbours, and the walk is the one costly step of a search. A typo in the
         // first letters is tried only when nothing at all was found.
-        if pool.count < min(limit, Self.typoSearchBelow) && !pool.hasExactMatch {
+        // Nor when a well-known place already starts with the query ("Singapor",
+        // "Mexico Ci"): typo matches would rank below it anyway, and the user is typing
+        // its name. "Parsi" (only Parsippany, 53,000) still looks for Paris.
+        if pool.count < min(limit, Self.typoSearchBelow) && !pool.hasExactMatch
+            && pool.bestNameScore < Self.wellKnownScore
+        {
             let allowance = TypoMatcher.allowance(forLength: folded.count)
-            // One fixed letter per allowed typo first (cheap); none when that found nothing.
-            for fixed in [allowance, 0] where (fixed > 0 || pool.count == 0) && allowance > 0 {
-                var matcher = TypoMatcher(index: index, query: key, allowance: allowance, fixedPrefix: fixed)
+            // Cheapest first: one typo (most are one: "Londn", "Macnhester") after two
+            // letters typed right, then after one; then two typos; none fixed only when
+            // nothing at all was found. Each step runs only while the ones before found
+            // no typo match: a costlier walk would only add matches ranked below them.
+            var attempts = [(allowance: 1, fixed: 1)]
+            if folded.count >= 4 { attempts.insert((1, 2), at: 0) }
+            if allowance >= 2 { attempts.append((2, 2)) }
+            attempts.append((allowance, 0))
+            for (allowed, fixed) in attempts where allowance > 0 {
+                if pool.typoCount > 0 || (fixed == 0 && pool.count > 0) { break }
+                var matcher = TypoMatcher(index: index, query: key, allowance: allowed, fixedPrefix: fixed)
                 matcher.run { range, prefixLength, distance in
                     guard distance > 0 else { return }
                     for entry in best(in: range, prefixLength: prefixLength, filter: filter, count: limit * 2) {

@@ -89,29 +89,41 @@ struct TypoMatcher {
     }
 
     /// Computes the row for `byte` at `depth` (row depth + 1 from row depth and, for a
-    /// swap of neighbours, row depth − 1); returns its smallest and last cell.
+    /// swap of neighbours, row depth − 1); returns its smallest and last cell. Only the
+    /// band of cells within `allowance` of the diagonal can stay within the allowance
+    /// (Ukkonen): the rest is not computed, and the two cells bordering the band are set
+    /// to allowance + 1 for the next row to read.
     @inline(__always)
     private mutating func fillRow(depth: Int, byte: UInt8) -> (Int32, Int32) {
         let m = query.count
         let width = m + 1
+        let k = allowance
+        let over = Int32(k + 1)
         return rows.withUnsafeMutableBufferPointer { rows in
             query.withUnsafeBufferPointer { q in
+                let i = depth + 1
                 let previous = depth * width
-                let current = (depth + 1) * width
+                let current = i * width
                 let beforePrevious = depth > 0 ? (depth - 1) * width : -1
                 let previousByte: UInt8? = depth > 0 ? bytes[depth - 1] : nil
-                rows[current] = Int32(depth + 1)
+                let low = max(1, i - k)
+                let high = min(m, i + k)
+                rows[current] = Int32(i)
                 var smallest = rows[current]
-                for j in 1...m {
-                    let cost: Int32 = q[j - 1] == byte ? 0 : 1
-                    var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
-                    if j > 1, beforePrevious >= 0, let previousByte, q[j - 1] == previousByte, q[j - 2] == byte {
-                        value = min(value, rows[beforePrevious + j - 2] + 1)
+                if low > 1 { rows[current + low - 1] = over }
+                if low <= high {
+                    for j in low...high {
+                        let cost: Int32 = q[j - 1] == byte ? 0 : 1
+                        var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
+                        if j > 1, beforePrevious >= 0, let previousByte, q[j - 1] == previousByte, q[j - 2] == byte {
+                            value = min(value, rows[beforePrevious + j - 2] + 1)
+                        }
+                        rows[current + j] = value
+                        smallest = min(smallest, value)
                     }
-                    rows[current + j] = value
-                    smallest = min(smallest, value)
                 }
-                return (smallest, rows[current + m])
+                if high < m { rows[current + high + 1] = over }
+                return (smallest, high == m ? rows[current + m] : over)
             }
         }
     }
