@@ -47,7 +47,7 @@ public enum AirlocCommandLine {
             "Configuration: /etc/airloc/airloc.conf, then ~/.config/airloc/airloc.conf (see docs/configuration.md).",
             "Exit codes follow sysexits(3): 64 usage, 65 no such place or postal code, 69 service",
             "unavailable, 75 try again later, 77 location not authorized, 78 configuration error;",
-            "1 when a search finds nothing (see docs/cli.md).",
+            "1 when a search finds nothing or the picker is left with Esc, 130 with Ctrl-C (see docs/cli.md).",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -128,7 +128,7 @@ enum DoctorCommand {
                         advice: "set [location] latitude/longitude or place, or pass --lat/--lon"))
             }
         }
-        checks.append(await serviceCheck(configuration))
+        checks.append(await serviceCheck(configuration, environment: context.environment))
         if providers.contains(.ip) && authorized {
             checks.append(await ipCheck(configuration))
         }
@@ -209,15 +209,24 @@ enum DoctorCommand {
         return checks
     }
 
-    static func serviceCheck(_ configuration: Configuration) async -> Check {
+    static func serviceCheck(_ configuration: Configuration, environment: [String: String]) async -> Check {
+        // After a 429 Open-Meteo asked to be left alone: doctor must not ask anyway.
+        let cache = ResponseCache(directory: XDGDirectories(environment: environment).cache)
+        if let backoff = RateLimitBackoff.load(from: cache, now: Date()) {
+            return Check(
+                name: "air quality service", status: .warn, detail: "not asked: \(backoff.explanation)",
+                advice: "reports use cached answers until then; commercial use: [services] open-meteo-api-key")
+        }
+        let endpoint = OpenMeteoEndpoint(
+            base: configuration.airQualityURL, publicBase: OpenMeteoAirQuality.defaultBaseURL,
+            apiKey: configuration.openMeteoAPIKey)
         let client = OpenMeteoAirQuality(
-            baseURL: configuration.airQualityURL,
-            client: HTTPClient(timeout: .seconds(min(configuration.serviceTimeout, 10))))
+            endpoint: endpoint, client: HTTPClient(timeout: .seconds(min(configuration.serviceTimeout, 10))))
+        let key = endpoint.sendsAPIKey ? " (with your API key)" : ""
         do {
             _ = try await client.current(at: Coordinate(uncheckedLatitude: 0, longitude: 0))
             return Check(
-                name: "air quality service", status: .ok,
-                detail: "\(configuration.airQualityURL.base.absoluteString) answers")
+                name: "air quality service", status: .ok, detail: "\(endpoint.base.base.absoluteString) answers\(key)")
         } catch {
             return Check(
                 name: "air quality service", status: .fail, detail: error.description,

@@ -114,7 +114,8 @@ struct TypoMatcher {
                 if low <= high {
                     for j in low...high {
                         let cost: Int32 = q[j - 1] == byte ? 0 : 1
-                        var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
+                        var value = min(
+                            rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
                         if j > 1, beforePrevious >= 0, let previousByte, q[j - 1] == previousByte, q[j - 2] == byte {
                             value = min(value, rows[beforePrevious + j - 2] + 1)
                         }

@@ -114,6 +114,9 @@ struct ReportEndToEndTests {
         #expect(second.status == 75)
         #expect(second.stderr.contains("airloc waits until"), "\(second)")
         #expect(try device.double.requests().count == sent, "no request while the back-off lasts")
+        let doctor = try await device.run(["doctor"])
+        #expect(doctor.stdout.contains("air quality service: not asked: Hourly API request limit"), "\(doctor)")
+        #expect(try device.double.requests().count == sent, "doctor does not ask either")
     }
 
     @Test func anAPIKeyNeverReachesAnythingButACustomerHost() async throws {
