@@ -27,6 +27,10 @@ struct PickerView {
         for index in visible {
             lines.append(render(picker.rows[index], selected: index == picker.selected))
         }
+        // With no rows, the list area has room for the whole reason of a failure.
+        if picker.rows.isEmpty, case .error(let message) = picker.status {
+            lines += Self.wrap(message, width: max(10, width - 2)).prefix(listHeight).map { "  " + $0 }
+        }
         while lines.count < height - 1 { lines.append("") }
         lines.append(
             dim(DisplayWidth.truncate("↑↓ move · Enter choose · Tab complete · Ctrl-U clear · Esc cancel", to: width)))
@@ -52,8 +56,7 @@ struct PickerView {
         case .noResults: return "No results found"
         case .error(let message):
             return picker.rows.isEmpty
-                ? "No results found offline; online search failed: \(message)"
-                : "Online search failed: \(message)"
+                ? "No results found offline; the online search failed:" : "Online search failed: \(message)"
         }
     }
 
@@ -92,6 +95,23 @@ struct PickerView {
             }
             return marker + bold(name) + (regionText.isEmpty ? "" : "  " + dim(regionText)) + gap + dim(right)
         }
+    }
+
+    /// `text` broken at spaces into lines of at most `width` columns (a longer word is cut).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if DisplayWidth.of(candidate) <= width {
+                line = candidate
+            } else {
+                if !line.isEmpty { lines.append(line) }
+                line = DisplayWidth.truncate(String(word), to: width)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// "3.4M", "45k", "812".

@@ -170,4 +170,19 @@ struct PickerEndToEndTests {
         #expect(!report.contains("Fetching"), "\(report)")
         #expect(try await picking.statusWithTerminalRestored() == "0")
     }
+
+    @Test func aFailedOnlineSearchSaysSoAndTheQueryStaysEditable() async throws {
+        let picking = try await Picking("pick --no-report")
+        defer { picking.stop() }
+        try picking.double.addFault(#"{"path": "/v1/search", "status": 429, "reason": "minutely"}"#)
+        try await picking.terminal.waitFor("Use current location")
+        try await picking.terminal.type("zzyzx")
+        let failed = try await picking.terminal.waitFor("the online search failed")
+        #expect(failed.contains("rate limit") && failed.contains("Please try again in one minute."), "\(failed)")
+        try await picking.terminal.press("C-u")
+        try await picking.terminal.type("berl")
+        try await picking.terminal.waitFor("› Berlin")
+        try await picking.terminal.press("Escape")
+        #expect(try await picking.statusWithTerminalRestored() == "1")
+    }
 }
