@@ -222,6 +222,12 @@ public final class Gazetteer: Sendable {
         return tree.nearest(q, seed: seed)?.index
     }
 
+    /// The nearest place by a tree search from no seed and no decided cell: what
+    /// ``nearestIndex(to:)`` must always agree with (checked by tests and the bench).
+    public func nearestIndexWithoutSeeds(to coordinate: Coordinate) -> Int? {
+        tree.nearest(unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude), seed: nil)?.index
+    }
+
     /// Great-circle metres for a squared chord between unit vectors.
     @inline(__always) static func metres(chord2: Double) -> Double {
         2 * Coordinate.earthRadius * asin(min(1, chord2.squareRoot() / 2))

@@ -192,12 +192,60 @@ struct PlaceTree: Sendable {
                         Gazetteer.metres(chord2: nearest.chord2) + radius < Gazetteer.metres(chord2: second) - radius
                     {
                         seed |= decidedFlag
+                    } else {
+                        let west = -180 + Double(column) * step
+                        let corners = [
+                            unitVector(latitude: south, longitude: west),
+                            unitVector(latitude: south, longitude: west + step),
+                            unitVector(latitude: south + step, longitude: west),
+                            unitVector(latitude: south + step, longitude: west + step),
+                        ]
+                        let reach = Gazetteer.metres(chord2: nearest.chord2) + 2 * radius
+                        if tree.isNearestEverywhere(
+                            slot: nearest.slot, centre: q, reach: reach, corners: corners, step: step)
+                        {
+                            seed |= decidedFlag
+                        }
                     }
                     out.u32(seed)
                 }
             }
         }
         return out.bytes
+    }
+
+    /// True when the place at `slot` is nearer than every other place at every point of
+    /// a grid cell (given by its corners and its size in degrees, `step`).
+    ///
+    /// The nearest place to a unit vector x is the one with the largest x·p, so `slot`'s
+    /// place p wins everywhere in the cell iff (q − p)·x < 0 for every other place q and
+    /// every x in the cell. A linear function's largest value on the cell is at a corner,
+    /// up to how far the cell bulges from the corners' plane — less than step² (radians)
+    /// — so the test is: the largest corner value plus |q − p|·step² is negative. Only
+    /// places within `reach` metres of the centre (the nearest's distance plus the cell's
+    /// diameter) can win anywhere in the cell: the others are not looked at. A mid-ocean
+    /// cell far from every coast is decided this way although its two nearest places are
+    /// nearly as far as each other.
+    func isNearestEverywhere(
+        slot: Int, centre: (Double, Double, Double), reach: Double, corners: [(Double, Double, Double)], step: Double
+    ) -> Bool {
+        let p = (component(slot, 0), component(slot, 1), component(slot, 2))
+        let angle = min(Double.pi, reach / Coordinate.earthRadius)
+        let bound = 4 * sin(angle / 2) * sin(angle / 2)
+        let radians = step * Double.pi / 180
+        let bulge = radians * radians
+        var decided = true
+        walk(centre) { _, lower in
+            !decided || lower > bound
+        } visit: { other, chord2 in
+            guard decided, other != slot, chord2 <= bound else { return }
+            let v = (component(other, 0) - p.0, component(other, 1) - p.1, component(other, 2) - p.2)
+            let length = (v.0 * v.0 + v.1 * v.1 + v.2 * v.2).squareRoot()
+            var largest = -Double.infinity
+            for x in corners { largest = max(largest, v.0 * x.0 + v.1 * x.1 + v.2 * x.2) }
+            if largest + length * bulge >= 0 { decided = false }
+        }
+        return decided
     }
 
     /// Squared chord distance from `q` to the nearest place other than tree slot

@@ -140,6 +140,30 @@ import Testing
         }
     }
 
+    /// The seeds and the cells decided at build time (most of the ocean) give exactly
+    /// the answer of a search that uses neither.
+    @Test func decidedCellsAgreeWithAnUnseededSearch() async throws {
+        let disagreements = try await offPool { () -> [String] in
+            let gazetteer = try Gazetteer(path: PackagePaths.file("data/gazetteer.bin").path)
+            var state: UInt64 = 11
+            func next() -> Double {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Double(state >> 11) / Double(1 << 53)
+            }
+            var out: [String] = []
+            for _ in 0..<20_000 {
+                let point = try Coordinate(latitude: next() * 180 - 90, longitude: next() * 360 - 180)
+                let seeded = gazetteer.nearestIndex(to: point)
+                let plain = gazetteer.nearestIndexWithoutSeeds(to: point)
+                if seeded != plain {
+                    out.append("\(point): \(String(describing: seeded)) vs \(String(describing: plain))")
+                }
+            }
+            return out
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+    }
+
     /// (point, distance to the tree's answer, distance to the scan's answer).
     static func compareWithAFullScan() throws -> [(Coordinate, Double, Double)] {
         let gazetteer = try Gazetteer(path: PackagePaths.file("data/gazetteer.bin").path)
