@@ -219,7 +219,7 @@ struct PlaceTree: Sendable {
     ///
     /// The nearest place to a unit vector x is the one with the largest x·p, so `slot`'s
     /// place p wins everywhere in the cell iff (q − p)·x < 0 for every other place q and
-    /// every x in the cell. A linear function's largest value on the cell is at a corner,
+    /// every x in the cell (< (|q|² − |p|²)/2 exactly, for the stored float vectors). A linear function's largest value on the cell is at a corner,
     /// up to how far the cell bulges from the corners' plane — less than step² (radians)
     /// — so the test is: the largest corner value plus |q − p|·step² is negative. Only
     /// places within `reach` metres of the centre (the nearest's distance plus the cell's
@@ -239,11 +239,16 @@ struct PlaceTree: Sendable {
             !decided || lower > bound
         } visit: { other, chord2 in
             guard decided, other != slot, chord2 <= bound else { return }
-            let v = (component(other, 0) - p.0, component(other, 1) - p.1, component(other, 2) - p.2)
+            let o = (component(other, 0), component(other, 1), component(other, 2))
+            let v = (o.0 - p.0, o.1 - p.1, o.2 - p.2)
             let length = (v.0 * v.0 + v.1 * v.1 + v.2 * v.2).squareRoot()
+            // The lookup compares squared chords of the stored (float, not exactly unit)
+            // vectors: |x − p|² < |x − o|² ⇔ v·x < (|o|² − |p|²) / 2. The same criterion
+            // here, so a decided cell answers exactly what a search would.
+            let threshold = ((o.0 * o.0 + o.1 * o.1 + o.2 * o.2) - (p.0 * p.0 + p.1 * p.1 + p.2 * p.2)) / 2
             var largest = -Double.infinity
             for x in corners { largest = max(largest, v.0 * x.0 + v.1 * x.1 + v.2 * x.2) }
-            if largest + length * bulge >= 0 { decided = false }
+            if largest + length * bulge >= threshold { decided = false }
         }
         return decided
     }
