@@ -43,6 +43,7 @@ struct TypoMatcher {
         rows = [Int32](repeating: 0, count: width * depths)
         for j in 0...query.count { rows[j] = Int32(j) }
         bytes = [UInt8](repeating: 0, count: depths)
+        viable = [UInt8](repeating: 0, count: depths * Self.viablePerDepth)
         walk(depth: 0, range: 0..<index.count, reported: Int32.max, visit)
     }
 
@@ -51,13 +52,24 @@ struct TypoMatcher {
 
     private mutating func walk(depth: Int, range: Range<Int>, reported: Int32, _ visit: (Range<Int>, Int, Int) -> Void)
     {
-        let m = query.count
-        let width = m + 1
-        guard (depth + 2) * width <= rows.count else { return }
-        let allowance = Int32(self.allowance)
+        guard (depth + 2) * (query.count + 1) <= rows.count else { return }
         var start = range.lowerBound
         // Keys that end at this depth have no child.
         while start < range.upperBound, index.key(start).count <= depth { start += 1 }
+        if let count = viableBytes(depth: depth) {
+            // Only a few next letters can stay within the allowance: look those children
+            // up by bisection instead of visiting every child.
+            for position in 0..<count {
+                let byte = viable[depth * Self.viablePerDepth + position]
+                let low = byte == 0 ? start : index.end(of: byte - 1, at: depth, in: start..<range.upperBound)
+                let end = index.end(of: byte, at: depth, in: low..<range.upperBound)
+                guard low < end else { continue }
+                nodes += 1
+                if nodes > maximumNodes { return }
+                visitChild(byte: byte, range: low..<end, depth: depth, reported: reported, visit)
+            }
+            return
+        }
         while start < range.upperBound {
             nodes += 1
             if nodes > maximumNodes { return }
@@ -71,22 +83,88 @@ struct TypoMatcher {
                 step *= 2
             }
             let end = index.end(of: byte, at: depth, in: known..<min(range.upperBound, start + step))
-            defer { start = end }
-            if depth < fixedPrefix && byte != query[depth] { continue }
-            let (smallest, last) = fillRow(depth: depth, byte: byte)
-            guard smallest <= allowance else { continue }
-            var bestSoFar = reported
-            if last <= allowance && last < reported {
-                visit(start..<end, depth + 1, Int(last))
-                bestSoFar = last
-            }
-            // Going deeper only helps while it can still lower the distance.
-            if smallest < bestSoFar {
-                bytes[depth] = byte
-                walk(depth: depth + 1, range: start..<end, reported: bestSoFar, visit)
-            }
+            visitChild(byte: byte, range: start..<end, depth: depth, reported: reported, visit)
+            start = end
         }
     }
+
+    private mutating func visitChild(
+        byte: UInt8, range: Range<Int>, depth: Int, reported: Int32, _ visit: (Range<Int>, Int, Int) -> Void
+    ) {
+        let allowance = Int32(self.allowance)
+        let (smallest, last) = fillRow(depth: depth, byte: byte)
+        guard smallest <= allowance else { return }
+        var bestSoFar = reported
+        if last <= allowance && last < reported {
+            visit(range, depth + 1, Int(last))
+            bestSoFar = last
+        }
+        // Going deeper only helps while it can still lower the distance.
+        if smallest < bestSoFar {
+            bytes[depth] = byte
+            walk(depth: depth + 1, range: range, reported: bestSoFar, visit)
+        }
+    }
+
+    /// How many next letters one depth can have in `viable` (2 per band cell, band ≤ 5).
+    static let viablePerDepth = 16
+
+    /// Stores the next letters (at `depth`) that can keep some cell within the allowance,
+    /// ascending and distinct, in `viable` at `depth × viablePerDepth`, and returns their
+    /// number; nil when any letter can (the row still has slack).
+    ///
+    /// Within the fixed prefix only the query's own letter can. Past it, when every cell
+    /// of the current row already equals the allowance, a cell stays within it only by a
+    /// free diagonal step (the letter matches the query's at that column) or by a swap of
+    /// neighbours completed at a column whose cell two rows up had slack.
+    private mutating func viableBytes(depth: Int) -> Int? {
+        let base = depth * Self.viablePerDepth
+        guard base + Self.viablePerDepth <= viable.count else { return nil }
+        if depth < fixedPrefix {
+            viable[base] = query[depth]
+            return 1
+        }
+        let m = query.count
+        let width = m + 1
+        let k = allowance
+        let row = depth * width
+        let low = max(0, depth - k)
+        let high = min(m, depth + k)
+        guard low <= high else { return 0 }
+        var smallest = Int32.max
+        for j in low...high { smallest = min(smallest, rows[row + j]) }
+        if depth <= k { smallest = min(smallest, Int32(depth)) }
+        guard smallest >= Int32(k) else { return nil }
+        var count = 0
+        func add(_ byte: UInt8) {
+            // Insertion into a sorted run of at most a dozen letters.
+            var position = count
+            while position > 0 && viable[base + position - 1] > byte { position -= 1 }
+            if position > 0 && viable[base + position - 1] == byte { return }
+            var move = count
+            while move > position {
+                viable[base + move] = viable[base + move - 1]
+                move -= 1
+            }
+            viable[base + position] = byte
+            count += 1
+        }
+        let first = max(1, depth + 1 - k)
+        let last = min(m, depth + 1 + k)
+        if first <= last {
+            for j in first...last where count < Self.viablePerDepth - 1 {
+                if rows[row + j - 1] <= Int32(k) { add(query[j - 1]) }
+                if depth >= 1, j >= 2, k >= 1, query[j - 1] == bytes[depth - 1],
+                    rows[(depth - 1) * width + j - 2] <= Int32(k - 1)
+                {
+                    add(query[j - 2])
+                }
+            }
+        }
+        return count
+    }
+
+    private var viable: [UInt8] = []
 
     /// Computes the row for `byte` at `depth` (row depth + 1 from row depth and, for a
     /// swap of neighbours, row depth − 1); returns its smallest and last cell. Only the
