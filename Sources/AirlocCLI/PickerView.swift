@@ -20,7 +20,11 @@ struct PickerView {
     static let prompt = "Search: "
 
     func lines(_ picker: Picker) -> [String] {
-        var lines = [Self.prompt + DisplayWidth.tail(picker.query, to: max(1, width - Self.prompt.count - 1))]
+        // (A terminal narrower than the prompt still gets a line that fits.)
+        var lines = [
+            DisplayWidth.truncate(
+                Self.prompt + DisplayWidth.tail(picker.query, to: max(1, width - Self.prompt.count - 1)), to: width)
+        ]
         lines.append(dim(DisplayWidth.truncate(statusText(picker), to: width)))
         let first = max(0, min(picker.selected - listHeight + 1, picker.rows.count - listHeight))
         let visible = picker.rows.indices.dropFirst(first).prefix(listHeight)

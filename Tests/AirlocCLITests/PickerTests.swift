@@ -116,7 +116,7 @@ struct PickerTests {
                 Self.row(String(repeating: "Llanfairpwllgwyngyll", count: 4)),
             ], online: false
         ) { _ in (0..<60).map { (index: Int) in Self.row("Place \(index)", id: index) } }
-        for width in [20, 40, 80] {
+        for width in [5, 20, 40, 80] {
             let view = PickerView(width: width, height: 24, styled: false)
             let lines = view.lines(picker)
             #expect(lines.count == 24)
