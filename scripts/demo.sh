@@ -22,8 +22,14 @@ echo
 echo "\$ airloc now"
 "$bin" now
 echo
-echo "\$ airloc now --json | head -12"
-"$bin" now --json | head -12
+echo "\$ airloc now --json | grep -E '\"(us_aqi|difference_c|http_requests)\"'   # again: answered by the cache"
+"$bin" now --json | grep -E '"(us_aqi|difference_c|http_requests)"'
+echo
+echo "\$ airloc air --postal 'US 90210' --format line   # any place; °F for a US place"
+"$bin" air --postal 'US 90210' --format line
+echo
+echo "\$ airloc air Paris --scale eu --format line"
+"$bin" air Paris --scale eu --format line
 echo
 echo "\$ airloc search Amsterdm --limit 3   # offline, as you type, typos forgiven"
 "$bin" search Amsterdm --limit 3 --offline
