@@ -43,9 +43,9 @@ struct SearchIndexBuilder {
         "link", "wkdt", "post", "iata", "icao", "faac", "unlc", "abbr", "fr_1793", "tcid",
     ]
 
-    /// As a prefix or typo match, an alternate name weighs an eighth of its place (−24):
-    /// "Par" must be Paris, not Barcelona through its nickname "Parselona". As an exact
-    /// match it weighs in full: "Londres" is London, "New York" the city.
+    /// An alternate name weighs an eighth of its place (−24): "Par" must be Paris, not
+    /// Barcelona through its nickname "Parselona". An exact alternate still earns the
+    /// exact bonus (CandidatePool, +40) on top: "Londres" is London, "New York" the city.
     static let alternatePenalty = 24
 
     /// The importance an entry competes with as a prefix or typo match.
