@@ -7,7 +7,8 @@ import Geo
 enum AirCommand {
     static let spec = CommandSpec(
         name: "air", summary: "Show the air quality at a place: by name, coordinates or postal code",
-        usage: "PLACE... | --lat DEG --lon DEG | --postal \"CC CODE\" [--json | --format text|json|line]",
+        usage:
+            "PLACE... | --lat DEG --lon DEG | --postal \"CC CODE\" [--json | --format text|json|line] [--units U] [--scale S] [--refresh]",
         discussion: """
             PLACE is a place name as in 'airloc search' ("Paris", "Portland, OR", "München");
             the exact name of a place is used, else the best search result (offline). --postal
@@ -16,9 +17,12 @@ enum AirCommand {
             [privacy] outbound-precision. 'airloc now' is the same report for this device.
 
             --format line prints one line for status bars and small displays:
-            "Berlin 41 Good · PM2.5 8.8".
-            Exit status: 0 report complete; 75 air data temporarily unavailable; 69 the
-            service failed otherwise; 65 no such place or postal code; 64 bad usage.
+            "Berlin 41 Good · PM2.5 8.8 · Birch high · +1.8°C".
+            Answers are cached in $XDG_CACHE_HOME/airloc (air quality until the data's next hour);
+            when the network fails, an answer up to [cache] max-stale old is shown with a warning.
+            After Open-Meteo's rate limit (429) nothing is sent until the time it asked for.
+            Exit status: 0 report shown (also from the cache); 75 air data temporarily
+            unavailable; 69 the service failed otherwise; 65 no such place or postal code; 64 bad usage.
             """,
         options: [
             .value("lat", "DEG", "latitude (-90...90), with --lon"),

@@ -9,13 +9,16 @@ import Web
 enum NowCommand {
     static let spec = CommandSpec(
         name: "now", summary: "Show the air quality at this device's location",
-        usage: "[--json] [--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT] [--timeout S]",
+        usage:
+            "[--json | --format text|json|line] [--units U] [--scale S] [--refresh] [--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT] [--timeout S]",
         discussion: """
             Finds this device's position through the provider chain ([location] providers, default
-            gpsd then manual; gpsd and ip only after you allowed it: see 'airloc auth'), names the nearest
+            gpsd then manual — the place chosen with 'airloc use', else [location]; gpsd and ip only
+            after you allowed it: see 'airloc auth'), names the nearest
             place offline, and fetches current air quality from Open-Meteo (CAMS). With --lat/--lon the
             given coordinates are used instead and nothing is sensed. Coordinates sent to Open-Meteo are
-            rounded to [privacy] outbound-precision (default 0.01°, about 1 km).
+            rounded to [privacy] outbound-precision (default 0.01°, about 1 km). Answers are cached
+            (see 'airloc air --help'); --refresh asks anyway.
 
             Exit status: 0 report complete; 75 air data temporarily unavailable (the location part is
             still printed); 69 gpsd or a service unavailable; 77 location not authorized; 64 bad usage.
