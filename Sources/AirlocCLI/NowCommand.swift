@@ -14,8 +14,8 @@ enum NowCommand {
         discussion: """
             Finds this device's position through the provider chain ([location] providers, default
             gpsd then manual — the place chosen with 'airloc use', else [location]; gpsd and ip only
-            after you allowed it: see 'airloc auth'), names the nearest
-            place offline, and fetches current air quality from Open-Meteo (CAMS). With --lat/--lon the
+            after you allowed it: see 'airloc auth'), names the nearest place offline, and fetches
+            current air quality from Open-Meteo (CAMS). With --lat/--lon the
             given coordinates are used instead and nothing is sensed. Coordinates sent to Open-Meteo are
             rounded to [privacy] outbound-precision (default 0.01°, about 1 km). Answers are cached
             (see 'airloc air --help'); --refresh asks anyway.
