@@ -151,7 +151,7 @@ import Testing
                 return Double(state >> 11) / Double(1 << 53)
             }
             var out: [String] = []
-            for _ in 0..<20_000 {
+            for _ in 0..<5_000 {
                 let point = try Coordinate(latitude: next() * 180 - 90, longitude: next() * 360 - 180)
                 let seeded = gazetteer.nearestIndex(to: point)
                 let plain = gazetteer.nearestIndexWithoutSeeds(to: point)
