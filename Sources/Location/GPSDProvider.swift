@@ -211,13 +211,6 @@ public struct GPSDProvider: LocationProvider {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as a Double.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
 /// A flag one thread sets and others poll.
 final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)

@@ -17,7 +17,7 @@ public struct HTTPClient: Sendable {
     public init(timeout: Duration = .seconds(10)) {
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.seconds
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds
         configuration.httpCookieStorage = nil
@@ -28,9 +28,7 @@ public struct HTTPClient: Sendable {
         self.session = SessionBox(URLSession(configuration: configuration))
     }
 
-    private var timeoutSeconds: Double {
-        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    }
+    private var timeoutSeconds: Double { timeout.seconds }
 
     /// GETs `url` and returns the status and body of any HTTP answer; transport failures
     /// and the deadline become ``WebError``.
@@ -128,4 +126,11 @@ public struct HTTPClient: Sendable {
 private final class SessionBox: @unchecked Sendable {
     let value: URLSession
     init(_ value: URLSession) { self.value = value }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double (for APIs that take TimeInterval).
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }

@@ -53,7 +53,7 @@ extension HTTPClient {
             attempt += 1
             let left = deadline - .now
             guard left > .milliseconds(50) else {
-                throw .timedOut(service: service, seconds: Self.seconds(timeout))
+                throw .timedOut(service: service, seconds: timeout.seconds)
             }
             attempts += 1
             var client = self
@@ -77,9 +77,5 @@ extension HTTPClient {
             guard deadline - .now > pause + .milliseconds(100) else { throw failure }
             do { try await Task.sleep(for: pause) } catch { throw .cancelled(service: service) }
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
