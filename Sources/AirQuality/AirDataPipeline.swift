@@ -132,19 +132,11 @@ public struct AirDataPipeline: Sendable {
             let age = cached.age(at: start)
             let warning =
                 "could not refresh the air quality (\(failure.description)); showing the answer from "
-                + "\(Self.describe(age: age)) ago"
+                + "\(formatAge(age)) ago"
             return AirData(
                 air: .success(reading), airCachedAge: age, airIsStale: true, warnings: [warning], requests: requests)
         }
         return AirData(air: .failure(failure), requests: requests)
-    }
-
-    static func describe(age: TimeInterval) -> String {
-        switch age {
-        case ..<90: return "\(Int(age.rounded())) s"
-        case ..<5400: return "\(Int((age / 60).rounded())) min"
-        default: return String(format: "%.1f h", age / 3600)
-        }
     }
 
     // MARK: Climate

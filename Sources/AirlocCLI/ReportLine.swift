@@ -1,5 +1,6 @@
 import AirQuality
 import Foundation
+import Geo
 
 /// `--format line`: one compact line for status bars and small displays,
 /// "Berlin 41 Good · PM2.5 8.8 · Birch high · +1.8°C".

@@ -111,14 +111,6 @@ func formatMetres(_ metres: Double) -> String {
     metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
 }
 
-func formatAge(_ seconds: Double) -> String {
-    switch seconds {
-    case ..<90: return "\(Int(seconds.rounded())) s"
-    case ..<5400: return "\(Int((seconds / 60).rounded())) min"
-    default: return String(format: "%.1f h", seconds / 3600)
-    }
-}
-
 /// Open-Meteo's own precision: one decimal, none for values ≥ 100 (CO 220).
 func formatConcentration(_ value: Double) -> String {
     value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)

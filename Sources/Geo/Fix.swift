@@ -85,3 +85,12 @@ public struct Fix: Sendable, Hashable, Codable {
         return max(0, now.timeIntervalSince(reference))
     }
 }
+
+/// An age for people: "42 s", "12 min", "2.5 h" (fix ages, cached answers).
+public func formatAge(_ seconds: Double) -> String {
+    switch seconds {
+    case ..<90: return "\(Int(seconds.rounded())) s"
+    case ..<5400: return "\(Int((seconds / 60).rounded())) min"
+    default: return String(format: "%.1f h", seconds / 3600)
+    }
+}
