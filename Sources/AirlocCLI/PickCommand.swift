@@ -134,10 +134,8 @@ enum PickCommand {
     static func onlineSearch(_ query: String, configuration: Configuration, near: Coordinate?) async
         -> Result<[Picker.PlaceRow], WebError>
     {
-        let geocoder = OpenMeteoGeocoding(
-            base: configuration.geocodingURL, client: HTTPClient(timeout: .seconds(configuration.serviceTimeout)))
         do {
-            let places = try await geocoder.search(name: query, count: 20)
+            let places = try await OnlineSearch.places(query, count: 20, countryCode: nil, configuration: configuration)
             return .success(
                 places.map { Picker.PlaceRow(place: $0, online: true, distance: near.map($0.coordinate.distance(to:))) }
             )

@@ -93,12 +93,20 @@ enum OnlineSearch {
         var json: OnlineSearchJSON
     }
 
-    static func run(query: String, options: SearchOptions, configuration: Configuration) async -> Outcome {
+    /// Open-Meteo geocoding at the configured URL, with the configured timeout (also the
+    /// picker's online fallback).
+    static func places(_ query: String, count: Int, countryCode: String?, configuration: Configuration)
+        async throws(WebError) -> [Place]
+    {
         let geocoder = OpenMeteoGeocoding(
             base: configuration.geocodingURL, client: HTTPClient(timeout: .seconds(configuration.serviceTimeout)))
+        return try await geocoder.search(name: query, count: count, countryCode: countryCode)
+    }
+
+    static func run(query: String, options: SearchOptions, configuration: Configuration) async -> Outcome {
         do {
-            let places = try await geocoder.search(
-                name: query, count: options.limit, countryCode: options.countryCode)
+            let places = try await places(
+                query, count: options.limit, countryCode: options.countryCode, configuration: configuration)
             let results = places.map { place in
                 SearchResultJSON(
                     place: place, match: "online", typos: 0, matchedName: nil, source: "online",
