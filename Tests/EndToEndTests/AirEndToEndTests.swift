@@ -10,9 +10,7 @@ struct AirEndToEndTests {
         defer { home.remove() }
         return try await AirlocBinary.run(
             arguments,
-            environment: AirlocBinary.environment(
-                home: home.url,
-                extra: ["AIRLOC_AIR_QUALITY_URL": double.baseURL, "AIRLOC_ARCHIVE_URL": double.baseURL]))
+            environment: AirlocBinary.environment(home: home.url, servicesAt: double))
     }
 
     @Test func byNameByPostalCodeAndByCoordinates() async throws {

@@ -17,12 +17,7 @@ struct PickerEndToEndTests {
         init(_ arguments: String) async throws {
             double = try await HTTPDouble.start()
             home = try TemporaryDirectory()
-            var environment = AirlocBinary.environment(
-                home: home.url,
-                extra: [
-                    "AIRLOC_AIR_QUALITY_URL": double.baseURL, "AIRLOC_ARCHIVE_URL": double.baseURL,
-                    "AIRLOC_GEOCODING_URL": double.baseURL,
-                ])
+            var environment = AirlocBinary.environment(home: home.url, servicesAt: double)
             environment["PATH"] = "/usr/bin:/bin"
             // The inner shell's pid file lets a test signal airloc itself (exec keeps the pid).
             let script = """

@@ -11,12 +11,7 @@ struct PostalEndToEndTests {
         defer { home.remove() }
         return try await AirlocBinary.run(
             arguments,
-            environment: AirlocBinary.environment(
-                home: home.url,
-                extra: [
-                    "AIRLOC_POSTAL_URL": double.baseURL, "AIRLOC_AIR_QUALITY_URL": double.baseURL,
-                    "AIRLOC_ARCHIVE_URL": double.baseURL,
-                ]))
+            environment: AirlocBinary.environment(home: home.url, servicesAt: double))
     }
 
     static func json(_ result: ChildProcess.Result) throws -> [String: Any] {

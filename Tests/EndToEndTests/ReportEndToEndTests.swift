@@ -24,9 +24,7 @@ struct ReportEndToEndTests {
         func run(_ arguments: [String]) async throws -> ChildProcess.Result {
             try await AirlocBinary.run(
                 arguments,
-                environment: AirlocBinary.environment(
-                    home: home.url,
-                    extra: ["AIRLOC_AIR_QUALITY_URL": double.baseURL, "AIRLOC_ARCHIVE_URL": double.baseURL]))
+                environment: AirlocBinary.environment(home: home.url, servicesAt: double))
         }
 
         func json(_ arguments: [String]) async throws -> [String: Any] {

@@ -11,9 +11,7 @@ struct UseEndToEndTests {
         defer { double.stop() }
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let environment = AirlocBinary.environment(
-            home: home.url,
-            extra: ["AIRLOC_AIR_QUALITY_URL": double.baseURL, "AIRLOC_ARCHIVE_URL": double.baseURL])
+        let environment = AirlocBinary.environment(home: home.url, servicesAt: double)
         func run(_ arguments: [String]) async throws -> ChildProcess.Result {
             try await AirlocBinary.run(arguments, environment: environment, stdin: "")
         }

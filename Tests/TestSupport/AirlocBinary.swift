@@ -35,6 +35,18 @@ public enum AirlocBinary {
         return environment
     }
 
+    /// ``environment(home:extra:)`` with every web service (air quality, archive,
+    /// geocoding, postal codes, IP) pointed at `double`.
+    public static func environment(home: URL, servicesAt double: HTTPDouble, extra: [String: String] = [:])
+        -> [String: String]
+    {
+        var services: [String: String] = [:]
+        for name in ["AIR_QUALITY", "ARCHIVE", "GEOCODING", "POSTAL", "IP"] {
+            services["AIRLOC_\(name)_URL"] = double.baseURL
+        }
+        return environment(home: home, extra: services.merging(extra) { $1 })
+    }
+
     public static func run(
         _ arguments: [String], environment: [String: String], stdin: String? = nil, timeout: TimeInterval = 30
     ) async throws -> ChildProcess.Result {

@@ -25,12 +25,7 @@ public struct AirlocWorld: Sendable {
         gpsd = try await GPSFake.start(log: replay!)
         double = try await HTTPDouble.start(faults: faults)
         environment = AirlocBinary.environment(
-            home: home.url,
-            extra: [
-                "AIRLOC_GPSD": "127.0.0.1:\(gpsd.port)", "AIRLOC_AIR_QUALITY_URL": double.baseURL,
-                "AIRLOC_ARCHIVE_URL": double.baseURL,
-                "AIRLOC_IP_URL": double.baseURL,
-            ])
+            home: home.url, servicesAt: double, extra: ["AIRLOC_GPSD": "127.0.0.1:\(gpsd.port)"])
         if let config {
             let directory = home.url.appendingPathComponent("config/airloc")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
