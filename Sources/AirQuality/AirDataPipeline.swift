@@ -76,10 +76,8 @@ public struct AirDataPipeline: Sendable {
         async throws(WebError) -> Data
     {
         do {
-            let (status, body) = try await client().get(
+            return try await client().get(
                 url, service: service, retrying: options.retry, deadline: deadline, attempts: &requests)
-            try HTTPClient.check(status: status, body: body, service: service)
-            return body
         } catch {
             if case .rateLimited(_, let reason) = error, let cache = options.cache {
                 RateLimitBackoff.after(reason: reason, at: now()).save(to: cache, now: now())

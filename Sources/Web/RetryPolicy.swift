@@ -39,15 +39,16 @@ public struct RetryPolicy: Sendable, Equatable {
 }
 
 extension HTTPClient {
-    /// GETs `url` like ``get(_:service:)`` and retries transient failures (503, timeouts)
-    /// per `policy`. Each attempt's timeout is cut to what is left before `deadline`, so
-    /// the whole exchange, retries and pauses included, ends by `deadline`.
+    /// GETs `url` and returns a 2xx body, retrying transient failures (503, timeouts) per
+    /// `policy`; any other HTTP error is thrown as ``check(status:body:service:)`` maps
+    /// it. Each attempt's timeout is cut to what is left before `deadline`, so the whole
+    /// exchange, retries and pauses included, ends by `deadline`.
     ///
     /// `attempts` counts the requests sent (whatever the outcome).
     public func get(
         _ url: URL, service: String, retrying policy: RetryPolicy, deadline: ContinuousClock.Instant,
         attempts: inout Int, random: @Sendable () -> Double = { Double.random(in: 0..<1) }
-    ) async throws(WebError) -> (status: Int, body: Data) {
+    ) async throws(WebError) -> Data {
         var attempt = 0
         while true {
             attempt += 1
@@ -61,13 +62,8 @@ extension HTTPClient {
             let failure: WebError
             do {
                 let (status, body) = try await client.get(url, service: service)
-                do {
-                    try HTTPClient.check(status: status, body: body, service: service)
-                    return (status, body)
-                } catch {
-                    guard RetryPolicy.isTransient(error) else { return (status, body) }
-                    failure = error
-                }
+                try HTTPClient.check(status: status, body: body, service: service)
+                return body
             } catch {
                 failure = error
             }
