@@ -10,8 +10,9 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 ARGS ?= now
 SWIFT ?= swift
-# Debian packages the build, the tests and the demo need.
-DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 gpsd gpsd-clients python3 util-linux tzdata tmux
+# Debian packages the build, the tests and the demo need. libcurl4-openssl-dev: the
+# release build links Foundation statically, which links libcurl by its -dev name.
+DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux
 
 .PHONY: all deps build release demo test lint format run bench acceptance install uninstall clean
 

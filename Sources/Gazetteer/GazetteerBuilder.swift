@@ -184,7 +184,8 @@ public struct GazetteerBuilder: Sendable {
             search.add(
                 target: index, kind: .place,
                 importance: SearchIndexBuilder.importance(
-                    population: row.population, kind: .place, featureCode: row.featureCode),
+                    population: row.population, kind: .place, featureCode: row.featureCode,
+                    alternateNames: row.alternateNames.count),
                 primary: row.name, alternates: [row.asciiName] + row.alternateNames + names(of: row.geonameid),
                 strings: &strings)
         }

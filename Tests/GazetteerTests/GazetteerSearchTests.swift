@@ -40,8 +40,14 @@ import Testing
             row(
                 2643743, "London", ["Londres", "Londra"], 51.50853, -0.12574, "GB", "ENG", 8_961_989, feature: "PPLC",
                 tz: "Europe/London"),
-            row(6058560, "London", [], 42.98339, -81.23304, "CA", "08", 422_324, tz: "America/Toronto"),
-            row(4049979, "Birmingham", [], 33.52066, -86.80249, "US", "AL", 200_733, tz: "America/Chicago"),
+            row(
+                6058560, "London", ["Londono", "YXU"], 42.98339, -81.23304, "CA", "08", 422_324, tz: "America/Toronto"),
+            row(
+                4049979, "Birmingham", ["Birmingem"], 33.52066, -86.80249, "US", "AL", 200_733, tz: "America/Chicago"),
+            row(
+                5106529, "Woodbridge", ["Woodbridge Township"], 40.5576, -74.28459, "US", "NJ", 19_265,
+                tz: "America/New_York"),
+            row(12750392, "Woodbridge", [], 33.67724, -117.79442, "US", "CA", 24_966, tz: "America/Los_Angeles"),
             row(2655603, "Birmingham", [], 52.48142, -1.89983, "GB", "ENG", 984_333, tz: "Europe/London"),
             row(4250542, "Springfield", [], 39.80172, -89.64371, "US", "IL", 114_394, tz: "America/Chicago"),
             row(4409896, "Springfield", [], 37.21533, -93.29824, "US", "MO", 169_176, tz: "America/Chicago"),
@@ -62,6 +68,8 @@ import Testing
         US.TX\tTexas\tTexas\t4736286
         US.NY\tNew York\tNew York\t5128638
         US.AL\tAlabama\tAlabama\t4829764
+        US.NJ\tNew Jersey\tNew Jersey\t5101760
+        US.CA\tCalifornia\tCalifornia\t5332921
         US.IL\tIllinois\tIllinois\t4896861
         US.MO\tMissouri\tMissouri\t4398678
         GB.ENG\tEngland\tEngland\t6269131
@@ -162,6 +170,16 @@ import Testing
         #expect(g.search("Japan, Tokyo").first?.place.id == 1850147)
         #expect(g.search("Munich, Deutschland").first?.place.id == 2867714)
         #expect(g.search("London", options: SearchOptions(countryCode: "CA")).map(\.place.countryCode) == ["CA"])
+    }
+
+    /// A place with no other name in any language (here a neighbourhood of Irvine) weighs
+    /// half: the town with names comes first though it is a little smaller...
+    @Test func aPlaceKnownByNoOtherNameWeighsHalf() throws {
+        let g = try Self.shared()
+        #expect(g.search("Woodbridge").map(\.place.admin1) == ["New Jersey", "California"])
+        // ...but not when the other is more than twice its size: Birmingham, England has
+        // no other name in this data and still comes before Alabama's, a fifth of it.
+        #expect(g.search("Birmingham").first?.place.countryCode == "GB")
     }
 
     @Test func locationBiasLiftsANearbyNamesakeButNotABurialOfABigCity() throws {

@@ -64,14 +64,16 @@ import Testing
         let report = try await offPool { try AcceptanceReport(corpus: corpus, gazetteer: gazetteer) }
         print(report.text)
         func rate(_ name: String) throws -> Double { try #require(report.suite(name), "suite \(name)").rate }
-        // The targets where the data allows them; where it does not (namesakes
-        // the suite expects first although GeoNames ranks another), the measured floor,
-        // so a ranking regression still fails. docs/performance.md explains each gap.
+        // The targets (docs/performance.md has each miss and why).
         #expect(try rate("usa_test_cities (top 5)") >= 0.99)
-        #expect(try rate("usa_test_cities (top 1)") >= 0.89)
-        #expect(try rate("usa_test_cities --country US (top 1)") >= 0.94)
+        #expect(try rate("usa_test_cities (top 1)") >= 0.90)
+        #expect(try rate("usa_test_cities --country US (top 1)") >= 0.95)
         #expect(try rate("germany_test_cities") >= 0.97)
         #expect(try rate("germany_test_towns") >= 0.97)
+        // Not the issue's: suites nothing here was tuned on, at their measured rates, so
+        // that tuning for the ones above cannot quietly cost elsewhere.
+        #expect(try rate("poland_test_cities") >= 1.0)
+        #expect(try #require(report.suite("germany_test_villages")).hits >= 17)
         let pelias = [
             "autocomplete_endonyms", "autocomplete_multi_lang", "search_city_country", "admin_translations",
             "search_spelling_mistakes", "placeholder_sorting",
