@@ -19,6 +19,23 @@ if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "acceptance" {
     }
 }
 
+// `airloc-bench repeat GAZETTEER QUERY [TIMES]`: one search over and over, for a profiler
+// (`perf record`), printing the mean time per search.
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "repeat" {
+    guard let gazetteer = try? Gazetteer(path: CommandLine.arguments[2]) else {
+        FileHandle.standardError.write(Data("airloc-bench: cannot open \(CommandLine.arguments[2])\n".utf8))
+        exit(66)
+    }
+    let query = CommandLine.arguments[3]
+    let times = CommandLine.arguments.count > 4 ? max(1, Int(CommandLine.arguments[4]) ?? 10_000) : 10_000
+    var found = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<times { found &+= gazetteer.search(query).count }
+    let mean = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(times)
+    print(String(format: "search \"%@\" ×%d: %.1f µs each, %d results", query, times, mean, found / times))
+    exit(0)
+}
+
 /// A fixed-seed generator so every run measures the same points.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

@@ -35,6 +35,9 @@ struct CandidatePool {
         self.gazetteer = gazetteer
         self.near = near
         self.codesAreMeant = codesAreMeant
+        // A typo walk offers a few hundred candidates; growing the table step by step
+        // was a tenth of a slow search.
+        best.reserveCapacity(512)
     }
 
     var count: Int { best.count }
@@ -86,7 +89,20 @@ struct CandidatePool {
     /// The best `limit` results: by score, then population, then GeoNames id. Places
     /// are built only for the winners.
     func results(limit: Int) -> [SearchResult] {
-        let ranked = best.values.map { candidate in
+        guard limit > 0, !best.isEmpty else { return [] }
+        // A typo walk can leave hundreds of candidates for ten rows: find the `limit`-th
+        // best score first (a small sorted array, no allocation per candidate), then
+        // sort only what reaches it — ties included, for the population tie-break.
+        var topScores: [Double] = []
+        topScores.reserveCapacity(limit + 1)
+        for candidate in best.values {
+            if topScores.count == limit, candidate.score <= topScores[limit - 1] { continue }
+            let position = topScores.firstIndex { $0 < candidate.score } ?? topScores.count
+            topScores.insert(candidate.score, at: position)
+            if topScores.count > limit { topScores.removeLast() }
+        }
+        let floor = topScores[topScores.count - 1]
+        let ranked = best.values.filter { $0.score >= floor }.map { candidate in
             (candidate, gazetteer.populationAndID(ofEntry: candidate.entry))
         }.sorted { a, b in
             if a.0.score != b.0.score { return a.0.score > b.0.score }
