@@ -1,4 +1,5 @@
 import Geo
+import Synchronization
 
 /// Admin-1 regions and countries as search results and as qualifiers ("Paris, France",
 /// "Springfield IL", "Toronto, CA").
@@ -66,16 +67,9 @@ extension Gazetteer {
     /// Admin-1 regions a qualifier names: its short code ("IL", "BY") or any of its names.
     func admin1Regions(named folded: String) -> Set<UInt16> {
         var found = Set<UInt16>()
-        let upper = Array(folded.uppercased().utf8)
-        if (1...3).contains(upper.count) {
-            for index in 0..<admin1Count {
-                let ref = index * GazetteerFormat.admin1Stride + 16
-                let offset = Int(admin1.u32(ref))
-                guard Int(admin1.u32(ref + 4)) == upper.count, offset <= strings.count - upper.count else { continue }
-                if UnsafeRawBufferPointer(start: strings.base + offset, count: upper.count).elementsEqual(upper) {
-                    found.insert(UInt16(index))
-                }
-            }
+        if let packed = ShortAdmin1Codes.pack(Array(folded.uppercased().utf8)) {
+            let codes = shortAdmin1Codes.codes(in: self)
+            for index in codes.indices where codes[index] == packed { found.insert(UInt16(index)) }
         }
         forEachExactEntry(folded) { entry in
             if index.kind(entry) == .admin1 { found.insert(UInt16(clamping: index.target(entry))) }
@@ -142,5 +136,37 @@ extension Gazetteer {
     public func containsName(_ name: String) -> Bool {
         let key = Array(SearchKey.fold(name).utf8)
         return !key.isEmpty && !index.exactRange(key, in: index.prefixRange(key)).isEmpty
+    }
+}
+
+/// Every admin-1 region's short code ("IL", "BY", "M") packed into one integer, built
+/// on first use: a qualifier is compared against all 3,865 of them, and reading each
+/// code from the mapped file was a tenth of a slow search ("Sã o" tries "o" and "sa").
+/// Built lazily, not at load, so `airloc reverse` does not pay for it.
+final class ShortAdmin1Codes: Sendable {
+    private let table = Mutex<[UInt32]?>(nil)
+
+    /// `bytes` as a packed code, or nil when it is not 1...3 bytes long.
+    static func pack(_ bytes: [UInt8]) -> UInt32? {
+        guard (1...3).contains(bytes.count) else { return nil }
+        var packed = UInt32(bytes.count) << 24
+        for (position, byte) in bytes.enumerated() { packed |= UInt32(byte) << (16 - 8 * UInt32(position)) }
+        return packed
+    }
+
+    func codes(in gazetteer: Gazetteer) -> [UInt32] {
+        table.withLock { table in
+            if let table { return table }
+            let built = (0..<gazetteer.admin1Count).map { index -> UInt32 in
+                let ref = index * GazetteerFormat.admin1Stride + 16
+                let offset = Int(gazetteer.admin1.u32(ref))
+                let length = Int(gazetteer.admin1.u32(ref + 4))
+                guard (1...3).contains(length), offset <= gazetteer.strings.count - length else { return 0 }
+                return Self.pack(Array(UnsafeRawBufferPointer(start: gazetteer.strings.base + offset, count: length)))
+                    ?? 0
+            }
+            table = built
+            return built
+        }
     }
 }

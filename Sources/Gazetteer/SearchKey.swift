@@ -15,6 +15,37 @@ import Foundation
 public enum SearchKey {
     /// The folded key of `text`.
     public static func fold(_ text: String) -> String {
+        // Most queries are plain ASCII, where the Unicode decomposition changes nothing
+        // and cost a tenth of a typo search; the two paths give the same key (tested).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return expandAbbreviations(foldASCII(text)) }
+        return expandAbbreviations(foldUnicode(text))
+    }
+
+    /// `fold` for ASCII text, byte by byte.
+    static func foldASCII(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "'"), UInt8(ascii: "`"):
+                continue
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                if pendingSpace {
+                    out.append(UInt8(ascii: " "))
+                    pendingSpace = false
+                }
+                out.append(byte | (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 0x20 : 0))
+            default:
+                pendingSpace = !out.isEmpty
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `fold` for any text, before abbreviations are expanded.
+    static func foldUnicode(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.decomposedStringWithCompatibilityMapping.unicodeScalars {
@@ -46,7 +77,7 @@ public enum SearchKey {
                 out.append(scalar)
             }
         }
-        return expandAbbreviations(String(out))
+        return String(out)
     }
 
     /// Letters people replace by plain ones when typing, which NFKD does not decompose.

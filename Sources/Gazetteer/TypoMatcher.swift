@@ -39,16 +39,33 @@ struct TypoMatcher {
         let width = query.count + 1
         // One row per depth in one buffer: no allocation per trie node. Keys are at
         // most 255 bytes long, and no branch survives beyond query + allowance letters.
+        // Unsafe buffers, allocated once per walk: the arrays they replace were retained
+        // and released at every node, a tenth of the walk.
         let depths = min(255, query.count + allowance) + 2
-        rows = [Int32](repeating: 0, count: width * depths)
+        rows = .allocate(capacity: width * depths)
+        rows.initialize(repeating: 0)
         for j in 0...query.count { rows[j] = Int32(j) }
-        bytes = [UInt8](repeating: 0, count: depths)
-        viable = [UInt8](repeating: 0, count: depths * Self.viablePerDepth)
+        bytes = .allocate(capacity: depths)
+        bytes.initialize(repeating: 0)
+        viable = .allocate(capacity: depths * Self.viablePerDepth)
+        viable.initialize(repeating: 0)
+        typed = .allocate(capacity: query.count)
+        _ = typed.initialize(from: query)
+        defer {
+            for buffer in [
+                UnsafeMutableRawBufferPointer(rows), UnsafeMutableRawBufferPointer(bytes),
+                UnsafeMutableRawBufferPointer(viable), UnsafeMutableRawBufferPointer(typed),
+            ] {
+                buffer.deallocate()
+            }
+        }
         walk(depth: 0, range: 0..<index.count, reported: Int32.max, visit)
     }
 
-    private var rows: [Int32] = []
-    private var bytes: [UInt8] = []
+    private var rows = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    private var bytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    /// The query's bytes, for the inner loops.
+    private var typed = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
     private mutating func walk(depth: Int, range: Range<Int>, reported: Int32, _ visit: (Range<Int>, Int, Int) -> Void)
     {
@@ -121,7 +138,7 @@ struct TypoMatcher {
         let base = depth * Self.viablePerDepth
         guard base + Self.viablePerDepth <= viable.count else { return nil }
         if depth < fixedPrefix {
-            viable[base] = query[depth]
+            viable[base] = typed[depth]
             return 1
         }
         let m = query.count
@@ -153,18 +170,18 @@ struct TypoMatcher {
         let last = min(m, depth + 1 + k)
         if first <= last {
             for j in first...last where count < Self.viablePerDepth - 1 {
-                if rows[row + j - 1] <= Int32(k) { add(query[j - 1]) }
-                if depth >= 1, j >= 2, k >= 1, query[j - 1] == bytes[depth - 1],
+                if rows[row + j - 1] <= Int32(k) { add(typed[j - 1]) }
+                if depth >= 1, j >= 2, k >= 1, typed[j - 1] == bytes[depth - 1],
                     rows[(depth - 1) * width + j - 2] <= Int32(k - 1)
                 {
-                    add(query[j - 2])
+                    add(typed[j - 2])
                 }
             }
         }
         return count
     }
 
-    private var viable: [UInt8] = []
+    private var viable = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
     /// Computes the row for `byte` at `depth` (row depth + 1 from row depth and, for a
     /// swap of neighbours, row depth − 1); returns its smallest and last cell. Only the
@@ -177,33 +194,30 @@ struct TypoMatcher {
         let width = m + 1
         let k = allowance
         let over = Int32(k + 1)
-        return rows.withUnsafeMutableBufferPointer { rows in
-            query.withUnsafeBufferPointer { q in
-                let i = depth + 1
-                let previous = depth * width
-                let current = i * width
-                let beforePrevious = depth > 0 ? (depth - 1) * width : -1
-                let previousByte: UInt8? = depth > 0 ? bytes[depth - 1] : nil
-                let low = max(1, i - k)
-                let high = min(m, i + k)
-                rows[current] = Int32(i)
-                var smallest = rows[current]
-                if low > 1 { rows[current + low - 1] = over }
-                if low <= high {
-                    for j in low...high {
-                        let cost: Int32 = q[j - 1] == byte ? 0 : 1
-                        var value = min(
-                            rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
-                        if j > 1, beforePrevious >= 0, let previousByte, q[j - 1] == previousByte, q[j - 2] == byte {
-                            value = min(value, rows[beforePrevious + j - 2] + 1)
-                        }
-                        rows[current + j] = value
-                        smallest = min(smallest, value)
-                    }
+        let q = typed
+        let i = depth + 1
+        let previous = depth * width
+        let current = i * width
+        let beforePrevious = depth > 0 ? (depth - 1) * width : -1
+        let previousByte: UInt8? = depth > 0 ? bytes[depth - 1] : nil
+        let low = max(1, i - k)
+        let high = min(m, i + k)
+        rows[current] = Int32(i)
+        var smallest = rows[current]
+        if low > 1 { rows[current + low - 1] = over }
+        if low <= high {
+            for j in low...high {
+                let cost: Int32 = q[j - 1] == byte ? 0 : 1
+                var value = min(
+                    rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
+                if j > 1, beforePrevious >= 0, let previousByte, q[j - 1] == previousByte, q[j - 2] == byte {
+                    value = min(value, rows[beforePrevious + j - 2] + 1)
                 }
-                if high < m { rows[current + high + 1] = over }
-                return (smallest, high == m ? rows[current + m] : over)
+                rows[current + j] = value
+                smallest = min(smallest, value)
             }
         }
+        if high < m { rows[current + high + 1] = over }
+        return (smallest, high == m ? rows[current + m] : over)
     }
 }

@@ -26,6 +26,22 @@ import Testing
         #expect(SearchKey.fold(text).isEmpty)
     }
 
+    /// The ASCII path must give the key the Unicode path gives: the index was built with
+    /// both, and a difference would make a plain query miss its name.
+    @Test func asciiFastPathAgreesWithTheUnicodeFold() {
+        let every = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        var samples = [every, "St. Louis", "L'Aquila", "  New   York ", "frankfurt (oder)", "a`b", "x-1_2"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let length = Int.random(in: 0...12, using: &generator)
+            samples.append(
+                String(decoding: (0..<length).map { _ in UInt8.random(in: 0..<128, using: &generator) }, as: UTF8.self))
+        }
+        for sample in samples {
+            #expect(SearchKey.foldASCII(sample) == SearchKey.foldUnicode(sample), "\(Array(sample.utf8))")
+        }
+    }
+
     @Test func latinScriptDetection() {
         #expect(SearchKey.isLatin("München"))
         #expect(SearchKey.isLatin("Bielsko-Biała 2"))
