@@ -54,7 +54,21 @@ func seconds(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+/// This machine's speed right now: the time of a fixed amount of pure arithmetic. The
+/// machines these figures come from are shared, and their speed drifts by half within
+/// minutes; printed at the start and the end, it says which figures came from a slow
+/// spell.
+func speedCheck() -> String {
+    var generator = SplitMix64(state: 1)
+    var sum: UInt64 = 0
+    let time = seconds {
+        for _ in 0..<50_000_000 { sum &+= generator.next() }
+    }
+    return String(format: "speed check: 50M SplitMix64 steps in %.0f ms (checksum %llu)", time * 1000, sum % 1000)
+}
+
 let path = CommandLine.arguments.dropFirst().first ?? "data/gazetteer.bin"
+print(speedCheck())
 var loaded: Gazetteer?
 let loadTime = seconds { loaded = try? Gazetteer(path: path) }
 guard let gazetteer = loaded else {
@@ -177,3 +191,4 @@ if let queryFile = CommandLine.arguments.dropFirst(2).first,
                 + slowest.map { String(format: "\"%@\" %.0f µs", $0.0.query, $0.1 * 1e6) }.joined(separator: ", "))
     }
 }
+print(speedCheck())
