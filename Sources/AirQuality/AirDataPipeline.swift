@@ -150,7 +150,7 @@ public struct AirDataPipeline: Sendable {
         let service = OpenMeteoArchive.serviceName
         if let backoff {
             let error = WebError.rateLimited(service: service, reason: backoff.explanation)
-            return ClimatePart(outcome: .failed(error.description), requests: 0)
+            return ClimatePart(outcome: .failed(error), requests: 0)
         }
         async let baseline = climatology(at: coordinate, now: start, deadline: deadline)
         async let recent = recentSeries(at: coordinate, now: start, deadline: deadline)
@@ -158,7 +158,7 @@ public struct AirDataPipeline: Sendable {
         let requests = baselineRequests + recentRequests
         switch (normals, series) {
         case (.failure(let error), _), (_, .failure(let error)):
-            return ClimatePart(outcome: .failed(error.description), requests: requests)
+            return ClimatePart(outcome: .failed(error), requests: requests)
         case (.success(let normals), .success(let series)):
             guard let trend = ClimateTrend.make(series: series, climatology: normals) else {
                 return ClimatePart(
@@ -256,8 +256,9 @@ public enum ClimateOutcome: Sendable {
     case ok(ClimateTrend)
     /// The service answered but has nothing for this place or these days.
     case unavailable(String)
-    /// The service failed (the reason says how); the rest of the report stands.
-    case failed(String)
+    /// The service failed (the error says how, and whether trying later helps); the rest
+    /// of the report stands.
+    case failed(WebError)
     /// Not asked for (`--no-climate`).
     case notRequested
 

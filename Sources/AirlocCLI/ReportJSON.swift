@@ -103,7 +103,7 @@ struct ReportJSON: Encodable {
                     Day(date: $0.date, meanC: Self.round($0.meanCelsius), normalC: Self.round($1))
                 }
             case .unavailable(let why): (status, reason) = ("unavailable", why)
-            case .failed(let why): (status, reason) = ("failed", why)
+            case .failed(let error): (status, reason) = ("failed", error.description)
             case .notRequested: status = "skipped"
             }
         }
@@ -189,9 +189,11 @@ struct ReportJSON: Encodable {
         parts.climate = climate.status
         switch report.data.climate {
         case .ok: sources.append("Open-Meteo.com, ERA5 (CC BY 4.0)")
-        case .failed(let reason):
+        case .failed(let error):
             errors.append(
-                ErrorJSON(part: "climate", service: OpenMeteoArchive.serviceName, message: reason, retryable: true))
+                ErrorJSON(
+                    part: "climate", service: OpenMeteoArchive.serviceName, message: error.description,
+                    retryable: error.isRetryable))
         case .unavailable, .notRequested: break
         }
         units = report.units.rawValue

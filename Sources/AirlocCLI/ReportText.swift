@@ -90,8 +90,8 @@ struct ReportText {
                 )
         case .unavailable(let reason):
             return "Climate      not available here" + console.dim(" (\(reason))")
-        case .failed(let reason):
-            return "Climate      " + console.warning("unavailable") + console.dim(" (\(reason))")
+        case .failed(let error):
+            return "Climate      " + console.warning("unavailable") + console.dim(" (\(error.description))")
         }
     }
 

@@ -111,6 +111,25 @@ struct AirDataPipelineTests {
         #expect(try Self.paths(double).filter { $0 == "/v1/air-quality" }.count == 3)
     }
 
+    /// A refused archive request (Open-Meteo's 400 with a reason) is not worth retrying,
+    /// and a script reading the JSON must be told so.
+    @Test func aRefusedClimateRequestIsNotRetryable() async throws {
+        let double = try await HTTPDouble.start(faults: [
+            #"{"path": "/v1/archive", "status": 400, "reason": "Parameter 'start_date' is out of allowed range"}"#
+        ])
+        defer { double.stop() }
+        let cache = try TemporaryDirectory()
+        defer { cache.remove() }
+        let data = await Self.pipeline(double, cache: cache).fetch(at: berlin)
+        #expect(try data.air.get().usAQI == 41)
+        guard case .failed(let error) = data.climate else {
+            Issue.record("expected the climate part to fail, got \(data.climate)")
+            return
+        }
+        #expect(!error.isRetryable)
+        #expect(error.description.contains("out of allowed range"), "\(error)")
+    }
+
     @Test func aSlowClimateServiceCostsTheClimateNotTheReport() async throws {
         // Generous for the air request (a loaded 2-core CI machine can take a second to
         // answer), hopeless for the archive, which answers after the deadline.
@@ -121,11 +140,13 @@ struct AirDataPipelineTests {
         let data = await Self.pipeline(double, cache: cache, deadline: .seconds(6), timeout: .seconds(5)).fetch(
             at: berlin)
         #expect(try data.air.get().usAQI == 41)
-        guard case .failed(let reason) = data.climate else {
+        guard case .failed(let error) = data.climate else {
             Issue.record("expected the climate part to fail, got \(data.climate)")
             return
         }
+        let reason = error.description
         #expect(reason.contains("Open-Meteo archive") && reason.contains("did not answer"), "\(reason)")
+        #expect(error.isRetryable, "a timeout is worth trying again")
     }
 
     @Test func garbagePollenStillShowsTheAirQuality() async throws {

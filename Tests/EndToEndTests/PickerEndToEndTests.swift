@@ -14,8 +14,10 @@ struct PickerEndToEndTests {
         let home: TemporaryDirectory
         let terminal: TerminalSession
 
-        init(_ arguments: String) async throws {
-            double = try await HTTPDouble.start()
+        /// `faults` are in place before airloc starts: added after, a fast airloc may
+        /// already have its answer.
+        init(_ arguments: String, faults: [String] = []) async throws {
+            double = try await HTTPDouble.start(faults: faults)
             home = try TemporaryDirectory()
             var environment = AirlocBinary.environment(home: home.url, servicesAt: double)
             environment["PATH"] = "/usr/bin:/bin"
@@ -157,9 +159,9 @@ struct PickerEndToEndTests {
     }
 
     @Test func aSlowAnswerShowsASpinnerThatIsGoneBeforeTheReport() async throws {
-        let picking = try await Picking("air Berlin --no-climate")
+        let picking = try await Picking(
+            "air Berlin --no-climate", faults: [#"{"path": "/v1/air-quality", "delay": 2}"#])
         defer { picking.stop() }
-        try picking.double.addFault(#"{"path": "/v1/air-quality", "delay": 2}"#)
         try await picking.terminal.waitFor("Fetching air quality…")
         let report = try await picking.terminal.waitFor("Air quality  41")
         #expect(!report.contains("Fetching"), "\(report)")
