@@ -60,6 +60,9 @@ struct CandidatePool {
         var score = Double(index.prefixImportance(entry))
         if case .exact = match {
             if codesAreMeant || !index.isExactOnly(entry) { score += Self.exactBonus }
+            if index.isAlternate(entry) {
+                score += Double(SearchIndexBuilder.alternatePenalty - SearchIndexBuilder.exactAlternatePenalty)
+            }
             hasExactMatch = true
         }
         if tier == 2 { score += Self.qualifiedBonus }

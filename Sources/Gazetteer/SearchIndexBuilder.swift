@@ -43,10 +43,14 @@ struct SearchIndexBuilder {
         "link", "wkdt", "post", "iata", "icao", "faac", "unlc", "abbr", "fr_1793", "tcid",
     ]
 
-    /// An alternate name weighs an eighth of its place (−24): "Par" must be Paris, not
-    /// Barcelona through its nickname "Parselona". An exact alternate still earns the
-    /// exact bonus (CandidatePool, +40) on top: "Londres" is London, "New York" the city.
-    static let alternatePenalty = 24
+    /// The start of an alternate name weighs a sixteenth of its place (−32): "Par" must
+    /// be Paris, not Barcelona through its nickname "Parselona", and "San Fra" San
+    /// Francisco, not Quito (twice the people, and a capital) through its long form "San
+    /// Francisco de Quito". A whole alternate name weighs an eighth
+    /// (``exactAlternatePenalty``) and earns the exact bonus (CandidatePool, +40) on top:
+    /// "Londres" is London, "New York" the city, not the state.
+    static let alternatePenalty = 32
+    static let exactAlternatePenalty = 24
 
     /// The importance an entry competes with as a prefix or typo match.
     var effectiveImportance: (Entry) -> Int = { entry in

@@ -58,6 +58,12 @@ import Testing
             row(
                 1850147, "Tokyo", ["Tokio"], 35.6895, 139.69171, "JP", "40", 8_336_599, feature: "PPLC",
                 tz: "Asia/Tokyo"),
+            row(
+                3652462, "Quito", ["San Francisco de Quito"], -0.22985, -78.52495, "EC", "18", 2_781_641,
+                feature: "PPLC", tz: "America/Guayaquil"),
+            row(
+                5391959, "San Francisco", ["SF"], 37.77493, -122.41942, "US", "CA", 827_526,
+                tz: "America/Los_Angeles"),
             row(300, "St. Louis", ["Saint Louis"], 38.62727, -90.19789, "US", "MO", 315_685, tz: "America/Chicago"),
         ].joined(separator: "\n")
         try cities.write(to: directory.file("cities500.txt"), atomically: true, encoding: .utf8)
@@ -77,6 +83,7 @@ import Testing
         AU.02\tNew South Wales\tNew South Wales\t2155400
         NL.07\tNorth Holland\tNorth Holland\t2749879
         JP.40\tTokyo\tTokyo\t1850144
+        EC.18\tPichincha\tPichincha\t3653224
 
         """.write(to: directory.file("admin1CodesASCII.txt"), atomically: true, encoding: .utf8)
         func country(_ iso: String, _ iso3: String, _ name: String, _ pop: Int, _ id: Int) -> String {
@@ -94,6 +101,7 @@ import Testing
                 country("NL", "NLD", "Netherlands", 17_231_017, 2750405),
                 country("JP", "JPN", "Japan", 126_529_100, 1861060),
                 country("PY", "PRY", "Paraguay", 6_956_071, 3437598),
+                country("EC", "ECU", "Ecuador", 17_084_357, 3658394),
             ].joined(separator: "\n") + "\n").write(
                 to: directory.file("countryInfo.txt"), atomically: true, encoding: .utf8)
         try [
@@ -140,6 +148,16 @@ import Testing
         #expect(g.search("New Y").first?.place.id == 5128581)
         // A whole name beats a bigger place it is only the beginning of.
         #expect(g.search("New York").first?.place.id == 5128581)
+    }
+
+    /// The start of an alternate name counts for less than the start of a place's own
+    /// name: "San Fra" is San Francisco, not Quito (a capital, three times its size)
+    /// through "San Francisco de Quito". A whole alternate name still counts in full.
+    @Test func theStartOfAnAlternateNameWeighsLess() throws {
+        let g = try Self.shared()
+        #expect(g.search("San Fra").map(\.place.name) == ["San Francisco", "Quito"])
+        #expect(g.search("San Francisco de Quito").first?.place.name == "Quito")
+        #expect(g.search("Londres").first?.place.id == 2643743)
     }
 
     @Test func typosRankBelowEveryExactOrPrefixMatch() throws {

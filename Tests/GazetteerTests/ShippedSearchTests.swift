@@ -25,6 +25,7 @@ import Testing
         ("Köln", "Köln, Nordrhein-Westfalen, Germany"), ("Cologne", "Köln, Nordrhein-Westfalen, Germany"),
         ("koln", "Köln, Nordrhein-Westfalen, Germany"), ("Londres", "London, England, United Kingdom"),
         ("Tokio", "Tokyo, Tokyo, Japan"), ("münche", "Munich, Bayern, Germany"),
+        ("San Fra", "San Francisco, California, United States"), ("Bir", "Birmingham, England, United Kingdom"),
     ])
     func issueExamples(query: String, expected: String) throws {
         #expect(try Self.first(query).displayName == expected)
