@@ -14,7 +14,10 @@ echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
 queries=.build/bench-queries.txt
 python3 scripts/bench-queries.py > "$queries"
 echo "== in-process, one core: taskset -c 0 .build/release/airloc-bench data/gazetteer.bin $queries"
+# This machine's speed before and after (it drifts): which figures came from a slow spell.
+taskset -c 0 .build/release/airloc-bench speed
 taskset -c 0 .build/release/airloc-bench data/gazetteer.bin "$queries"
+taskset -c 0 .build/release/airloc-bench speed
 
 # The Python peers, side by side on the same work, when pip can fetch them.
 echo "== peers, one core: taskset -c 0 python3 scripts/peers.py $queries"
@@ -88,3 +91,6 @@ after=$(ticks)
 kill "$watch_pid"; wait "$watch_pid" 2>/dev/null || true
 hz=$(getconf CLK_TCK)
 awk -v used=$((after - before)) -v hz="$hz" 'BEGIN { printf "airloc locate --watch --json: %.2f%% of one core over 30 s (%d ticks at %d Hz)\n", 100 * used / hz / 30, used, hz }'
+
+# The machine speed at the end, to compare with the start.
+taskset -c 0 .build/release/airloc-bench speed
