@@ -133,7 +133,8 @@ public enum AcceptanceSuites {
             cases.append(
                 AcceptanceCase(
                     suite: suite, query: text ?? "", expectedName: name ?? "", expectedCoordinate: nil,
-                    toleranceMetres: 0, expectedCountryISO3: first["country_a"] as? String, options: options,
+                    toleranceMetres: 0, expectedCountryISO3: first["country_a"] as? String,
+                    expectedDependency: first["dependency"] as? String, options: options,
                     rank: (expected["priorityThresh"] as? Int) ?? suiteRank, outOfScope: outOfScope))
         }
         return cases
