@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Synchronization
 import TestSupport
 import Testing
 
@@ -44,6 +45,18 @@ struct GPSDCorpusReplayTests {
     static let cycle = 0.05
     /// Only a hang reaches this cap.
     static let watchFor = 120.0
+    /// A replay gives its first fix (at the latest the trailer's) within about 20 s; one
+    /// with no fix at all by this time is gpsfake delivering nothing (see below), and is
+    /// given up at once instead of after `watchFor` (it cost a clean-clone CI run two
+    /// minutes).
+    static let firstFixWithin = 45.0
+
+    /// Set once the replay gave a fix: read by the watchdog, written by the collector.
+    final class Progress: Sendable {
+        private let fixed = Mutex(false)
+        func sawFix() { fixed.withLock { $0 = true } }
+        var hasFix: Bool { fixed.withLock { $0 } }
+    }
 
     /// Replays `replay` through a fresh gpsfake and collects the fixes until the trailer.
     static func replay(_ replay: URL) async throws -> (fixes: [Fix], sawEnd: Bool, events: [String]) {
@@ -55,6 +68,7 @@ struct GPSDCorpusReplayTests {
             options: .init(host: "127.0.0.1", port: port),
             timing: GPSDTiming(firstFix: 60, staleAfter: 60, lostAfter: 120, initialBackoff: 0.2, maximumBackoff: 0.2))
         let started = Date()
+        let progress = Progress()
         let collector = Task {
             var collected: [Fix] = []
             var events: [String] = []
@@ -65,6 +79,7 @@ struct GPSDCorpusReplayTests {
                     )
                     continue
                 }
+                progress.sawFix()
                 if Self.isTrailer(fix) { return (collected, true, events) }
                 collected.append(fix)
             }
@@ -77,7 +92,12 @@ struct GPSDCorpusReplayTests {
         }
         defer { gpsd.stop() }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(Self.watchFor))
+            try await Task.sleep(for: .seconds(Self.firstFixWithin))
+            if !progress.hasFix {
+                collector.cancel()
+                return
+            }
+            try await Task.sleep(for: .seconds(Self.watchFor - Self.firstFixWithin))
             collector.cancel()
         }
         let result = await collector.value
