@@ -44,6 +44,12 @@ extension Gazetteer {
     /// single letter matches tens of thousands of names (seed 000 asks for 2).
     public static let minimumQueryLength = 2
 
+    /// Fewer letters than this match alternate names only whole ("Edo" is Tokyo), not as
+    /// their start: two or three letters begin some nickname or transliteration of every
+    /// big city ("Co" was China through "Cộng hòa…", "Ed" Tokyo, "Dan" Singapore through
+    /// "Danmaxi"). From four letters, exonyms being typed count ("Kope" → Copenhagen).
+    public static let alternatePrefixMinimum = 4
+
     /// Typo matches are searched when fewer exact and prefix matches than this exist.
     public static let typoSearchBelow = 3
 
@@ -163,7 +169,10 @@ extension Gazetteer {
         } else {
             candidates = best(in: rest, filter: filter, count: wanted, scanLimit: rest.count)
         }
-        for entry in candidates { pool.offer(entry: entry, match: .prefix, tier: tier) }
+        let alternatesToo = name.count >= Self.alternatePrefixMinimum
+        for entry in candidates where alternatesToo || !index.isAlternate(entry) {
+            pool.offer(entry: entry, match: .prefix, tier: tier)
+        }
     }
 
     /// The `count` entries of `range` (all keys sharing their first `prefixLength`

@@ -56,7 +56,7 @@ import Testing
                 2759794, "Amsterdam", [], 52.37403, 4.88969, "NL", "07", 741_636, feature: "PPLC",
                 tz: "Europe/Amsterdam"),
             row(
-                1850147, "Tokyo", ["Tokio"], 35.6895, 139.69171, "JP", "40", 8_336_599, feature: "PPLC",
+                1850147, "Tokyo", ["Tokio", "Edo"], 35.6895, 139.69171, "JP", "40", 8_336_599, feature: "PPLC",
                 tz: "Asia/Tokyo"),
             row(
                 3652462, "Quito", ["San Francisco de Quito"], -0.22985, -78.52495, "EC", "18", 2_781_641,
@@ -158,6 +158,12 @@ import Testing
         #expect(g.search("San Fra").map(\.place.name) == ["San Francisco", "Quito"])
         #expect(g.search("San Francisco de Quito").first?.place.name == "Quito")
         #expect(g.search("Londres").first?.place.id == 2643743)
+        // Under four letters an alternate name matches only whole: "Mon" is not the
+        // start of Munich ("Monaco di Baviera"), "Monac" is; "Edo" is Tokyo, "Ed" is not.
+        #expect(!g.search("Mon").contains { $0.place.name == "Munich" })
+        #expect(g.search("Monac").first?.place.name == "Munich")
+        #expect(g.search("Edo").first?.place.name == "Tokyo")
+        #expect(g.search("Ed").isEmpty)
     }
 
     @Test func typosRankBelowEveryExactOrPrefixMatch() throws {
