@@ -57,13 +57,13 @@ struct CandidatePool {
     /// `tier`: 2 qualified exact, 1 exact or prefix, 0 typo.
     mutating func offer(entry: Int, match: SearchResult.Match, tier: Int) {
         let index = gazetteer.index
-        var score = Double(index.prefixImportance(entry))
+        var score: Double
         if case .exact = match {
+            score = Double(index.exactImportance(entry))
             if codesAreMeant || !index.isExactOnly(entry) { score += Self.exactBonus }
-            if index.isAlternate(entry) {
-                score += Double(SearchIndexBuilder.alternatePenalty - SearchIndexBuilder.exactAlternatePenalty)
-            }
             hasExactMatch = true
+        } else {
+            score = Double(index.prefixImportance(entry))
         }
         if tier == 2 { score += Self.qualifiedBonus }
         if case .typo(let n) = match { score -= Self.typoPenalty + Self.perTypoPenalty * Double(n) }

@@ -31,11 +31,16 @@ struct SearchIndex: Sendable {
     @inline(__always) func isExactOnly(_ i: Int) -> Bool {
         entries.u8(i * GazetteerFormat.entryStride + 14) & SearchTargetKind.exactOnlyFlag != 0
     }
-    /// Stored importance: what an exact match competes with.
+    /// Stored importance (population with the capital, region and no-other-name weights).
     @inline(__always) func importance(_ i: Int) -> Int { Int(entries.u8(i * GazetteerFormat.entryStride + 15)) }
     /// Importance as a prefix or typo match (alternate names weigh less).
     @inline(__always) func prefixImportance(_ i: Int) -> Int {
         importance(i) - (isAlternate(i) ? SearchIndexBuilder.alternatePenalty : 0)
+    }
+    /// Importance as an exact match (a whole alternate name weighs less than its place,
+    /// but more than its start does).
+    @inline(__always) func exactImportance(_ i: Int) -> Int {
+        importance(i) - (isAlternate(i) ? SearchIndexBuilder.exactAlternatePenalty : 0)
     }
     @inline(__always) func isAlternate(_ i: Int) -> Bool {
         entries.u8(i * GazetteerFormat.entryStride + 14) & SearchTargetKind.alternateFlag != 0
