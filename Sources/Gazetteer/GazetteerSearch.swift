@@ -163,14 +163,20 @@ extension Gazetteer {
         guard prefix, exact.upperBound < range.upperBound else { return }
         let rest = exact.upperBound..<range.upperBound
         let wanted = max(limit * 4, 32)
-        let candidates: [Int]
+        let primaryOnly = name.count < Self.alternatePrefixMinimum
+        var candidates: [Int]?
         if filter.isEmpty, rest.count > GazetteerFormat.hotThreshold, let hot = index.hotEntries(key) {
-            candidates = hot.filter { !exact.contains($0) && !index.isExactOnly($0) }
-        } else {
-            candidates = best(in: rest, filter: filter, count: wanted, scanLimit: rest.count)
+            let usable = hot.filter {
+                !exact.contains($0) && !index.isExactOnly($0) && !(primaryOnly && index.isAlternate($0))
+            }
+            // The stored list ranks every kind of name, so the primary names in it are
+            // the best primary names of the range; only if it holds fewer than a page
+            // of them is the range itself scanned.
+            if !primaryOnly || usable.count >= limit { candidates = usable }
         }
-        let alternatesToo = name.count >= Self.alternatePrefixMinimum
-        for entry in candidates where alternatesToo || !index.isAlternate(entry) {
+        for entry in candidates
+            ?? best(in: rest, filter: filter, count: wanted, scanLimit: rest.count, primaryOnly: primaryOnly)
+        {
             pool.offer(entry: entry, match: .prefix, tier: tier)
         }
     }
@@ -186,14 +192,19 @@ extension Gazetteer {
         return best(in: range, filter: filter, count: count, scanLimit: range.count)
     }
 
-    private func best(in range: Range<Int>, filter: TargetFilter, count: Int, scanLimit: Int) -> [Int] {
+    /// `primaryOnly`: alternate names do not count (see ``alternatePrefixMinimum``).
+    private func best(
+        in range: Range<Int>, filter: TargetFilter, count: Int, scanLimit: Int, primaryOnly: Bool = false
+    ) -> [Int] {
         var top: [(importance: Int, entry: Int)] = []
         top.reserveCapacity(count + 1)
         var floor = -1
         for entry in range.prefix(scanLimit) {
             let importance = index.prefixImportance(entry)
             if top.count >= count && importance <= floor { continue }
-            guard !index.isExactOnly(entry), filter.admits(entry, in: self) else { continue }
+            guard !index.isExactOnly(entry), !(primaryOnly && index.isAlternate(entry)),
+                filter.admits(entry, in: self)
+            else { continue }
             let position = top.firstIndex { $0.importance < importance } ?? top.count
             top.insert((importance, entry), at: position)
             if top.count > count { top.removeLast() }
