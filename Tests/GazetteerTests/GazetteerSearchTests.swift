@@ -166,6 +166,28 @@ import Testing
         #expect(g.search("Ed").isEmpty)
     }
 
+    /// Alternate names a short query does not match must not take the places of names it
+    /// does: a big city with 60 alternates starting "zq" (all weightier than the villages)
+    /// and twelve villages named "Zq…": "zq" lists ten villages.
+    @Test func skippedAlternatesDoNotCrowdOutAShortQuerysPlaces() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let alternates = (0..<60).map { "Zq Name \($0)" }
+        let villages = (0..<12).map {
+            Self.row(1000 + $0, "Zqvillage \($0)", [], 48, 11 + Double($0) / 10, "DE", "02", 600)
+        }
+        try ([Self.row(999, "Bigcity", alternates, 48.1, 11.5, "DE", "02", 9_000_000)] + villages)
+            .joined(separator: "\n").write(to: directory.file("cities500.txt"), atomically: true, encoding: .utf8)
+        try "DE.02\tBayern\tBayern\t2951839\n".write(
+            to: directory.file("admin1CodesASCII.txt"), atomically: true, encoding: .utf8)
+        try "DE\tDEU\t0\t\tGermany\t\t0\t82927922\tEU\t\t\t\t\t\t\t\t2921044\t\t\n".write(
+            to: directory.file("countryInfo.txt"), atomically: true, encoding: .utf8)
+        let g = try TestGazetteer.build(in: directory)
+        let names = g.search("zq").map(\.place.name)
+        #expect(names.count == 10 && names.allSatisfy { $0.hasPrefix("Zqvillage") }, "\(names)")
+        #expect(g.search("zq n").first?.place.name == "Bigcity", "from four letters the alternates count")
+    }
+
     @Test func typosRankBelowEveryExactOrPrefixMatch() throws {
         let g = try Self.shared()
         for (query, expected) in [
