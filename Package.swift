@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(
             name: "airloc-bench", dependencies: ["Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance"],
             path: "Sources/Bench"),
-        .target(name: "TestSupport", dependencies: ["Geo"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Geo", "Web"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "GeocodeAcceptance", "TestSupport"]),

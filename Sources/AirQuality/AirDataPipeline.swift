@@ -42,16 +42,22 @@ public struct AirDataPipeline: Sendable {
     }
 
     public var options: Options
-    var now: @Sendable () -> Date
+    /// What the requests travel over: the network, or a test's scripted services.
+    public var transport: any HTTPTransport
+    /// The clock the deadline, retry pauses, cache ages and back-off windows use.
+    public var time: any TimeSource
 
-    public init(options: Options, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        options: Options, transport: any HTTPTransport = URLSessionTransport(), time: any TimeSource = SystemTime()
+    ) {
         self.options = options
-        self.now = now
+        self.transport = transport
+        self.time = time
     }
 
     public func fetch(at coordinate: Coordinate) async -> AirData {
-        let start = now()
-        let deadline = ContinuousClock.now + options.deadline
+        let start = time.date
+        let deadline = time.now + options.deadline
         let backoff = options.cache.flatMap { RateLimitBackoff.load(from: $0, now: start) }
         async let air = airPart(at: coordinate, now: start, deadline: deadline, backoff: backoff)
         async let climate =
@@ -69,7 +75,9 @@ public struct AirDataPipeline: Sendable {
         String(format: "%.\(decimals)f,%.\(decimals)f", coordinate.latitude, coordinate.longitude)
     }
 
-    private func client() -> HTTPClient { HTTPClient(timeout: options.requestTimeout) }
+    private func client() -> HTTPClient {
+        HTTPClient(timeout: options.requestTimeout, transport: transport, time: time)
+    }
 
     /// Sends one GET (with retries) and returns the 2xx body, recording a 429's back-off.
     private func body(_ url: URL, service: String, deadline: ContinuousClock.Instant, requests: inout Int)
@@ -80,7 +88,8 @@ public struct AirDataPipeline: Sendable {
                 url, service: service, retrying: options.retry, deadline: deadline, attempts: &requests)
         } catch {
             if case .rateLimited(_, let reason) = error, let cache = options.cache {
-                RateLimitBackoff.after(reason: reason, at: now()).save(to: cache, now: now())
+                let now = time.date
+                RateLimitBackoff.after(reason: reason, at: now).save(to: cache, now: now)
             }
             throw error
         }

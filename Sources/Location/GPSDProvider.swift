@@ -36,11 +36,16 @@ public struct GPSDProvider: LocationProvider {
     }
 
     public func currentFix(timeout: Duration) async throws -> Fix {
+        try await currentFix(timeout: timeout, seen: SeenMode())
+    }
+
+    /// `seen` follows the receiver's mode while the caller waits (tests wait on it for the
+    /// first report instead of sleeping).
+    func currentFix(timeout: Duration, seen: SeenMode) async throws -> Fix {
         let seconds = timeout.seconds
         let options = self.options
         let staleAfter = timing.staleAfter
         let stop = StopFlag()
-        let seen = SeenMode()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Fix, any Error>) in
                 let once = ResumeOnce(continuation)

@@ -6,64 +6,30 @@ import Foundation
 
 /// A small JSON-over-HTTP(S) client: the only way airloc talks to the network.
 ///
-/// Contract: every request ends within `timeout` (a hard total deadline, not only
-/// URLSession's idle timeout), with a decoded value or a ``WebError``. Nothing but the
-/// URL and a generic User-Agent is sent: no cookies, no cache, no identifiers.
+/// Contract: every request ends within `timeout` (a hard total deadline), with a decoded
+/// value or a ``WebError``. What goes over the wire is the `transport`'s business
+/// (``URLSessionTransport`` by default); the deadlines and retry pauses of
+/// ``get(_:service:retrying:deadline:attempts:random:)`` read and wait on `time`. Both
+/// are injected so the logic above the wire is tested without the network or the clock.
 public struct HTTPClient: Sendable {
     /// Total time allowed for one request, connection to last byte.
     public var timeout: Duration
-    private let session: SessionBox
+    public var transport: any HTTPTransport
+    public var time: any TimeSource
 
-    public init(timeout: Duration = .seconds(10)) {
+    public init(
+        timeout: Duration = .seconds(10), transport: any HTTPTransport = URLSessionTransport(),
+        time: any TimeSource = SystemTime()
+    ) {
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        let seconds = timeout.seconds
-        configuration.timeoutIntervalForRequest = seconds
-        configuration.timeoutIntervalForResource = seconds
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.httpAdditionalHeaders = [
-            "User-Agent": "airloc/\(AirlocVersion.string)", "Accept": "application/json",
-        ]
-        self.session = SessionBox(URLSession(configuration: configuration))
+        self.transport = transport
+        self.time = time
     }
-
-    private var timeoutSeconds: Double { timeout.seconds }
 
     /// GETs `url` and returns the status and body of any HTTP answer; transport failures
     /// and the deadline become ``WebError``.
     public func get(_ url: URL, service: String) async throws(WebError) -> (status: Int, body: Data) {
-        let session = self.session
-        let seconds = timeoutSeconds
-        let outcome: Result<(Int, Data), WebError> = await withTaskGroup(of: Result<(Int, Data), WebError>?.self) {
-            group in
-            group.addTask {
-                do {
-                    var request = URLRequest(url: url)
-                    request.timeoutInterval = seconds
-                    let (data, response) = try await session.value.data(for: request)
-                    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                    return .success((status, data))
-                } catch {
-                    return .failure(HTTPClient.classify(error, service: service, seconds: seconds))
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds + 0.25))
-                return Task.isCancelled ? nil : .failure(.timedOut(service: service, seconds: seconds))
-            }
-            var result: Result<(Int, Data), WebError> = .failure(.cancelled(service: service))
-            for await value in group {
-                if let value {
-                    result = value
-                    break
-                }
-            }
-            group.cancelAll()
-            return result
-        }
-        if Task.isCancelled { throw .cancelled(service: service) }
-        return try outcome.get()
+        try await transport.get(url, service: service, timeout: timeout)
     }
 
     /// GETs `url`, maps HTTP errors (with the service's own `reason`) to ``WebError``
@@ -89,24 +55,6 @@ public struct HTTPClient: Sendable {
         }
     }
 
-    static func classify(_ error: any Error, service: String, seconds: Double) -> WebError {
-        if error is CancellationError { return .cancelled(service: service) }
-        guard let urlError = error as? URLError else {
-            return .unreachable(service: service, reason: String(describing: error))
-        }
-        switch urlError.code {
-        case .timedOut: return .timedOut(service: service, seconds: seconds)
-        case .cancelled: return .cancelled(service: service)
-        case .cannotConnectToHost: return .unreachable(service: service, reason: "connection refused")
-        case .cannotFindHost, .dnsLookupFailed: return .unreachable(service: service, reason: "unknown host")
-        case .notConnectedToInternet: return .unreachable(service: service, reason: "no network connection")
-        case .networkConnectionLost: return .unreachable(service: service, reason: "connection lost")
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
-            return .unreachable(service: service, reason: "TLS failure")
-        default: return .unreachable(service: service, reason: urlError.localizedDescription)
-        }
-    }
-
     public static func describe(decodingError error: any Error, body: Data) -> String {
         if body.isEmpty { return "empty body" }
         if (try? JSONSerialization.jsonObject(with: body)) == nil {
@@ -119,18 +67,5 @@ public struct HTTPClient: Sendable {
             return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
         default: return "unexpected JSON shape"
         }
-    }
-}
-
-/// URLSession is documented thread-safe; corelibs-foundation does not mark it Sendable.
-private final class SessionBox: @unchecked Sendable {
-    let value: URLSession
-    init(_ value: URLSession) { self.value = value }
-}
-
-extension Duration {
-    /// The duration in seconds, as a Double (for APIs that take TimeInterval).
-    public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

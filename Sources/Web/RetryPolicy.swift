@@ -44,7 +44,8 @@ extension HTTPClient {
     /// it. Each attempt's timeout is cut to what is left before `deadline`, so the whole
     /// exchange, retries and pauses included, ends by `deadline`.
     ///
-    /// `attempts` counts the requests sent (whatever the outcome).
+    /// `attempts` counts the requests sent (whatever the outcome). `deadline` is an
+    /// instant of `time`.
     public func get(
         _ url: URL, service: String, retrying policy: RetryPolicy, deadline: ContinuousClock.Instant,
         attempts: inout Int, random: @Sendable () -> Double = { Double.random(in: 0..<1) }
@@ -52,7 +53,7 @@ extension HTTPClient {
         var attempt = 0
         while true {
             attempt += 1
-            let left = deadline - .now
+            let left = deadline - time.now
             guard left > .milliseconds(50) else {
                 throw .timedOut(service: service, seconds: timeout.seconds)
             }
@@ -70,8 +71,8 @@ extension HTTPClient {
             guard RetryPolicy.isTransient(failure), attempt <= policy.maxRetries else { throw failure }
             let pause = policy.delay(beforeRetry: attempt, random: random())
             // A retry that could not even start before the deadline is not worth the wait.
-            guard deadline - .now > pause + .milliseconds(100) else { throw failure }
-            do { try await Task.sleep(for: pause) } catch { throw .cancelled(service: service) }
+            guard deadline - time.now > pause + .milliseconds(100) else { throw failure }
+            do { try await time.sleep(for: pause) } catch { throw .cancelled(service: service) }
         }
     }
 }

@@ -63,7 +63,7 @@ struct LocateEndToEndTests {
     @Test func watchStreamsOneJSONObjectPerLine() async throws {
         let world = try await AirlocWorld()
         defer { world.stop() }
-        let result = try await world.run(["locate", "--watch", "--count", "3"], timeout: 20)
+        let result = try await world.run(["locate", "--watch", "--count", "3"], timeout: 120)
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let events = try lines.map { try json($0) }

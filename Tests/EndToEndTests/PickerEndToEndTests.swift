@@ -98,7 +98,7 @@ struct PickerEndToEndTests {
         try await terminal.waitFor("Use current location")
         let pid = try await terminal.waitForFile("pid").trimmingCharacters(in: .whitespacesAndNewlines)
         let killed = try await ChildProcess.run(
-            "/bin/kill", ["-\(signal)", pid], environment: ["PATH": "/usr/bin:/bin"], timeout: 5)
+            "/bin/kill", ["-\(signal)", pid], environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
         #expect(killed.status == 0)
         let code = signal == "TERM" ? "143" : "139"
         #expect(try await picking.statusWithTerminalRestored() == code)
@@ -160,7 +160,7 @@ struct PickerEndToEndTests {
 
     @Test func aSlowAnswerShowsASpinnerThatIsGoneBeforeTheReport() async throws {
         let picking = try await Picking(
-            "air Berlin --no-climate", faults: [#"{"path": "/v1/air-quality", "delay": 2}"#])
+            "air Berlin --no-climate", faults: [#"{"path": "/v1/air-quality", "delay": 6}"#])
         defer { picking.stop() }
         try await picking.terminal.waitFor("Fetching air quality…")
         let report = try await picking.terminal.waitFor("Air quality  41")

@@ -107,7 +107,7 @@ struct PostalEndToEndTests {
     @Test(arguments: [
         (#"{"path": "/de/39167", "status": 429, "reason": "Too many requests"}"#, Int32(75), "Zippopotam.us"),
         (#"{"path": "/de/39167", "mode": "garbage"}"#, Int32(69), "Zippopotam.us"),
-        (#"{"path": "/de/39167", "delay": 4}"#, Int32(75), "Zippopotam.us"),
+        (#"{"path": "/de/39167", "delay": 60}"#, Int32(75), "Zippopotam.us"),
     ])
     func serviceFailuresNameTheService(fault: String, status: Int32, message: String) async throws {
         let double = try await HTTPDouble.start(faults: [fault])

@@ -43,26 +43,34 @@ struct GPSDWatchTests {
         let port = first.port
         let provider = GPSDProvider(
             options: .init(host: "127.0.0.1", port: port),
-            timing: GPSDTiming(firstFix: 10, staleAfter: 5, lostAfter: 30, initialBackoff: 0.2, maximumBackoff: 1))
-        let restarter = Task {
-            try await Task.sleep(for: .seconds(1.5))
-            first.stop()
-            try await Task.sleep(for: .seconds(1))
-            return try await GPSFake.start(log: log, port: port)
+            timing: GPSDTiming(firstFix: 60, staleAfter: 60, lostAfter: 120, initialBackoff: 0.2, maximumBackoff: 1))
+        // gpsd is restarted when the watch has had its first fix (not after a guessed
+        // time), and the test ends at the first fix after the restart; only a hang
+        // reaches the cap.
+        let watch = Task {
+            var seen: [LocationUpdate] = []
+            var restarter: Task<GPSFake, any Error>?
+            for await update in provider.updates() {
+                seen.append(update)
+                if restarter == nil, isFix(update) {
+                    restarter = Task {
+                        first.stop()
+                        return try await GPSFake.start(log: log, port: port)
+                    }
+                }
+                let drop = seen.firstIndex { if case .disconnected = $0 { return true } else { return false } }
+                if let drop, seen[drop...].contains(where: isFix) { break }
+            }
+            return (seen, restarter)
         }
-        // Ends at the first fix after the restart; only a hang (or a very loaded machine
-        // restarting gpsfake) reaches the cap.
-        let updates = await collect(provider, seconds: 90) { updates in
-            // Done at the first fix after a disconnection.
-            guard
-                let drop = updates.firstIndex(where: {
-                    if case .disconnected = $0 { return true } else { return false }
-                })
-            else { return false }
-            return updates[drop...].contains { if case .fix = $0 { return true } else { return false } }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(180))
+            watch.cancel()
         }
-        let second = try await restarter.value
-        defer { second.stop() }
+        let (updates, restarter) = await watch.value
+        watchdog.cancel()
+        let second = try await restarter?.value
+        defer { second?.stop() }
         let drop = updates.firstIndex { if case .disconnected = $0 { return true } else { return false } }
         #expect(drop != nil, "the restart was not noticed: \(updates.count) updates")
         guard let drop else { return }
@@ -77,14 +85,26 @@ struct GPSDWatchTests {
         let log = directory.file("lost.nmea")
         // 10 s of fix, 10 s with mode 1, then silence (played once at 0.1 s a sentence).
         try await SyntheticTrack.write(kind: "lost", latitude: 52.52, longitude: 13.405, to: log)
-        let gpsd = try await GPSFake.start(log: log, loop: false)
-        defer { gpsd.stop() }
+        // The watch starts first and connects as soon as gpsd is up: the log is played
+        // once, from the moment gpsd starts, and its fix part must not pass unwatched.
+        let port = try GPSFake.freePort()
         let provider = GPSDProvider(
-            options: .init(host: "127.0.0.1", port: gpsd.port),
-            timing: GPSDTiming(firstFix: 10, staleAfter: 2, lostAfter: 4))
-        let updates = await collect(provider, seconds: 30) { updates in
-            updates.contains { if case .lost = $0 { return true } else { return false } }
+            options: .init(host: "127.0.0.1", port: port),
+            // Stale at once when the receiver reports mode 1 (the track's second part); a
+            // report gap that long during the fix part would take a stalled machine.
+            timing: GPSDTiming(firstFix: 60, staleAfter: 8, lostAfter: 9, initialBackoff: 0.2, maximumBackoff: 0.2))
+        let collecting = Task {
+            await collect(provider, seconds: 120) { updates in
+                updates.contains { if case .lost = $0 { return true } else { return false } }
+            }
         }
+        let gpsd: GPSFake
+        do { gpsd = try await GPSFake.start(log: log, loop: false, port: port) } catch {
+            collecting.cancel()
+            throw error
+        }
+        defer { gpsd.stop() }
+        let updates = await collecting.value
         let staleIndex = updates.firstIndex { if case .stale = $0 { return true } else { return false } }
         let lostIndex = updates.firstIndex { if case .lost = $0 { return true } else { return false } }
         #expect(updates.contains(where: isFix))
@@ -114,10 +134,10 @@ struct GPSDWatchTests {
         defer { gpsd.stop() }
         let provider = GPSDProvider(options: .init(host: "127.0.0.1", port: gpsd.port))
         await #expect {
-            _ = try await provider.currentFix(timeout: .seconds(5))
+            _ = try await provider.currentFix(timeout: .seconds(10))
         } throws: { error in
             guard case .noFix(let seconds, let mode) = error as? GPSDError else { return false }
-            return seconds == 5 && mode == .noFix
+            return seconds == 10 && mode == .noFix
         }
     }
 }

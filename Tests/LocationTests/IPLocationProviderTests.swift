@@ -65,7 +65,7 @@ struct IPLocationProviderTests {
     }
 
     @Test func aSlowServiceEndsAtTheDeadline() async throws {
-        let double = try await HTTPDouble.start(faults: [#"{"path": "/", "delay": 5}"#])
+        let double = try await HTTPDouble.start(faults: [#"{"path": "/", "delay": 60}"#])
         defer { double.stop() }
         do {
             _ = try await provider(.ipwhois, double).locate(timeout: .seconds(1))

@@ -48,7 +48,7 @@ public enum AirlocBinary {
     }
 
     public static func run(
-        _ arguments: [String], environment: [String: String], stdin: String? = nil, timeout: TimeInterval = 30
+        _ arguments: [String], environment: [String: String], stdin: String? = nil, timeout: TimeInterval = 120
     ) async throws -> ChildProcess.Result {
         try await ChildProcess.run(path, arguments, environment: environment, stdin: stdin, timeout: timeout)
     }

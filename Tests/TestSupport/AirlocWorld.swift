@@ -38,7 +38,7 @@ public struct AirlocWorld: Sendable {
     }
 
     /// Runs the built binary in this world.
-    public func run(_ arguments: [String], timeout: TimeInterval = 30) async throws -> ChildProcess.Result {
+    public func run(_ arguments: [String], timeout: TimeInterval = 120) async throws -> ChildProcess.Result {
         try await AirlocBinary.run(arguments, environment: environment, timeout: timeout)
     }
 

@@ -23,7 +23,7 @@ public struct ChildProcess {
 
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
-        timeout: TimeInterval = 30
+        timeout: TimeInterval = 120
     ) async throws -> Result {
         try await offPool {
             try runBlocking(executable, arguments, environment: environment, stdin: stdin, timeout: timeout)
@@ -32,7 +32,7 @@ public struct ChildProcess {
 
     static func runBlocking(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
-        timeout: TimeInterval = 30
+        timeout: TimeInterval = 120
     ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

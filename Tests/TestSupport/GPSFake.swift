@@ -58,11 +58,9 @@ public final class GPSFake: @unchecked Sendable {
             let fake = GPSFake(process: process, port: port, shmKey: shmKey)
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline && process.isRunning {
-                if canConnect(port: port) {
-                    // gpsd is up; give gpsfake a moment to register its pty as a device.
-                    usleep(300_000)
-                    return fake
-                }
+                // gpsd is up and already has gpsfake's pty as its device (canConnect asks
+                // it): nothing left to wait for.
+                if canConnect(port: port) { return fake }
                 usleep(50_000)
             }
             lastError =

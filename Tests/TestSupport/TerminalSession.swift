@@ -71,7 +71,7 @@ public final class TerminalSession: @unchecked Sendable {
 
     /// Waits until the screen shows `text`; returns the screen, or throws with it.
     @discardableResult
-    public func waitFor(_ text: String, timeout: TimeInterval = 15) async throws -> String {
+    public func waitFor(_ text: String, timeout: TimeInterval = 60) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -83,7 +83,7 @@ public final class TerminalSession: @unchecked Sendable {
     }
 
     /// Waits until the script wrote `name` in the session directory; returns its text.
-    public func waitForFile(_ name: String, timeout: TimeInterval = 15) async throws -> String {
+    public func waitForFile(_ name: String, timeout: TimeInterval = 60) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         let file = directory.file(name)
         while Date() < deadline {

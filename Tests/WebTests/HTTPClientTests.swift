@@ -79,7 +79,7 @@ struct HTTPClientTests {
     }
 
     @Test func aSlowServiceTimesOut() async throws {
-        let double = try await HTTPDouble.start(faults: [#"{"path": "/v1/search", "delay": 5}"#])
+        let double = try await HTTPDouble.start(faults: [#"{"path": "/v1/search", "delay": 60}"#])
         defer { double.stop() }
         await #expect(throws: WebError.timedOut(service: "Test service", seconds: 0.5)) {
             _ = try await get(double, timeout: .milliseconds(500))
