@@ -1,6 +1,7 @@
 # airloc — entry points. See README.md.
 #   make demo     install what is missing, build, replay a GPS track through a real gpsd, print the report
 #   make test     install what is missing, build, lint, run every test
+#   make test-repeat N=10 LOAD=1   the suite N times in a row beside LOAD busy processes
 #   make run ARGS="now"   the real thing: system gpsd, internet
 #   make bench    measure (docs/performance.md)
 #   make acceptance   the geocoding acceptance suites' report (needs ../shared/corpus)
@@ -14,7 +15,7 @@ SWIFT ?= swift
 # release build links Foundation statically, which links libcurl by its -dev name.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux
 
-.PHONY: all deps build release demo test lint format run bench acceptance install uninstall clean
+.PHONY: all deps build release demo test test-repeat lint format run bench acceptance install uninstall clean
 
 all: build
 
@@ -44,6 +45,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) test
+
+# No test may depend on the machine's speed: this is how to check (docs/testing.md).
+N ?= 10
+LOAD ?= 1
+test-repeat: deps
+	@LOAD=$(LOAD) SWIFT=$(SWIFT) scripts/test-repeat.sh $(N)
 
 run: build
 	.build/debug/airloc $(ARGS)

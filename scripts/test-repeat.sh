@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the whole test suite N times in a row and says how many runs passed; with LOAD=K,
+# K CPU-bound processes (`yes`) run beside it, as a busy CI machine would. A suite that
+# depends on the machine's speed shows up here. Exit status: 0 when every run passed.
+#   scripts/test-repeat.sh [N]          (make test-repeat N=10 LOAD=1)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-10}
+load=${LOAD:-0}
+swift=${SWIFT:-swift}
+logs=$(mktemp -d /tmp/airloc-test-repeat.XXXXXX)
+$swift build --build-tests >"$logs/build.log" 2>&1 || { cat "$logs/build.log"; exit 1; }
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT
+for _ in $(seq 1 "$load"); do
+    yes >/dev/null &
+    pids+=($!)
+done
+passed=0
+failed=0
+for i in $(seq 1 "$runs"); do
+    start=$(date +%s)
+    if $swift test >"$logs/run-$i.log" 2>&1; then
+        passed=$((passed + 1))
+        verdict=passed
+    else
+        failed=$((failed + 1))
+        verdict=FAILED
+    fi
+    summary=$(grep -E "Test run with .* (passed|failed)" "$logs/run-$i.log" | tail -1 | sed 's/^[^A-Za-z]*//')
+    echo "run $i/$runs: $verdict in $(($(date +%s) - start)) s — ${summary:-no summary}"
+    grep -E "recorded an issue" "$logs/run-$i.log" | sed 's/^/    /' | head -10
+done
+echo "$passed passed, $failed failed"
+echo "logs: $logs (load: $load CPU-bound processes)"
+[ "$failed" -eq 0 ]
