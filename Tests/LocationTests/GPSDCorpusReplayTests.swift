@@ -51,11 +51,15 @@ struct GPSDCorpusReplayTests {
     /// minutes).
     static let firstFixWithin = 45.0
 
-    /// Set once the replay gave a fix: read by the watchdog, written by the collector.
+    /// Set once the watch connected and once the replay gave a fix: read by the test and
+    /// its watchdog, written by the collector.
     final class Progress: Sendable {
         private let fixed = Mutex(false)
+        private let connected = Mutex(false)
         func sawFix() { fixed.withLock { $0 = true } }
         var hasFix: Bool { fixed.withLock { $0 } }
+        func sawConnection() { connected.withLock { $0 = true } }
+        var isConnected: Bool { connected.withLock { $0 } }
     }
 
     /// Replays `replay` through a fresh gpsfake and collects the fixes until the trailer.
@@ -73,6 +77,7 @@ struct GPSDCorpusReplayTests {
             var collected: [Fix] = []
             var events: [String] = []
             for await update in provider.updates() {
+                if case .connected = update { progress.sawConnection() }
                 guard case .fix(let fix) = update else {
                     events.append(
                         String(format: "%.1fs %@", Date().timeIntervalSince(started), "\(update)".prefix(40) as CVarArg)
@@ -86,11 +91,18 @@ struct GPSDCorpusReplayTests {
             return (collected, false, events)
         }
         let gpsd: GPSFake
-        do { gpsd = try await GPSFake.start(log: replay, loop: false, cycle: cycle, port: port) } catch {
+        do {
+            gpsd = try await GPSFake.start(log: replay, loop: false, cycle: cycle, port: port, gated: true)
+            try await Poll.until("the watch to connect to gpsd") { progress.isConnected }
+        } catch {
             collector.cancel()
             throw error
         }
         defer { gpsd.stop() }
+        // Every sentence (one byte each at the very least, binary logs too): gpsfake ends
+        // the log on its own and the rest of the release stays unread.
+        let size = (try? FileManager.default.attributesOfItem(atPath: replay.path)[.size] as? Int) ?? nil
+        gpsd.release(sentences: size ?? 1_000_000)
         let watchdog = Task {
             try await Task.sleep(for: .seconds(Self.firstFixWithin))
             if !progress.hasFix {
@@ -114,13 +126,14 @@ struct GPSDCorpusReplayTests {
         let directory = try #require(PackagePaths.corpus?.appendingPathComponent("nmea"), "corpus missing under CI")
         let logURL = directory.appendingPathComponent(log)
         let expected = try Self.expectedFixes(directory.appendingPathComponent(log + ".chk"))
-        // gpsfake starts feeding before any client watches, so the log is played once
-        // behind a lead-in of NMEA text sentences (which make no fix) long enough for the
-        // watch to start: every real sentence is then seen from a clean receiver state,
-        // as gpsd's own regression run sees it. A trailer of fixes at 0.5°N 0.5°E, a
-        // point no log visits, marks the end: the watch stops at the first of them
-        // (gpsfake does not always stop its gpsd after the log, so its exit is no signal).
-        let leadIn = 160  // 8 s at one sentence per `cycle`: the watch is on long before
+        // gpsfake holds the log back until the watch is connected (it is started gated),
+        // and the log is played once behind a lead-in of NMEA text sentences (which make
+        // no fix) that covers gpsd acting on the watch's WATCH, already in its socket: every
+        // real sentence is then seen from a clean receiver state, as gpsd's own
+        // regression run sees it. A trailer of fixes at 0.5°N 0.5°E, a point no log
+        // visits, marks the end: the watch stops at the first of them (gpsfake does not
+        // always stop its gpsd after the log, so its exit is no signal).
+        let leadIn = 40
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let original = try Data(contentsOf: logURL)

@@ -14,23 +14,42 @@ public final class GPSFake: @unchecked Sendable {
     private let process: Process
     private let shmKey: Int
     private var stopped = false
+    /// gpsfake's stdin when it was started `gated`: one line lets one sentence through.
+    private let gate: FileHandle?
 
-    private init(process: Process, port: Int, shmKey: Int) {
+    private init(process: Process, port: Int, shmKey: Int, gate: FileHandle?) {
         self.process = process
         self.port = port
         self.shmKey = shmKey
+        self.gate = gate
     }
 
     /// Starts gpsfake with `log` on a free port and waits until gpsd accepts connections.
     /// `loop` replays the log for ever (the default); `cycle` is the delay per sentence.
-    /// `port` reuses a port (to restart gpsd where a client expects it).
-    public static func start(log: URL, loop: Bool = true, cycle: Double = 0.1, port fixedPort: Int? = nil)
-        async throws -> GPSFake
-    {
-        try await offPool { try startBlocking(log: log, loop: loop, cycle: cycle, port: fixedPort) }
+    /// `port` reuses a port (to restart gpsd where a client expects it). `gated` holds
+    /// every sentence back until ``release(sentences:)`` (gpsfake's single-step mode, fed
+    /// from a pipe): a test lets the log flow once its client watches, instead of hoping
+    /// the client is there in time.
+    public static func start(
+        log: URL, loop: Bool = true, cycle: Double = 0.1, port fixedPort: Int? = nil, gated: Bool = false
+    ) async throws -> GPSFake {
+        try await offPool { try startBlocking(log: log, loop: loop, cycle: cycle, port: fixedPort, gated: gated) }
     }
 
-    static func startBlocking(log: URL, loop: Bool, cycle: Double, port fixedPort: Int?) throws -> GPSFake {
+    /// Lets `sentences` more sentences of a `gated` log through (at the log's cycle).
+    public func release(sentences: Int) {
+        guard let gate else { return }
+        // gpsfake exits at the end of a played-once log, with most of a generous release
+        // unread: the write must then fail with EPIPE, not kill the test run with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let lines = Data(repeating: UInt8(ascii: "\n"), count: sentences)
+        // A pipe holds 64 KiB: a longer release is written by a thread of its own.
+        Thread.detachNewThread { try? gate.write(contentsOf: lines) }
+    }
+
+    static func startBlocking(log: URL, loop: Bool, cycle: Double, port fixedPort: Int?, gated: Bool) throws
+        -> GPSFake
+    {
         guard let gpsfake = ExternalTool.path(of: "gpsfake") else {
             throw FixtureError("gpsfake (Debian package gpsd-clients) is needed but not installed")
         }
@@ -48,14 +67,19 @@ public final class GPSFake: @unchecked Sendable {
             // loop the log and watch for a whole cycle.
             var arguments = ["-q", "-n", "-c", String(cycle), "-P", String(port)]
             if !loop { arguments += ["-1", "-W", "3"] }
+            if gated { arguments.append("-i") }
             process.arguments = arguments + [log.path]
             var environment = ProcessInfo.processInfo.environment
             environment["GPSD_SHM_KEY"] = String(shmKey)
             process.environment = environment
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
+            // gpsfake reads a line before each sentence; the pipe stays open until stop()
+            // (at end of input it would fail instead of waiting).
+            let gate = gated ? Pipe() : nil
+            if let gate { process.standardInput = gate }
             try process.run()
-            let fake = GPSFake(process: process, port: port, shmKey: shmKey)
+            let fake = GPSFake(process: process, port: port, shmKey: shmKey, gate: gate?.fileHandleForWriting)
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline && process.isRunning {
                 // gpsd is up and already has gpsfake's pty as its device (canConnect asks
