@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "airloc", targets: ["airloc"]),
-        .library(name: "AirlocKit", targets: ["Geo", "Web", "Gazetteer", "Location", "AirQuality"]),
+        .library(name: "AirlocKit", targets: ["Geo", "FileSystem", "Web", "Gazetteer", "Location", "AirQuality"]),
     ],
     targets: [
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -17,13 +17,14 @@ let package = Package(
         // The C library's wcwidth (part of libc: nothing to install or link).
         .systemLibrary(name: "CWideChar"),
         .target(name: "Geo"),
+        .target(name: "FileSystem"),
         .target(name: "Web"),
-        .target(name: "Gazetteer", dependencies: ["Geo", "Web"]),
-        .target(name: "Location", dependencies: ["Geo", "Web", "CGPS"]),
-        .target(name: "AirQuality", dependencies: ["Geo", "Web"]),
+        .target(name: "Gazetteer", dependencies: ["Geo", "Web", "FileSystem"]),
+        .target(name: "Location", dependencies: ["Geo", "Web", "FileSystem", "CGPS"]),
+        .target(name: "AirQuality", dependencies: ["Geo", "Web", "FileSystem"]),
         .target(
             name: "AirlocCLI",
-            dependencies: ["Geo", "Web", "Gazetteer", "Location", "AirQuality", "CINIH", "CWideChar"]),
+            dependencies: ["Geo", "Web", "FileSystem", "Gazetteer", "Location", "AirQuality", "CINIH", "CWideChar"]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(
@@ -31,6 +32,7 @@ let package = Package(
             path: "Sources/Bench"),
         .target(name: "TestSupport", dependencies: ["Geo", "Web"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "GeocodeAcceptance", "TestSupport"]),
         .testTarget(name: "LocationTests", dependencies: ["Location", "TestSupport"]),

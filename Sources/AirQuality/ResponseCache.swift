@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -62,19 +63,8 @@ public struct ResponseCache: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         guard let data = try? encoder.encode(entry) else { return }
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let target = file(key)
-            let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
-            guard
-                FileManager.default.createFile(
-                    atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
-            else { return }
-            if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
-        } catch {
-            return
-        }
+        // Best effort: a cache that cannot be written costs a request next time, nothing more.
+        try? AtomicFile.write(data, to: file(key))
     }
 
     public func remove(_ key: String) { try? FileManager.default.removeItem(at: file(key)) }

@@ -1,4 +1,5 @@
 import AirQuality
+import FileSystem
 import Foundation
 import Gazetteer
 import Geo

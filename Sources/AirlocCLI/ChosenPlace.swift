@@ -1,9 +1,6 @@
+import FileSystem
 import Foundation
 import Geo
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The place the user chose (`airloc use`, or Enter in the picker): the manual location
 /// the provider chain falls back to and the point search ranks namesakes around.
@@ -68,7 +65,6 @@ struct ChosenPlace: Sendable, Equatable {
 
     func save(environment: [String: String]) throws(CLIError) {
         let target = Self.file(environment: environment)
-        let directory = target.deletingLastPathComponent()
         // Names come from the place data or the user; a line break would forge a key.
         func clean(_ text: String) -> String { String(text.filter { $0 != "\n" && $0 != "\r" }.prefix(200)) }
         let text = """
@@ -81,28 +77,14 @@ struct ChosenPlace: Sendable, Equatable {
             chosen_at=\(Int(chosenAt.timeIntervalSince1970))
 
             """
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let temporary = directory.appendingPathComponent(".place.\(getpid())")
-            guard
-                FileManager.default.createFile(
-                    atPath: temporary.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-            else { throw CocoaError(.fileWriteUnknown) }
-            guard rename(temporary.path, target.path) == 0 else {
-                try? FileManager.default.removeItem(at: temporary)
-                throw CocoaError(.fileWriteUnknown)
-            }
-        } catch {
-            throw CLIError(code: .ioError, message: "cannot save the chosen place in \(target.path): \(error)")
+        do { try AtomicFile.write(Data(text.utf8), to: target) } catch {
+            throw CLIError(code: .ioError, message: "cannot save the chosen place: \(error)")
         }
     }
 
     static func clear(environment: [String: String]) throws(CLIError) {
-        let target = file(environment: environment)
-        guard FileManager.default.fileExists(atPath: target.path) else { return }
-        do { try FileManager.default.removeItem(at: target) } catch {
-            throw CLIError(code: .ioError, message: "cannot remove \(target.path): \(error)")
+        do { try AtomicFile.remove(file(environment: environment)) } catch {
+            throw CLIError(code: .ioError, message: "\(error)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import AirQuality
+import FileSystem
 import Foundation
 import Location
 import Web
@@ -288,25 +289,5 @@ struct Configuration: Sendable {
         }
         guard !host.isEmpty, !host.contains(" ") else { throw .config("\(origin)='\(text)': expected host:port") }
         return GPSDProvider.Options(host: host, port: port)
-    }
-}
-
-/// The XDG base directories, honouring the environment so tests can isolate all state.
-struct XDGDirectories: Sendable {
-    var config: URL
-    var state: URL
-    var cache: URL
-
-    init(environment: [String: String]) {
-        let home =
-            environment["HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
-        func base(_ variable: String, _ fallback: String) -> URL {
-            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
-            return home.appendingPathComponent(fallback)
-        }
-        config = base("XDG_CONFIG_HOME", ".config").appendingPathComponent("airloc")
-        state = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("airloc")
-        cache = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("airloc")
     }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -32,21 +33,7 @@ struct Console: Sendable {
     func out(_ text: String) { Console.write(text, to: STDOUT_FILENO) }
     func err(_ text: String) { Console.write(text, to: STDERR_FILENO) }
 
-    static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written <= 0 {
-                if written < 0 && errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-        bytes.removeAll()
-    }
+    static func write(_ text: String, to descriptor: Int32) { StandardStream.write(text, to: descriptor) }
 
     func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }

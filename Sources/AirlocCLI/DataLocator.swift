@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Gazetteer
 
@@ -40,14 +41,7 @@ enum DataLocator {
 
     /// `$XDG_DATA_HOME/airloc/gazetteer.bin`: where `airloc data import` writes by default.
     static func userDataFile(environment: [String: String]) -> URL {
-        let base: URL
-        if let value = environment["XDG_DATA_HOME"], value.hasPrefix("/") {
-            base = URL(fileURLWithPath: value)
-        } else {
-            let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-            base = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
-        }
-        return base.appendingPathComponent("airloc/\(fileName)")
+        XDGDirectories(environment: environment).data.appendingPathComponent(fileName)
     }
 
     static func loadGazetteer(environment: [String: String]) throws(CLIError) -> Gazetteer {

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Geo
 
@@ -36,9 +37,11 @@ public final class Gazetteer: Sendable {
 
     /// Maps and validates the file at `path`.
     public init(path: String) throws(GazetteerError) {
-        let file = try MappedFile(path: path)
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch { throw .unreadable(path: path, reason: error.reason) }
         let bytes = file.bytes
         func corrupt(_ reason: String) -> GazetteerError { .corrupt(path: path, reason: reason) }
+        guard !bytes.isEmpty else { throw corrupt("the file is empty") }
         guard bytes.count >= GazetteerFormat.headerSize,
             Array(bytes[0..<8]) == GazetteerFormat.magic
         else { throw corrupt("not an airloc gazetteer file") }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -280,27 +281,8 @@ public struct GazetteerBuilder: Sendable {
     /// disk, then renamed over the target (rename(2) replaces in one step), so a crash
     /// or power cut leaves either the old file or the new one, never a mix or neither.
     public func write(to url: URL) throws {
-        let bytes = build()
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        func fail(_ reason: String) -> GazetteerError {
-            unlink(temporary.path)
-            return GazetteerError.unreadable(path: url.path, reason: "cannot write: \(reason)")
+        do { try AtomicFile.write(build(), to: url, mode: 0o644) } catch {
+            throw GazetteerError.unreadable(path: url.path, reason: "cannot write: \(error.reason)")
         }
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw fail(String(cString: strerror(errno))) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw fail(reason)
-            }
-            written += n
-        }
-        guard fsync(fd) == 0, close(fd) == 0 else { throw fail(String(cString: strerror(errno))) }
-        guard rename(temporary.path, url.path) == 0 else { throw fail(String(cString: strerror(errno))) }
     }
 }

@@ -1,41 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A read-only memory mapping of a whole file.
-///
-/// Mapping instead of reading keeps start-up cost independent of the file size: the
-/// kernel pages in only what a lookup touches. Immutable after init, hence Sendable.
-final class MappedFile: @unchecked Sendable {
-    let bytes: UnsafeRawBufferPointer
-
-    init(path: String) throws(GazetteerError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        let size = Int(info.st_size)
-        guard size > 0 else { throw .corrupt(path: path, reason: "the file is empty") }
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        // Lookups touch a few scattered pages; without this hint the kernel reads (and
-        // maps) the neighbourhood of every fault, which costs a one-shot command
-        // megabytes of memory and page-cache reads it never uses.
-        _ = madvise(base, size, MADV_RANDOM)
-        bytes = UnsafeRawBufferPointer(start: base, count: size)
-    }
-
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
-    }
-}
-
 /// Bounds-checked little-endian reads from a section of the mapped file.
 /// Points into the immutable mapping owned by a `MappedFile`, which outlives every reader.
 struct SectionReader: @unchecked Sendable {

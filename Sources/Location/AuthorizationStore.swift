@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// Keeps the user's authorization decision in `$XDG_STATE_HOME/airloc/authorization`
@@ -26,21 +27,12 @@ public struct AuthorizationStore: Sendable {
         return status.map { AuthorizationDecision(status: $0, accuracy: accuracy) }
     }
 
-    public func save(_ decision: AuthorizationDecision) throws {
-        let directory = file.deletingLastPathComponent()
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    public func save(_ decision: AuthorizationDecision) throws(FileError) {
         let text = "status=\(decision.status.rawValue)\naccuracy=\(decision.accuracy.rawValue)\n"
-        let temporary = directory.appendingPathComponent(".authorization.\(ProcessInfo.processInfo.processIdentifier)")
-        try Data(text.utf8).write(to: temporary)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
-        if rename(temporary.path, file.path) != 0 {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown)
-        }
+        try AtomicFile.write(Data(text.utf8), to: file)
     }
 
-    public func clear() throws {
-        if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+    public func clear() throws(FileError) {
+        try AtomicFile.remove(file)
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writing text to a file descriptor (stdout, stderr, a terminal) completely.
+///
+/// Contract: every byte is written, across short writes and `EINTR`; a closed pipe or
+/// another error ends the write quietly (a reader that went away is not the writer's
+/// failure, and a diagnostic about it would go nowhere).
+public enum StandardStream {
+    public static let output: Int32 = STDOUT_FILENO
+    public static let error: Int32 = STDERR_FILENO
+    public static let input: Int32 = STDIN_FILENO
+
+    public static func write(_ text: String, to descriptor: Int32) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+
+    /// True when `descriptor` is a terminal.
+    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+}
