@@ -80,7 +80,7 @@ public final class GPSFake: @unchecked Sendable {
             if let gate { process.standardInput = gate }
             try process.run()
             let fake = GPSFake(process: process, port: port, shmKey: shmKey, gate: gate?.fileHandleForWriting)
-            let deadline = Date().addingTimeInterval(30)
+            let deadline = Date().addingTimeInterval(120)
             while Date() < deadline && process.isRunning {
                 // gpsd is up and already has gpsfake's pty as its device (canConnect asks
                 // it): nothing left to wait for.
@@ -89,7 +89,7 @@ public final class GPSFake: @unchecked Sendable {
             }
             lastError =
                 process.isRunning
-                ? "gpsd on port \(port) had no device from gpsfake within 30 s" : "gpsfake exited early"
+                ? "gpsd on port \(port) had no device from gpsfake within 120 s" : "gpsfake exited early"
             fake.stop()
         }
         throw FixtureError(lastError)

@@ -35,10 +35,12 @@ public final class HTTPDouble: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The first line is "PORT <n>"; read it byte by byte with a deadline.
+        // The first line is "PORT <n>"; read it byte by byte with a deadline that only a
+        // hung interpreter reaches (a dozen doubles starting at once beside a busy CPU
+        // took over 10 s on a 2-core machine).
         let handle = out.fileHandleForReading
         var line = Data()
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(120)
         var pollDescriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
         while Date() < deadline {
             guard poll(&pollDescriptor, 1, 200) > 0 else { continue }

@@ -57,7 +57,7 @@ public final class TerminalSession: @unchecked Sendable {
     public func tmux(_ arguments: [String]) async throws -> ChildProcess.Result {
         try await ChildProcess.run(
             tmux, ["-L", socket] + arguments, environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color"],
-            timeout: 10)
+            timeout: 60)
     }
 
     /// Types `text` literally (no key names).
