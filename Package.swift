@@ -9,7 +9,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "airloc", targets: ["airloc"]),
-        .library(name: "AirlocKit", targets: ["Geo", "FileSystem", "Web", "Gazetteer", "Location", "AirQuality"]),
+        .library(
+            name: "AirlocKit",
+            targets: ["Geo", "FileSystem", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration"]),
     ],
     targets: [
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -22,9 +24,15 @@ let package = Package(
         .target(name: "Gazetteer", dependencies: ["Geo", "Web", "FileSystem"]),
         .target(name: "Location", dependencies: ["Geo", "Web", "FileSystem", "CGPS"]),
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "FileSystem"]),
+        .target(name: "Airloc", dependencies: ["Geo", "Web", "FileSystem", "Gazetteer", "Location", "AirQuality"]),
+        .target(
+            name: "Configuration", dependencies: ["Airloc", "AirQuality", "FileSystem", "Location", "Web", "CINIH"]),
         .target(
             name: "AirlocCLI",
-            dependencies: ["Geo", "Web", "FileSystem", "Gazetteer", "Location", "AirQuality", "CINIH", "CWideChar"]),
+            dependencies: [
+                "Geo", "Web", "FileSystem", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
+                "CWideChar",
+            ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(
@@ -37,7 +45,9 @@ let package = Package(
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "GeocodeAcceptance", "TestSupport"]),
         .testTarget(name: "LocationTests", dependencies: ["Location", "TestSupport"]),
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
-        .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "TestSupport"]),
+        .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Configuration", "TestSupport"]),
+        .testTarget(name: "AirlocTests", dependencies: ["Airloc", "Gazetteer", "TestSupport"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Airloc", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "airloc"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import AirQuality
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -47,7 +48,7 @@ enum AirCommand {
 
     /// The chosen point, and the place when one was named: exactly one of a place name,
     /// --lat/--lon or --postal.
-    static func target(_ arguments: ParsedArguments, gazetteer: Gazetteer, configuration: Configuration)
+    static func target(_ arguments: ParsedArguments, gazetteer: Gazetteer, configuration: Settings)
         throws(CLIError) -> (Fix, Place?)
     {
         let name = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)

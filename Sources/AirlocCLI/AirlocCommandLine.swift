@@ -1,3 +1,5 @@
+import Airloc
+import Configuration
 import Foundation
 import Web
 
@@ -10,7 +12,7 @@ import Web
 struct CommandContext: Sendable {
     var arguments: ParsedArguments
     var environment: [String: String]
-    var configuration: Configuration
+    var configuration: Settings
     var console: Console
     /// Set only for `doctor`, which reports a broken configuration instead of stopping.
     var configurationError: CLIError? = nil
@@ -88,22 +90,22 @@ public enum AirlocCommandLine {
             plain.err("Usage: airloc <command> [options]\nSee 'airloc --help'.\n")
             return ExitCode.usage.rawValue
         }
-        do {
+        do throws(CLIError) {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
             if parsed.has("help") {
                 plain.out(command.spec.helpText)
                 return 0
             }
             var configurationError: CLIError?
-            let configuration: Configuration
-            do {
-                configuration = try Configuration.load(environment: environment, explicitPath: parsed.value("config"))
-            } catch  where command.spec.name == DoctorCommand.spec.name {
+            let configuration: Settings
+            do throws(ConfigurationError) {
+                configuration = try ConfigurationFiles.load(
+                    environment: environment, explicitPath: parsed.value("config"))
+            } catch {
+                guard command.spec.name == DoctorCommand.spec.name else { throw CLIError.config(error.message) }
                 // Check the rest with the defaults and the environment.
-                configurationError = error
-                var fallback = Configuration()
-                try? fallback.applyEnvironment(environment)
-                configuration = fallback
+                configurationError = .config(error.message)
+                configuration = ConfigurationFiles.defaults(environment: environment)
             }
             let console = Console(environment: environment, color: configuration.color)
             let context = CommandContext(

@@ -1,3 +1,5 @@
+import Configuration
+
 /// One option a command accepts.
 struct OptionSpec: Sendable {
     /// Long name without dashes ("lat").

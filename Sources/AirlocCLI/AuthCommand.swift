@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import Location
 
@@ -26,9 +27,8 @@ enum AuthCommand {
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-        let gate = AuthorizationGate(
-            configuration: context.configuration, environment: context.environment, console: context.console)
-        var machine = gate.machine()
+        let store = context.configuration.authorizationStore
+        var machine = LocationAuthorization(stored: store.load(), policy: context.configuration.policy)
         let verb = context.arguments.positionals.first ?? "status"
         let verbs = ["status", "grant", "deny", "reset"]
         if verb != "grant" && (context.arguments.has("always") || context.arguments.has("reduced")) {
@@ -65,13 +65,13 @@ enum AuthCommand {
         }
         switch action {
         case .persist(let decision):
-            try gate.save(decision)
-        case .clear:
-            do { try gate.store.clear() } catch {
-                throw CLIError(code: .ioError, message: "cannot remove \(gate.store.file.path): \(error)")
+            do { try store.save(decision) } catch {
+                throw CLIError(code: .ioError, message: "cannot save the authorization: \(error)")
             }
+        case .clear:
+            do { try store.clear() } catch { throw CLIError(code: .ioError, message: "\(error)") }
         case .refuse(let refusal):
-            throw AuthorizationGate.error(for: refusal)
+            throw CLIError.refused(refusal)
         case .proceed, .prompt:
             break
         }

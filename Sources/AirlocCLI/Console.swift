@@ -1,3 +1,4 @@
+import Airloc
 import FileSystem
 import Foundation
 
@@ -15,7 +16,7 @@ struct Console: Sendable {
     var stdinIsTTY: Bool
     var stderrIsTTY: Bool
 
-    init(environment: [String: String], color: Configuration.ColorChoice) {
+    init(environment: [String: String], color: Settings.ColorChoice) {
         let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
         stdinIsTTY = isatty(STDIN_FILENO) == 1
         stderrIsTTY = isatty(STDERR_FILENO) == 1

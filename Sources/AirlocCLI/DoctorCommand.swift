@@ -1,4 +1,5 @@
 import AirQuality
+import Airloc
 import FileSystem
 import Foundation
 import Gazetteer
@@ -72,8 +73,8 @@ enum DoctorCommand {
                 Check(name: "configuration", status: .fail, detail: error.message, advice: "fix the line named"))
         } else {
             let files =
-                configuration.loadedFiles.isEmpty
-                ? "defaults (no file)" : configuration.loadedFiles.joined(separator: ", ")
+                configuration.sources.isEmpty
+                ? "defaults (no file)" : configuration.sources.joined(separator: ", ")
             checks.append(Check(name: "configuration", status: .ok, detail: files))
         }
         var gazetteer: Gazetteer?
@@ -90,9 +91,8 @@ enum DoctorCommand {
         }
         let providers = configuration.providers
         let senses = providers.contains(.gpsd) || providers.contains(.ip)
-        let gate = AuthorizationGate(
-            configuration: configuration, environment: context.environment, console: context.console)
-        let machine = gate.machine()
+        let machine = LocationAuthorization(
+            stored: configuration.authorizationStore.load(), policy: configuration.policy)
         let authorized = machine.status == .authorizedWhenInUse || machine.status == .authorizedAlways
         let status = "\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))"
         if authorized || !senses {
@@ -111,8 +111,7 @@ enum DoctorCommand {
         checks += deviceChecks()
         if providers.contains(.manual) {
             if let gazetteer,
-                let manual = try? LocationResolver(context: context, configuration: configuration, gazetteer: gazetteer)
-                    .manualProvider()
+                let manual = try? LocationSession(settings: configuration, gazetteer: gazetteer).manualProvider()
             {
                 checks.append(
                     Check(name: "manual location", status: .ok, detail: "\(manual.coordinate) (\(manual.origin))"))
@@ -144,7 +143,7 @@ enum DoctorCommand {
         return ok ? .ok : .unavailable
     }
 
-    static func gpsdChecks(_ configuration: Configuration) async -> [Check] {
+    static func gpsdChecks(_ configuration: Settings) async -> [Check] {
         let address = "\(configuration.gpsd.host):\(configuration.gpsd.port)"
         let provider = GPSDProvider(options: configuration.gpsd)
         do {
@@ -210,7 +209,7 @@ enum DoctorCommand {
         return checks
     }
 
-    static func serviceCheck(_ configuration: Configuration, environment: [String: String]) async -> Check {
+    static func serviceCheck(_ configuration: Settings, environment: [String: String]) async -> Check {
         // After a 429 Open-Meteo asked to be left alone: doctor must not ask anyway.
         let cache = ResponseCache(directory: XDGDirectories(environment: environment).cache)
         if let backoff = RateLimitBackoff.load(from: cache, now: Date()) {
@@ -235,7 +234,7 @@ enum DoctorCommand {
         }
     }
 
-    static func ipCheck(_ configuration: Configuration) async -> Check {
+    static func ipCheck(_ configuration: Settings) async -> Check {
         let provider = IPLocationProvider(service: configuration.ipService, baseURL: configuration.ipURL)
         do {
             _ = try await provider.locate(timeout: .seconds(min(configuration.serviceTimeout, 10)))

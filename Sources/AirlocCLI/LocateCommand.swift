@@ -1,3 +1,4 @@
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -29,14 +30,14 @@ enum LocateCommand {
             .flag("watch", "stream positions as JSON lines until interrupted"),
             .value("count", "N", "with --watch: stop after N fixes"),
             .flag("verbose", short: "v", "say what every provider did"),
-        ] + LocationResolver.options)
+        ] + LocationOptions.specs)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
-        let configuration = try LocationResolver.configure(context, command: spec.name)
+        let configuration = try LocationOptions.configure(context, command: spec.name)
         let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
-        let resolver = LocationResolver(context: context, configuration: configuration, gazetteer: gazetteer)
+        let session = LocationOptions.session(context, settings: configuration, gazetteer: gazetteer)
         if context.arguments.has("watch") {
             var count: Int?
             if let text = context.arguments.value("count") {
@@ -45,12 +46,13 @@ enum LocateCommand {
                 }
                 count = value
             }
-            return try await LocationWatch(resolver: resolver, gazetteer: gazetteer, count: count).run()
+            return try await LocationWatch(session: session, context: context, count: count).run()
         }
         if context.arguments.value("count") != nil {
             throw .usage("--count only applies to --watch", command: spec.name)
         }
-        let resolution = try await resolver.resolve()
+        let resolution: LocationSession.Location
+        do { resolution = try await session.locate() } catch { throw CLIError(error) }
         let now = Date()
         let place = gazetteer.locality(for: resolution.fix.coordinate)
         for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
@@ -72,7 +74,7 @@ enum LocateCommand {
     }
 
     static func render(
-        _ resolution: LocationResolver.Resolution, place: NearestPlace?, now: Date, console: Console
+        _ resolution: LocationSession.Location, place: NearestPlace?, now: Date, console: Console
     ) -> String {
         let fix = resolution.fix
         var lines = [console.bold("\(fix.coordinate)") + accuracyText(fix)]

@@ -1,4 +1,5 @@
 import AirQuality
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -23,20 +24,24 @@ enum NowCommand {
             Exit status: 0 report complete; 75 air data temporarily unavailable (the location part is
             still printed); 69 gpsd or a service unavailable; 77 location not authorized; 64 bad usage.
             """,
-        options: ReportOptions.specs + LocationResolver.options)
+        options: ReportOptions.specs + LocationOptions.specs)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let arguments = context.arguments
-        let configuration = try LocationResolver.configure(context, command: spec.name)
+        let configuration = try LocationOptions.configure(context, command: spec.name)
         let options = try ReportOptions.parse(arguments, configuration: configuration, command: spec.name)
         // Load the places before sensing: a broken installation should fail before we
         // touch the receiver or ask the user anything.
         let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
-        let resolution = try await LocationResolver(
-            context: context, configuration: configuration, gazetteer: gazetteer
-        ).resolve()
+        let resolution: LocationSession.Location
+        do {
+            resolution = try await LocationOptions.session(context, settings: configuration, gazetteer: gazetteer)
+                .locate()
+        } catch {
+            throw CLIError(error)
+        }
         let fix = resolution.fix
         let accuracy = resolution.accuracy
         for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }

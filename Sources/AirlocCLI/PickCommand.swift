@@ -1,4 +1,5 @@
 import AirQuality
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -64,7 +65,9 @@ enum PickCommand {
             return try await NowCommand.run(context)
         case .choose(.place(let row)):
             let place = row.place.id == 0 ? row.place : (gazetteer.place(id: row.place.id) ?? row.place)
-            try ChosenPlace(place: place).save(environment: context.environment)
+            do { try ChosenPlace(place: place).save(in: context.configuration.directories.state) } catch {
+                throw CLIError(code: .ioError, message: "cannot save the chosen place: \(error)")
+            }
             context.console.err("Chosen: \(place.displayName) — saved as your manual location\n")
             guard !context.arguments.has("no-report") else { return .ok }
             let fix = Fix(coordinate: place.coordinate, source: .manual, accuracySource: "place \(place.displayName)")
@@ -131,7 +134,7 @@ enum PickCommand {
         return .cancel(.cancelled)
     }
 
-    static func onlineSearch(_ query: String, configuration: Configuration, near: Coordinate?) async
+    static func onlineSearch(_ query: String, configuration: Settings, near: Coordinate?) async
         -> Result<[Picker.PlaceRow], WebError>
     {
         do {

@@ -1,3 +1,4 @@
+import Airloc
 import Foundation
 import Gazetteer
 import Geo

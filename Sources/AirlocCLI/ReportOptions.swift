@@ -1,4 +1,5 @@
 import AirQuality
+import Airloc
 import Foundation
 
 /// How the user asked for an air report: its format, units, scale and cache use —
@@ -24,7 +25,7 @@ struct ReportOptions: Sendable {
         .flag("no-climate", "skip the climate trend (one request fewer)"),
     ]
 
-    static func parse(_ arguments: ParsedArguments, configuration: Configuration, command: String)
+    static func parse(_ arguments: ParsedArguments, configuration: Settings, command: String)
         throws(CLIError) -> ReportOptions
     {
         var options = ReportOptions()
@@ -46,6 +47,11 @@ struct ReportOptions: Sendable {
         options.refresh = arguments.has("refresh")
         options.climate = !arguments.has("no-climate")
         return options
+    }
+
+    /// What the library is asked for.
+    var request: AirReport.Request {
+        AirReport.Request(units: units, scale: scale, refresh: refresh, climate: climate)
     }
 
     /// The temperature unit for a report about a place in `countryCode`.

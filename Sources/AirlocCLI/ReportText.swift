@@ -1,4 +1,5 @@
 import AirQuality
+import Airloc
 import Foundation
 import Geo
 

@@ -1,3 +1,4 @@
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -142,7 +143,7 @@ enum SearchCommand {
         return value
     }
 
-    static func nearOption(_ text: String?, configuration: Configuration) throws(CLIError) -> Coordinate? {
+    static func nearOption(_ text: String?, configuration: Settings) throws(CLIError) -> Coordinate? {
         guard let text else {
             if let chosen = configuration.chosenPlace { return chosen.coordinate }
             if let lat = configuration.manualLatitude, let lon = configuration.manualLongitude {

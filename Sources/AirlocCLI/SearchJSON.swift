@@ -1,3 +1,4 @@
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -95,7 +96,7 @@ enum OnlineSearch {
 
     /// Open-Meteo geocoding at the configured URL, with the configured timeout (also the
     /// picker's online fallback).
-    static func places(_ query: String, count: Int, countryCode: String?, configuration: Configuration)
+    static func places(_ query: String, count: Int, countryCode: String?, configuration: Settings)
         async throws(WebError) -> [Place]
     {
         let geocoder = OpenMeteoGeocoding(
@@ -103,7 +104,7 @@ enum OnlineSearch {
         return try await geocoder.search(name: query, count: count, countryCode: countryCode)
     }
 
-    static func run(query: String, options: SearchOptions, configuration: Configuration) async -> Outcome {
+    static func run(query: String, options: SearchOptions, configuration: Settings) async -> Outcome {
         do {
             let places = try await places(
                 query, count: options.limit, countryCode: options.countryCode, configuration: configuration)

@@ -1,3 +1,4 @@
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -47,7 +48,9 @@ enum UseCommand {
         let given = [!name.isEmpty, coordinate != nil, arguments.has("clear")].filter { $0 }.count
         guard given <= 1 else { throw .usage("give only one of a place, --lat/--lon and --clear", command: spec.name) }
         if arguments.has("clear") {
-            try ChosenPlace.clear(environment: context.environment)
+            do { try ChosenPlace.clear(in: context.configuration.directories.state) } catch {
+                throw CLIError(code: .ioError, message: "\(error)")
+            }
             report(nil, action: "cleared", context: context)
             return .ok
         }
@@ -71,7 +74,9 @@ enum UseCommand {
             report(resolved(chosen, in: gazetteer), action: "shown", context: context)
             return .ok
         }
-        try ChosenPlace(place: place).save(environment: context.environment)
+        do { try ChosenPlace(place: place).save(in: context.configuration.directories.state) } catch {
+            throw CLIError(code: .ioError, message: "cannot save the chosen place: \(error)")
+        }
         report(place, action: "saved", context: context)
         return .ok
     }

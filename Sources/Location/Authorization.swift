@@ -13,7 +13,7 @@ public enum AuthorizationStatus: String, Sendable, Codable, CaseIterable {
 }
 
 /// How precise a sensed location may be: `full`, or `reduced` to city level.
-public enum AccuracyAuthorization: String, Sendable, Codable {
+public enum AccuracyAuthorization: String, Sendable, Codable, CaseIterable {
     case full
     case reduced
 }

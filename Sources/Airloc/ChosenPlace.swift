@@ -9,16 +9,16 @@ import Geo
 /// user (0600) and written atomically. A missing file means no choice; a damaged one is
 /// ignored (as if none), never a crash, never a made-up location. It takes precedence
 /// over `[location]` in the configuration files, and `--lat/--lon` over it.
-struct ChosenPlace: Sendable, Equatable {
+public struct ChosenPlace: Sendable, Equatable {
     /// GeoNames id; 0 for a coordinate the user gave.
-    var id: Int
-    var name: String
-    var displayName: String
-    var coordinate: Coordinate
-    var countryCode: String
-    var chosenAt: Date
+    public var id: Int
+    public var name: String
+    public var displayName: String
+    public var coordinate: Coordinate
+    public var countryCode: String
+    public var chosenAt: Date
 
-    init(place: Place, at date: Date = Date()) {
+    public init(place: Place, at date: Date = Date()) {
         id = place.id
         name = place.name
         displayName = place.displayName
@@ -27,7 +27,8 @@ struct ChosenPlace: Sendable, Equatable {
         chosenAt = date
     }
 
-    init(id: Int, name: String, displayName: String, coordinate: Coordinate, countryCode: String, chosenAt: Date) {
+    public init(id: Int, name: String, displayName: String, coordinate: Coordinate, countryCode: String, chosenAt: Date)
+    {
         self.id = id
         self.name = name
         self.displayName = displayName
@@ -37,16 +38,16 @@ struct ChosenPlace: Sendable, Equatable {
     }
 
     /// As a ``Place`` for a report (time zone and region come from the place data).
-    var place: Place {
+    public var place: Place {
         Place(id: id, name: name, coordinate: coordinate, countryCode: countryCode)
     }
 
-    static func file(environment: [String: String]) -> URL {
-        XDGDirectories(environment: environment).state.appendingPathComponent("place")
-    }
+    /// The file in `stateDirectory` that holds the choice.
+    public static func file(in stateDirectory: URL) -> URL { stateDirectory.appendingPathComponent("place") }
 
-    static func load(environment: [String: String]) -> ChosenPlace? {
-        guard let text = try? String(contentsOf: file(environment: environment), encoding: .utf8) else { return nil }
+    /// The choice kept in `stateDirectory`; nil when there is none or it is damaged.
+    public static func load(from stateDirectory: URL) -> ChosenPlace? {
+        guard let text = try? String(contentsOf: file(in: stateDirectory), encoding: .utf8) else { return nil }
         var values: [String: String] = [:]
         for line in text.split(separator: "\n") {
             guard let equals = line.firstIndex(of: "=") else { continue }
@@ -63,8 +64,9 @@ struct ChosenPlace: Sendable, Equatable {
             chosenAt: Date(timeIntervalSince1970: values["chosen_at"].flatMap(Double.init) ?? 0))
     }
 
-    func save(environment: [String: String]) throws(CLIError) {
-        let target = Self.file(environment: environment)
+    /// Keeps this choice in `stateDirectory`, replacing any earlier one.
+    public func save(in stateDirectory: URL) throws(FileError) {
+        let target = Self.file(in: stateDirectory)
         // Names come from the place data or the user; a line break would forge a key.
         func clean(_ text: String) -> String { String(text.filter { $0 != "\n" && $0 != "\r" }.prefix(200)) }
         let text = """
@@ -77,14 +79,11 @@ struct ChosenPlace: Sendable, Equatable {
             chosen_at=\(Int(chosenAt.timeIntervalSince1970))
 
             """
-        do { try AtomicFile.write(Data(text.utf8), to: target) } catch {
-            throw CLIError(code: .ioError, message: "cannot save the chosen place: \(error)")
-        }
+        try AtomicFile.write(Data(text.utf8), to: target)
     }
 
-    static func clear(environment: [String: String]) throws(CLIError) {
-        do { try AtomicFile.remove(file(environment: environment)) } catch {
-            throw CLIError(code: .ioError, message: "\(error)")
-        }
+    /// Forgets the choice (nothing to do when there is none).
+    public static func clear(in stateDirectory: URL) throws(FileError) {
+        try AtomicFile.remove(file(in: stateDirectory))
     }
 }

@@ -20,10 +20,10 @@ struct ConfigFile {
     static let maximumLineLength = 190
 
     /// Parses `text` (the contents of `path`, used in messages).
-    static func parse(_ text: String, path: String) throws(CLIError) -> [Entry] {
+    static func parse(_ text: String, path: String) throws(ConfigurationError) -> [Entry] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.enumerated() where line.utf8.count > maximumLineLength {
-            throw .config("\(path):\(index + 1): line is longer than \(maximumLineLength) characters")
+            throw ConfigurationError("\(path):\(index + 1): line is longer than \(maximumLineLength) characters")
         }
         let state = ParseState(lines: lines)
         let pointer = Unmanaged.passRetained(state).toOpaque()
@@ -47,20 +47,20 @@ struct ConfigFile {
         }
         let result = ini_parse_stream(reader, pointer, handler, pointer)
         if result > 0 {
-            throw .config("\(path):\(result): not a 'key = value' line or a '[section]' header")
+            throw ConfigurationError("\(path):\(result): not a 'key = value' line or a '[section]' header")
         }
-        if result < 0 { throw .config("\(path): cannot be parsed (out of memory)") }
+        if result < 0 { throw ConfigurationError("\(path): cannot be parsed (out of memory)") }
         return state.entries
     }
 
     /// Reads and parses the file at `path`; nil when it does not exist.
-    static func load(path: String) throws(CLIError) -> [Entry]? {
+    static func load(path: String) throws(ConfigurationError) -> [Entry]? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .config("\(path): cannot be read (permissions?)")
+            throw ConfigurationError("\(path): cannot be read (permissions?)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw .config("\(path): is not UTF-8 text")
+            throw ConfigurationError("\(path): is not UTF-8 text")
         }
         return try parse(text, path: path)
     }

@@ -1,18 +1,19 @@
 import AirQuality
+import Airloc
 import Foundation
 import TestSupport
 import Testing
 
-@testable import AirlocCLI
+@testable import Configuration
 
 @Suite struct ConfigurationTests {
-    func load(_ text: String, extra: [String: String] = [:]) throws(CLIError) -> Configuration {
+    func load(_ text: String, extra: [String: String] = [:]) throws(ConfigurationError) -> Settings {
         let directory = try! TemporaryDirectory()
         defer { directory.remove() }
         try! text.write(to: directory.file("airloc.conf"), atomically: true, encoding: .utf8)
         var environment = ["HOME": directory.url.path, "AIRLOC_SYSTEM_CONFIG": directory.file("none").path]
         for (key, value) in extra { environment[key] = value }
-        return try Configuration.load(environment: environment, explicitPath: directory.file("airloc.conf").path)
+        return try ConfigurationFiles.load(environment: environment, explicitPath: directory.file("airloc.conf").path)
     }
 
     @Test func readsEveryDocumentedSection() throws {
@@ -51,7 +52,6 @@ import Testing
             _ = try load("[gpsd]\nhost = x\nprot = 2947\n")
             Issue.record("expected an error")
         } catch {
-            #expect(error.code == .config)
             #expect(error.message.contains("airloc.conf:3: unknown key 'prot' in [gpsd] (did you mean 'port'?)"))
         }
     }
@@ -61,7 +61,6 @@ import Testing
             _ = try load("[privacy]\n\noutbound-precision = fine\n")
             Issue.record("expected an error")
         } catch {
-            #expect(error.code == .config)
             #expect(
                 error.message.contains("airloc.conf:3: invalid value 'fine' for outbound-precision: expected degrees"))
         }
@@ -77,7 +76,7 @@ import Testing
     }
 
     @Test func usersCannotSetTheAdministratorsPolicy() {
-        #expect(throws: CLIError.self) { try load("[authorization]\npolicy = allow\n") }
+        #expect(throws: ConfigurationError.self) { try load("[authorization]\npolicy = allow\n") }
     }
 
     @Test func environmentOverridesFiles() throws {
@@ -89,8 +88,8 @@ import Testing
     }
 
     @Test func badEnvironmentValuesAreConfigErrors() {
-        #expect(throws: CLIError.self) { try load("", extra: ["AIRLOC_GPSD": "host:99999"]) }
-        #expect(throws: CLIError.self) { try load("", extra: ["AIRLOC_AIR_QUALITY_URL": "ftp://x"]) }
+        #expect(throws: ConfigurationError.self) { try load("", extra: ["AIRLOC_GPSD": "host:99999"]) }
+        #expect(throws: ConfigurationError.self) { try load("", extra: ["AIRLOC_AIR_QUALITY_URL": "ftp://x"]) }
     }
 
     @Test func theReportsKeysWithTheirForms() throws {
@@ -109,57 +108,44 @@ import Testing
         #expect(configuration.maxStale == 5400)
         #expect(configuration.units == TemperatureUnit.imperial && configuration.scale == AQIScale.eu)
         #expect(try load("[display]\nunits = auto\n").units == nil, "auto: by the place's country")
-        #expect(Configuration.parseDuration("6h") == 21_600 && Configuration.parseDuration("0") == 0)
-        #expect(Configuration.parseDuration("45") == 45 && Configuration.parseDuration("2d") == 172_800)
-        for bad in ["8d", "-1h", "h", "6 hours", ""] { #expect(Configuration.parseDuration(bad) == nil, "\(bad)") }
-        #expect(throws: CLIError.self) { try load("[services]\nopen-meteo-api-key = a&b=c\n") }
-        #expect(throws: CLIError.self) { try load("[display]\nscale = uk\n") }
+        #expect(ConfigurationFiles.parseDuration("6h") == 21_600 && ConfigurationFiles.parseDuration("0") == 0)
+        #expect(ConfigurationFiles.parseDuration("45") == 45 && ConfigurationFiles.parseDuration("2d") == 172_800)
+        for bad in ["8d", "-1h", "h", "6 hours", ""] { #expect(ConfigurationFiles.parseDuration(bad) == nil, "\(bad)") }
+        #expect(throws: ConfigurationError.self) { try load("[services]\nopen-meteo-api-key = a&b=c\n") }
+        #expect(throws: ConfigurationError.self) { try load("[display]\nscale = uk\n") }
         let fromEnvironment = try load("", extra: ["AIRLOC_OPEN_METEO_API_KEY": "k-1"])
         #expect(fromEnvironment.openMeteoAPIKey == "k-1")
     }
-}
-
-@Suite struct ArgumentParserTests {
-    @Test func parsesValuesFlagsAndNegativeNumbers() throws {
-        let parsed = try ArgumentParser.parse(["--lat", "-33.9", "--lon=151.2", "--json"], spec: NowCommand.spec)
-        #expect(parsed.value("lat") == "-33.9" && parsed.value("lon") == "151.2" && parsed.has("json"))
-    }
-
-    @Test func unknownOptionSuggestsTheNearest() {
-        do {
-            _ = try ArgumentParser.parse(["--jsno"], spec: NowCommand.spec)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.code == .usage)
-            #expect(error.message == "unknown option '--jsno' (did you mean '--json'?)")
-        }
-    }
-
-    @Test func missingValueIsAUsageError() {
-        #expect(throws: CLIError.self) { try ArgumentParser.parse(["--lat"], spec: NowCommand.spec) }
-    }
-
-    @Test(arguments: [("91", "0"), ("abc", "0"), ("0", "nan"), ("0", "181"), ("inf", "0")])
-    func impossibleCoordinatesAreUsageErrorsWithTheRange(lat: String, lon: String) {
-        do {
-            _ = try CoordinateArguments.parse(latitude: lat, longitude: lon, command: "now")
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.code == .usage)
-            #expect(error.message.contains("90") || error.message.contains("180"))
-        }
-    }
 
     @Test func gpsdAddressForms() throws {
-        #expect(try Configuration.parseGPSD("localhost", origin: "x") == .init(host: "localhost", port: 2947))
-        #expect(try Configuration.parseGPSD("10.0.0.2:2948", origin: "x") == .init(host: "10.0.0.2", port: 2948))
-        #expect(throws: CLIError.self) { try Configuration.parseGPSD("host:port", origin: "x") }
+        #expect(try ConfigurationFiles.parseGPSD("localhost", origin: "x") == .init(host: "localhost", port: 2947))
+        #expect(
+            try ConfigurationFiles.parseGPSD("10.0.0.2:2948", origin: "x") == .init(host: "10.0.0.2", port: 2948))
+        #expect(throws: ConfigurationError.self) { try ConfigurationFiles.parseGPSD("host:port", origin: "x") }
     }
 
-    @Test func commandTyposGetASuggestion() async {
-        #expect(await AirlocCommandLine.run(arguments: ["nwo"], environment: [:]) == 64)
-        #expect(await AirlocCommandLine.run(arguments: ["--version"], environment: [:]) == 0)
-        #expect(await AirlocCommandLine.run(arguments: ["now", "--help"], environment: [:]) == 0)
-        #expect(suggestion(for: "nwo", among: ["now", "auth", "reverse"]) == "now")
+    /// An API key that is not one may still be someone's secret: the error says what is
+    /// wrong and where, not the value.
+    @Test func anInvalidSecretIsNotRepeated() {
+        do {
+            _ = try load("[services]\nopen-meteo-api-key = s3cret&x\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("airloc.conf:2: invalid value for open-meteo-api-key"), "\(error)")
+            #expect(!error.message.contains("s3cret"))
+        }
+    }
+
+    /// Every key is declared once (ConfigurationKey.all): no key twice, and each one is
+    /// in the commented example a user copies and in docs/configuration.md.
+    @Test func everyKeyIsDeclaredOnceAndDocumented() throws {
+        let keys = ConfigurationKey.all.map { "[\($0.section)] \($0.name)" }
+        #expect(Set(keys).count == keys.count, "a key declared twice")
+        let example = try String(contentsOf: PackagePaths.file("config/airloc.conf"), encoding: .utf8)
+        let docs = try String(contentsOf: PackagePaths.file("docs/configuration.md"), encoding: .utf8)
+        for key in ConfigurationKey.all {
+            #expect(example.contains("\(key.name) ="), "\(key.name) is missing from config/airloc.conf")
+            #expect(docs.contains(key.name), "\(key.name) is missing from docs/configuration.md")
+        }
     }
 }

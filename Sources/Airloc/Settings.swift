@@ -1,0 +1,88 @@
+import AirQuality
+import FileSystem
+import Foundation
+import Geo
+import Location
+import Web
+
+/// Everything that decides how airloc locates the device and fetches the air: the typed
+/// values, whatever they were read from (the `Configuration` module reads them from
+/// airloc.conf files and the environment; a Swift program may set them directly).
+///
+/// Contract: every value is already valid (ranges are checked where it is read); the
+/// defaults are the documented ones (docs/configuration.md). Nothing here reads a file.
+public struct Settings: Sendable {
+    public var gpsd = GPSDProvider.Options()
+    /// Seconds to wait for a first GPS fix.
+    public var gpsdTimeout: Double = 10
+    /// Seconds without a valid fix before it is stale, and before it is lost.
+    public var gpsdStaleAfter: Double = 5
+    public var gpsdLostAfter: Double = 30
+    /// The location providers in the order they are tried.
+    public var providers: [ProviderName] = [.gpsd, .manual]
+    /// A place name for the manual provider (`[location] place`), resolved offline.
+    public var manualPlace: String?
+    public var manualLatitude: Double?
+    public var manualLongitude: Double?
+    /// Coordinates given for one run (`--lat/--lon`): nothing is sensed, and the chosen
+    /// place does not stand in. `origin` says where they came from ("--lat/--lon").
+    public var givenCoordinate: (coordinate: Coordinate, origin: String)?
+    public var ipService = IPService.ipwhois
+    public var airQualityURL = OpenMeteoAirQuality.defaultBaseURL
+    public var geocodingURL = ServiceURL(string: "https://geocoding-api.open-meteo.com")!
+    public var archiveURL = OpenMeteoArchive.defaultBaseURL
+    public var postalURL = ServiceURL(string: "https://api.zippopotam.us")!
+    /// nil: the chosen ``ipService``'s own endpoint.
+    public var ipURL: ServiceURL?
+    /// Seconds allowed for one web request.
+    public var serviceTimeout: Double = 10
+    /// Seconds for a whole report (all requests, retries included).
+    public var serviceDeadline: Double = 15
+    /// Commercial Open-Meteo access (`customer-` hosts); never logged.
+    public var openMeteoAPIKey: String?
+    /// How old a cached report may be and stand in when the network fails.
+    public var maxStale: Double = 6 * 3600
+    /// nil = auto (imperial for US places).
+    public var units: TemperatureUnit?
+    public var scale = AQIScale.us
+    /// Degrees to which coordinates are rounded before they leave the device.
+    public var outboundPrecision: Double = 0.01
+    /// The administrator's authorization policy (`[authorization]` in the system file).
+    public var policy = AuthorizationPolicy()
+    public var color = ColorChoice.auto
+    /// Where the user's state (authorization, chosen place) and cache live.
+    public var directories: XDGDirectories
+    /// The files the values were read from, in order (for `--verbose` and `doctor`).
+    public var sources: [String] = []
+
+    public init(directories: XDGDirectories) {
+        self.directories = directories
+    }
+
+    public enum ColorChoice: String, Sendable, CaseIterable { case auto, always, never }
+
+    /// The location providers a chain can hold.
+    public enum ProviderName: String, Sendable, CaseIterable { case gpsd, ip, manual }
+
+    /// The GPS timing the settings ask for.
+    public var gpsdTiming: GPSDTiming {
+        GPSDTiming(firstFix: gpsdTimeout, staleAfter: gpsdStaleAfter, lostAfter: gpsdLostAfter)
+    }
+
+    /// The air-quality service, with the API key applied where it may be sent.
+    public var airQualityEndpoint: OpenMeteoEndpoint {
+        OpenMeteoEndpoint(base: airQualityURL, publicBase: OpenMeteoAirQuality.defaultBaseURL, apiKey: openMeteoAPIKey)
+    }
+
+    public var archiveEndpoint: OpenMeteoEndpoint {
+        OpenMeteoEndpoint(base: archiveURL, publicBase: OpenMeteoArchive.defaultBaseURL, apiKey: openMeteoAPIKey)
+    }
+
+    /// The authorization store in the state directory.
+    public var authorizationStore: AuthorizationStore { AuthorizationStore(stateDirectory: directories.state) }
+
+    /// The place chosen with `airloc use`, if any (read from the state directory).
+    public var chosenPlace: ChosenPlace? { ChosenPlace.load(from: directories.state) }
+
+    static func milliseconds(_ seconds: Double) -> Duration { .milliseconds(Int((seconds * 1000).rounded())) }
+}

@@ -1,0 +1,136 @@
+import Airloc
+import Configuration
+import Foundation
+import Gazetteer
+import Geo
+import Location
+
+/// The options every locating command shares (`--lat/--lon`, `--provider`, `--gpsd`,
+/// `--timeout`), read into the settings, and the session that locates with them.
+enum LocationOptions {
+    static let specs: [OptionSpec] = [
+        .value("lat", "DEG", "use this latitude instead of sensing (-90...90)"),
+        .value("lon", "DEG", "use this longitude instead of sensing (-180...180)"),
+        .value("provider", "NAME", "ask only this provider: gpsd, ip or manual (default: [location] providers)"),
+        .value("gpsd", "HOST:PORT", "gpsd to ask (default localhost:2947; also AIRLOC_GPSD)"),
+        .value("timeout", "S", "seconds to wait for a first GPS fix (default 10, [gpsd] timeout)"),
+    ]
+
+    /// The settings with the shared options applied (flags are the last layer).
+    static func configure(_ context: CommandContext, command: String) throws(CLIError) -> Settings {
+        let arguments = context.arguments
+        var settings = context.configuration
+        if let gpsd = arguments.value("gpsd") {
+            do { settings.gpsd = try ConfigurationFiles.parseGPSD(gpsd, origin: "--gpsd") } catch {
+                throw .usage(error.message.replacingOccurrences(of: "--gpsd=", with: "--gpsd "), command: command)
+            }
+        }
+        if let text = arguments.value("timeout") {
+            guard let value = Double(text), value.isFinite, (0.1...3600).contains(value) else {
+                throw .usage("invalid --timeout '\(text)': expected seconds between 0.1 and 3600", command: command)
+            }
+            settings.gpsdTimeout = value
+        }
+        if let text = arguments.value("provider") {
+            guard let name = Settings.ProviderName(rawValue: text) else {
+                let hint = suggestion(for: text, among: Settings.ProviderName.allCases.map(\.rawValue))
+                throw .usage(
+                    "unknown provider '\(text)': expected gpsd, ip or manual"
+                        + (hint.map { " (did you mean '\($0)'?)" } ?? ""), command: command)
+            }
+            settings.providers = [name]
+        }
+        if let given = try CoordinateArguments.parse(
+            latitude: arguments.value("lat"), longitude: arguments.value("lon"), command: command)
+        {
+            if arguments.value("provider") != nil {
+                throw .usage("--lat/--lon and --provider cannot be combined", command: command)
+            }
+            settings.givenCoordinate = (given, "--lat/--lon")
+            settings.providers = [.manual]
+        }
+        return settings
+    }
+
+    /// The session for a command at this terminal (or not): asks on a terminal, never
+    /// otherwise.
+    static func session(_ context: CommandContext, settings: Settings, gazetteer: Gazetteer) -> LocationSession {
+        LocationSession(settings: settings, gazetteer: gazetteer, prompter: TerminalPrompter(console: context.console))
+    }
+}
+
+extension CLIError {
+    /// The command line's word for a session's failure: the exit status, and what to do.
+    init(_ error: LocationSessionError) {
+        switch error {
+        case .notAuthorized(let refusal): self = Self.refused(refusal)
+        case .noManualLocation: self = .config(UnconfiguredManualProviderReason.text)
+        case .unknownPlace(let name):
+            self = .config(
+                "[location] place = \(name): no place of that name in the offline gazetteer "
+                    + "(try `airloc reverse`-style coordinates with latitude/longitude, or 'Name, CC')")
+        case .noLocation(let failure, let retryable):
+            self = CLIError(code: retryable ? .tempFail : .unavailable, message: failure.description)
+        case .cannotSaveAuthorization(let error):
+            self = CLIError(code: .ioError, message: "cannot save the authorization: \(error)")
+        case .cancelled:
+            self = CLIError(code: .software, message: "locating was cancelled")
+        }
+    }
+
+    static func refused(_ refusal: LocationAuthorization.Refusal) -> CLIError {
+        switch refusal {
+        case .notDetermined:
+            return CLIError(
+                code: .noPermission,
+                message: "airloc is not yet allowed to use this device's location, and cannot ask without a terminal. "
+                    + "Allow it once with `airloc auth grant` (add --reduced for city-level accuracy, --always for "
+                    + "unattended use), or pass coordinates with --lat/--lon")
+        case .denied:
+            return CLIError(
+                code: .noPermission,
+                message: "use of this device's location was denied (`airloc auth deny`). "
+                    + "Run `airloc auth grant` to allow it, or pass coordinates with --lat/--lon")
+        case .restricted:
+            return CLIError(
+                code: .noPermission,
+                message: "location sensing is disabled by the administrator "
+                    + "(/etc/airloc/airloc.conf: [authorization] policy = forbid); pass coordinates with --lat/--lon")
+        case .needsAlways:
+            return CLIError(
+                code: .noPermission,
+                message: "unattended use needs `airloc auth grant --always`; only use while interactive was allowed")
+        }
+    }
+}
+
+/// What the command line says when `manual` is all that is left and nothing is set.
+enum UnconfiguredManualProviderReason {
+    static let text = "no manual location ('airloc use PLACE', or [location] latitude/longitude or place)"
+}
+
+/// The permission question on the terminal (stderr, answered on stdin), asked only when
+/// a person is there to answer.
+struct TerminalPrompter: AuthorizationPrompter {
+    var console: Console
+
+    var canAsk: Bool { console.isInteractive }
+
+    func ask(purpose: String) -> LocationAuthorization.Answer {
+        console.err(
+            """
+            airloc wants to use this device's location (\(purpose)).
+            It stays on this device; only a rounded coordinate is sent to the air-quality service.
+              y = allow while using airloc    a = always (also unattended logging)
+              r = allow, approximate only (city level)    n = don't allow
+            Allow? [y/a/r/N] 
+            """)
+        let reply = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        switch reply {
+        case "y", "yes": return .allowWhenInUse(.full)
+        case "a", "always": return .allowAlways(.full)
+        case "r": return .allowWhenInUse(.reduced)
+        default: return .deny
+        }
+    }
+}

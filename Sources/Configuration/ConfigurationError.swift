@@ -1,0 +1,10 @@
+/// A configuration that cannot be used, said so that it can be fixed.
+///
+/// Contract: `message` names the file and line (or the environment variable) and what
+/// was expected there — never the value of a secret (an API key, a password) — because a
+/// typo in a privacy setting must never silently fall back to a default.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,167 @@
+import Airloc
+import FileSystem
+import Foundation
+import Location
+
+/// Reads ``Settings`` from airloc.conf files and the environment, in layers:
+/// the system file (/etc/airloc/airloc.conf) → the user's ($XDG_CONFIG_HOME/airloc/
+/// airloc.conf, or `--config` / `AIRLOC_CONFIG`) → environment variables. Command-line
+/// flags are the caller's last layer.
+///
+/// Contract: an unknown section or key, or a value of the wrong form, is a
+/// ``ConfigurationError`` naming file:line and what was expected (``ConfigurationKey``)
+/// — never ignored, because a typo in a privacy setting must not silently fall back to a
+/// default. `[authorization]` is honoured only in the system file. A secret's value is
+/// never repeated in an error.
+public enum ConfigurationFiles {
+    /// The environment variables that override the files' service URLs (stable names;
+    /// docs/configuration.md).
+    public static let environmentURLs: [(variable: String, key: String)] = [
+        ("AIRLOC_AIR_QUALITY_URL", "air-quality-url"), ("AIRLOC_GEOCODING_URL", "geocoding-url"),
+        ("AIRLOC_ARCHIVE_URL", "archive-url"), ("AIRLOC_POSTAL_URL", "postal-url"), ("AIRLOC_IP_URL", "ip-url"),
+    ]
+
+    /// Keys whose values are secrets: never echoed in an error.
+    static let secretKeys: Set<String> = ["open-meteo-api-key"]
+
+    /// Loads the layers. `explicitPath` is `--config`.
+    public static func load(environment: [String: String], explicitPath: String?) throws(ConfigurationError)
+        -> Settings
+    {
+        var settings = Settings(directories: XDGDirectories(environment: environment))
+        let systemPath = environment["AIRLOC_SYSTEM_CONFIG"] ?? "/etc/airloc/airloc.conf"
+        if let entries = try ConfigFile.load(path: systemPath) {
+            try apply(entries, path: systemPath, isSystem: true, to: &settings)
+            settings.sources.append(systemPath)
+        }
+        let userPath: String
+        if let explicit = explicitPath ?? environment["AIRLOC_CONFIG"] {
+            userPath = explicit
+            guard FileManager.default.fileExists(atPath: explicit) else {
+                throw ConfigurationError("\(explicit): configuration file not found")
+            }
+        } else {
+            userPath = settings.directories.config.appendingPathComponent("airloc.conf").path
+        }
+        if let entries = try ConfigFile.load(path: userPath) {
+            try apply(entries, path: userPath, isSystem: false, to: &settings)
+            settings.sources.append(userPath)
+        }
+        try applyEnvironment(environment, to: &settings)
+        return settings
+    }
+
+    /// The settings without any file: defaults, then the environment (for `doctor`,
+    /// which reports a broken file and checks the rest).
+    public static func defaults(environment: [String: String]) -> Settings {
+        var settings = Settings(directories: XDGDirectories(environment: environment))
+        try? applyEnvironment(environment, to: &settings)
+        return settings
+    }
+
+    static func apply(_ entries: [ConfigFile.Entry], path: String, isSystem: Bool, to settings: inout Settings)
+        throws(ConfigurationError)
+    {
+        for entry in entries {
+            let at = "\(path):\(entry.line)"
+            let keys = ConfigurationKey.all.filter { $0.section == entry.section }
+            guard !keys.isEmpty else {
+                let hint = suggestion(for: entry.section, among: ConfigurationKey.sections).map {
+                    " (did you mean [\($0)]?)"
+                }
+                throw ConfigurationError("\(at): unknown section [\(entry.section)]\(hint ?? "")")
+            }
+            guard let key = keys.first(where: { $0.name == entry.key }) else {
+                let hint = suggestion(for: entry.key, among: keys.map(\.name)).map { " (did you mean '\($0)'?)" }
+                throw ConfigurationError("\(at): unknown key '\(entry.key)' in [\(entry.section)]\(hint ?? "")")
+            }
+            if entry.section == "authorization" && !isSystem {
+                throw ConfigurationError(
+                    "\(at): [authorization] is the administrator's setting; it is read only from /etc/airloc/airloc.conf"
+                )
+            }
+            guard key.apply(&settings, entry.value.trimmingCharacters(in: .whitespaces)) else {
+                let shown = secretKeys.contains(key.name) ? "" : " '\(entry.value)'"
+                throw ConfigurationError("\(at): invalid value\(shown) for \(entry.key): expected \(key.expected)")
+            }
+        }
+    }
+
+    /// Sets `section`/`key` to `value` as a file line would; false when the key is
+    /// unknown or the value has the wrong form.
+    public static func set(_ section: String, _ key: String, to value: String, in settings: inout Settings) -> Bool {
+        guard let key = ConfigurationKey.all.first(where: { $0.section == section && $0.name == key }) else {
+            return false
+        }
+        return key.apply(&settings, value.trimmingCharacters(in: .whitespaces))
+    }
+
+    static func applyEnvironment(_ environment: [String: String], to settings: inout Settings)
+        throws(ConfigurationError)
+    {
+        if let key = environment["AIRLOC_OPEN_METEO_API_KEY"], !key.isEmpty {
+            guard set("services", "open-meteo-api-key", to: key, in: &settings) else {
+                throw ConfigurationError("AIRLOC_OPEN_METEO_API_KEY: not an API key (letters, digits, - and _)")
+            }
+        }
+        if let gpsd = environment["AIRLOC_GPSD"], !gpsd.isEmpty {
+            settings.gpsd = try parseGPSD(gpsd, origin: "AIRLOC_GPSD")
+        }
+        for (variable, key) in environmentURLs {
+            guard let value = environment[variable], !value.isEmpty else { continue }
+            guard set("services", key, to: value, in: &settings) else {
+                throw ConfigurationError(
+                    "\(variable)='\(value)': expected an http(s) base URL such as http://127.0.0.1:8080")
+            }
+        }
+    }
+
+    /// "gpsd, ip, manual" → the list; nil when a name is unknown or repeated, or the list is empty.
+    public static func parseProviders(_ text: String) -> [Settings.ProviderName]? {
+        let names = text.split(whereSeparator: { $0 == "," || $0 == " " }).map {
+            Settings.ProviderName(rawValue: String($0))
+        }
+        guard !names.isEmpty, !names.contains(nil) else { return nil }
+        let list = names.compactMap { $0 }
+        return Set(list).count == list.count ? list : nil
+    }
+
+    /// "6h", "30m", "90s" or plain seconds, up to a week.
+    public static func parseDuration(_ text: String) -> Double? {
+        let factors: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var digits = Substring(text)
+        var factor = 1.0
+        if let last = text.last, let unit = factors[last] {
+            digits = text.dropLast()
+            factor = unit
+        }
+        guard let value = Double(digits), value.isFinite, value >= 0, value * factor <= 7 * 86_400 else { return nil }
+        return value * factor
+    }
+
+    /// "host:port", "host" or "[::1]:2947"; `origin` names where it came from in errors.
+    public static func parseGPSD(_ text: String, origin: String) throws(ConfigurationError) -> GPSDProvider.Options {
+        var host = text
+        var port = 2947
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            if rest.hasPrefix(":") {
+                guard let value = Int(rest.dropFirst()), (1...65535).contains(value) else {
+                    throw ConfigurationError("\(origin)='\(text)': expected host:port with a port 1-65535")
+                }
+                port = value
+            }
+        } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
+            host = String(text[..<colon])
+            guard let value = Int(text[text.index(after: colon)...]), (1...65535).contains(value) else {
+                throw ConfigurationError("\(origin)='\(text)': expected host:port with a port 1-65535")
+            }
+            port = value
+        }
+        guard !host.isEmpty, !host.contains(" ") else {
+            throw ConfigurationError("\(origin)='\(text)': expected host:port")
+        }
+        return GPSDProvider.Options(host: host, port: port)
+    }
+}

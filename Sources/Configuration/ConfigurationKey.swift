@@ -1,0 +1,159 @@
+import AirQuality
+import Airloc
+import Foundation
+import Location
+import Web
+
+/// One key of airloc.conf: where it lives, what form its value takes, and which setting
+/// it sets — declared once, so the parser, the error messages and the documentation
+/// check (`ConfigurationTests`) cannot disagree about a key or its range.
+///
+/// Contract: `apply` sets the value and returns true, or returns false and leaves the
+/// settings alone when the value does not have the form `expected` describes.
+public struct ConfigurationKey: Sendable {
+    public let section: String
+    public let name: String
+    /// The form of a valid value, in words ("seconds, 0.1-3600").
+    public let expected: String
+    let apply: @Sendable (inout Settings, String) -> Bool
+
+    init(
+        _ section: String, _ name: String, _ expected: String,
+        _ apply: @escaping @Sendable (inout Settings, String) -> Bool
+    ) {
+        self.section = section
+        self.name = name
+        self.expected = expected
+        self.apply = apply
+    }
+
+    /// A number in `range`, described as "`unit`, low-high" (or "low to high" when the
+    /// range has a sign).
+    static func number(
+        _ section: String, _ name: String, _ unit: String, _ range: ClosedRange<Double>, note: String = "",
+        _ set: @escaping @Sendable (inout Settings, Double) -> Void
+    ) -> ConfigurationKey {
+        let low = format(range.lowerBound)
+        let high = format(range.upperBound)
+        let bounds = range.lowerBound < 0 ? "\(low) to \(high)" : "\(low)-\(high)"
+        return ConfigurationKey(section, name, "\(unit), \(bounds)\(note)") { settings, value in
+            guard let number = Double(value), number.isFinite, range.contains(number) else { return false }
+            set(&settings, number)
+            return true
+        }
+    }
+
+    /// One of `choices` (an enum's raw values), described as "a, b or c".
+    static func choice<T: RawRepresentable & CaseIterable & Sendable>(
+        _ section: String, _ name: String, _ type: T.Type, extra: [String] = [],
+        _ set: @escaping @Sendable (inout Settings, T?) -> Void
+    ) -> ConfigurationKey where T.RawValue == String {
+        let names = extra + type.allCases.map(\.rawValue)
+        return ConfigurationKey(section, name, listed(names)) { settings, value in
+            if extra.contains(value) {
+                set(&settings, nil)
+                return true
+            }
+            guard let choice = T(rawValue: value) else { return false }
+            set(&settings, choice)
+            return true
+        }
+    }
+
+    static func url(_ name: String, _ set: @escaping @Sendable (inout Settings, ServiceURL) -> Void) -> ConfigurationKey
+    {
+        ConfigurationKey("services", name, "an http(s) base URL") { settings, value in
+            guard let url = ServiceURL(string: value) else { return false }
+            set(&settings, url)
+            return true
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        number == number.rounded() ? String(Int(number)) : String(number)
+    }
+
+    static func listed(_ names: [String]) -> String {
+        names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
+    /// Every key a configuration file may hold.
+    public static let all: [ConfigurationKey] = [
+        ConfigurationKey("gpsd", "host", "a host name or address") { settings, value in
+            guard !value.isEmpty, !value.contains(" ") else { return false }
+            settings.gpsd.host = value
+            return true
+        },
+        ConfigurationKey("gpsd", "port", "a port number 1-65535") { settings, value in
+            guard let port = Int(value), (1...65535).contains(port) else { return false }
+            settings.gpsd.port = port
+            return true
+        },
+        number("gpsd", "timeout", "seconds", 0.1...3600) { $0.gpsdTimeout = $1 },
+        number("gpsd", "stale-after", "seconds", 1...3600) { $0.gpsdStaleAfter = $1 },
+        number("gpsd", "lost-after", "seconds", 1...86400) { $0.gpsdLostAfter = $1 },
+        url("air-quality-url") { $0.airQualityURL = $1 },
+        url("geocoding-url") { $0.geocodingURL = $1 },
+        url("archive-url") { $0.archiveURL = $1 },
+        url("postal-url") { $0.postalURL = $1 },
+        url("ip-url") { $0.ipURL = $1 },
+        number("services", "timeout", "seconds", 0.1...300) { $0.serviceTimeout = $1 },
+        number("services", "deadline", "seconds", 1...600) { $0.serviceDeadline = $1 },
+        choice("services", "ip-service", IPService.self) { settings, service in
+            if let service { settings.ipService = service }
+        },
+        ConfigurationKey("services", "open-meteo-api-key", "an Open-Meteo API key (letters, digits, - and _)") {
+            settings, value in
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
+            guard !value.isEmpty, value.count <= 200, value.unicodeScalars.allSatisfy(allowed.contains) else {
+                return false
+            }
+            settings.openMeteoAPIKey = value
+            return true
+        },
+        ConfigurationKey(
+            "cache", "max-stale", "a duration: seconds, or with m or h (e.g. 6h); 0 turns the offline fallback off"
+        ) { settings, value in
+            guard let seconds = ConfigurationFiles.parseDuration(value) else { return false }
+            settings.maxStale = seconds
+            return true
+        },
+        number("location", "latitude", "degrees", -90...90) { $0.manualLatitude = $1 },
+        number("location", "longitude", "degrees", -180...180) { $0.manualLongitude = $1 },
+        ConfigurationKey("location", "place", "a place name, optionally with ', country' (e.g. Paris, FR)") {
+            settings, value in
+            guard !value.isEmpty, value.count <= 200 else { return false }
+            settings.manualPlace = value
+            return true
+        },
+        ConfigurationKey(
+            "location", "providers", "a list of gpsd, ip, manual in the order to try them (e.g. gpsd, manual)"
+        ) { settings, value in
+            guard let list = ConfigurationFiles.parseProviders(value) else { return false }
+            settings.providers = list
+            return true
+        },
+        number("privacy", "outbound-precision", "degrees", 0.0001...1, note: " (e.g. 0.01 ≈ 1 km)") {
+            $0.outboundPrecision = $1
+        },
+        choice("authorization", "policy", AuthorizationPolicy.Mode.self) { settings, mode in
+            if let mode { settings.policy.mode = mode }
+        },
+        choice("authorization", "max-accuracy", AccuracyAuthorization.self) { settings, accuracy in
+            if let accuracy { settings.policy.maximumAccuracy = accuracy }
+        },
+        choice("display", "color", Settings.ColorChoice.self) { settings, color in
+            if let color { settings.color = color }
+        },
+        choice("display", "units", TemperatureUnit.self, extra: ["auto"]) { $0.units = $1 },
+        choice("display", "scale", AQIScale.self) { settings, scale in
+            if let scale { settings.scale = scale }
+        },
+    ]
+
+    /// The sections, in the order of ``all``.
+    public static var sections: [String] {
+        var seen = Set<String>()
+        return all.map(\.section).filter { seen.insert($0).inserted }
+    }
+}
