@@ -1,6 +1,6 @@
-import FileSystem
 import Foundation
 import Geo
+import Platform
 
 /// The place the user chose (`airloc use`, or Enter in the picker): the manual location
 /// the provider chain falls back to and the point search ranks namesakes around.

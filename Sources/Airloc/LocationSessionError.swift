@@ -1,5 +1,5 @@
-import FileSystem
 import Location
+import Platform
 
 /// Why a ``LocationSession`` has no location to give.
 ///

@@ -1,8 +1,8 @@
 import AirQuality
-import FileSystem
 import Foundation
 import Geo
 import Location
+import Platform
 import Web
 
 /// Everything that decides how airloc locates the device and fetches the air: the typed

@@ -3,10 +3,6 @@ import Configuration
 import Foundation
 import Web
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What every command gets: the environment, the parsed arguments and lazy access to
 /// configuration and console.
 struct CommandContext: Sendable {

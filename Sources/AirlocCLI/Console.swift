@@ -1,10 +1,6 @@
 import Airloc
-import FileSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
 /// Where output goes and how it may look.
 ///
@@ -17,9 +13,9 @@ struct Console: Sendable {
     var stderrIsTTY: Bool
 
     init(environment: [String: String], color: Settings.ColorChoice) {
-        let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
-        stdinIsTTY = isatty(STDIN_FILENO) == 1
-        stderrIsTTY = isatty(STDERR_FILENO) == 1
+        let stdoutIsTTY = StandardStream.isTerminal(StandardStream.output)
+        stdinIsTTY = StandardStream.isTerminal(StandardStream.input)
+        stderrIsTTY = StandardStream.isTerminal(StandardStream.error)
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         switch color {
         case .always: useColor = !noColor
@@ -31,10 +27,8 @@ struct Console: Sendable {
     /// True when a person can answer a question: stdin and stderr are terminals.
     var isInteractive: Bool { stdinIsTTY && stderrIsTTY }
 
-    func out(_ text: String) { Console.write(text, to: STDOUT_FILENO) }
-    func err(_ text: String) { Console.write(text, to: STDERR_FILENO) }
-
-    static func write(_ text: String, to descriptor: Int32) { StandardStream.write(text, to: descriptor) }
+    func out(_ text: String) { StandardStream.write(text, to: StandardStream.output) }
+    func err(_ text: String) { StandardStream.write(text, to: StandardStream.error) }
 
     func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }

@@ -1,6 +1,6 @@
-import FileSystem
 import Foundation
 import Gazetteer
+import Platform
 
 /// Finds `gazetteer.bin` without relying on the build folder.
 ///

@@ -1,15 +1,11 @@
 import AirQuality
 import Airloc
-import FileSystem
 import Foundation
 import Gazetteer
 import Geo
 import Location
+import Platform
 import Web
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `airloc doctor`: checks everything the configured provider chain and the report need,
 /// and says what to do about each problem.
@@ -190,19 +186,15 @@ enum DoctorCommand {
         }
         let serial = dev.filter { $0.hasPrefix("ttyUSB") || $0.hasPrefix("ttyACM") }.sorted()
         for name in serial {
-            let path = "/dev/\(name)"
-            if access(path, R_OK | W_OK) == 0 {
-                checks.append(Check(name: path, status: .ok, detail: "readable by this user"))
+            let device = DeviceAccess(path: "/dev/\(name)")
+            if device.isOpenable {
+                checks.append(Check(name: device.path, status: .ok, detail: "readable by this user"))
             } else {
-                var info = stat()
-                let group =
-                    stat(path, &info) == 0
-                    ? (getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "?") : "?"
                 checks.append(
                     Check(
-                        name: path, status: .warn, detail: "this user cannot open it (group \(group))",
+                        name: device.path, status: .warn, detail: "this user cannot open it (group \(device.group))",
                         advice:
-                            "gpsd opens it as root, so airloc does not need to; to read it yourself: `sudo usermod -aG \(group) $USER` and log in again"
+                            "gpsd opens it as root, so airloc does not need to; to read it yourself: `sudo usermod -aG \(device.group) $USER` and log in again"
                     ))
             }
         }

@@ -1,13 +1,9 @@
 import Airloc
-import FileSystem
 import Foundation
 import Gazetteer
 import Geo
 import Location
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
 /// `airloc locate --watch`: prints every event of ``LocationSession/follow(maximumFixes:)``
 /// as it happens — one JSON object per line with `--json` (or when stdout is not a
@@ -47,7 +43,7 @@ struct LocationWatch {
                 print(line(for: event, accuracy: accuracy), json: json, console: console)
             }
         }
-        let signals = SignalWatch(signals: [SIGINT, SIGTERM]) { task.cancel() }
+        let signals = SignalWatch.interruptAndTerminate { task.cancel() }
         await task.value
         signals.cancel()
         return .ok
@@ -78,25 +74,5 @@ struct LocationWatch {
         if let reason = event.reason { line += "  (\(reason))" }
         if let retry = event.retryInS { line += String(format: ", retrying in %.1f s", retry) }
         console.out(line + "\n")
-    }
-}
-
-/// Runs `handler` once when one of `signals` arrives, instead of the default action
-/// (termination), so a stream can end cleanly and stop its reader thread.
-final class SignalWatch: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
-
-    init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: handler)
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
     }
 }

@@ -3,6 +3,7 @@ import Airloc
 import Foundation
 import Gazetteer
 import Geo
+import TerminalUI
 import Web
 
 /// `airloc pick` (and `airloc search` without a query on a terminal): the seeds' search
@@ -59,8 +60,8 @@ enum PickCommand {
         RawTerminal.leave()
 
         switch outcome {
-        case .cancel(let code):
-            return code
+        case .cancel(let leaving):
+            return leaving == .interrupted ? .interrupted : .cancelled
         case .choose(.currentLocation):
             return try await NowCommand.run(context)
         case .choose(.place(let row)):

@@ -4,6 +4,7 @@ import Foundation
 import Gazetteer
 import Geo
 import Location
+import TerminalUI
 
 /// The command line's side of a report: the spinner while it is fetched, and the exit
 /// status it ends with. Shared by `now`, `air`, `pick` and `postal --air`.

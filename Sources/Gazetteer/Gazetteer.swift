@@ -1,6 +1,6 @@
-import FileSystem
 import Foundation
 import Geo
+import Platform
 
 /// The offline world gazetteer: GeoNames populated places with their admin-1 region,
 /// country and time zone, memory-mapped from `gazetteer.bin`.

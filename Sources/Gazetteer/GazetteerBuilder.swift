@@ -1,5 +1,5 @@
-import FileSystem
 import Foundation
+import Platform
 
 #if canImport(Glibc)
     import Glibc

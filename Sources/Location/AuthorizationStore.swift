@@ -1,5 +1,5 @@
-import FileSystem
 import Foundation
+import Platform
 
 /// Keeps the user's authorization decision in `$XDG_STATE_HOME/airloc/authorization`
 /// (default `~/.local/state/airloc/authorization`) as two `key=value` lines.

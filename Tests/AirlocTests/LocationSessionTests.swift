@@ -1,7 +1,7 @@
-import FileSystem
 import Foundation
 import Geo
 import Location
+import Platform
 import TestSupport
 import Testing
 

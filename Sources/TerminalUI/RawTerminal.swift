@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -34,11 +35,11 @@ private func noteWindowChange(_ signal: Int32) { windowChanged = 1 }
 /// and the main screen. The same restoration runs from signal handlers on SIGTERM,
 /// SIGHUP, SIGQUIT and on crashes (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT),
 /// so no exit path leaves a broken terminal behind.
-enum RawTerminal {
-    static let fatalSignals = [SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
+public enum RawTerminal {
+    public static let fatalSignals = [SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
 
     /// False when stdin is not a terminal or its settings cannot be changed.
-    static func enter() -> Bool {
+    public static func enter() -> Bool {
         var attributes = termios()
         guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { return false }
         _ = restoreBytes.count  // initialise the global before any handler can need it
@@ -61,11 +62,11 @@ enum RawTerminal {
             return false
         }
         terminalIsRaw = 1
-        Console.write("\u{1B}[?1049h\u{1B}[H\u{1B}[2J", to: STDERR_FILENO)
+        StandardStream.write("\u{1B}[?1049h\u{1B}[H\u{1B}[2J", to: STDERR_FILENO)
         return true
     }
 
-    static func leave() {
+    public static func leave() {
         if terminalIsRaw != 0 {
             terminalIsRaw = 0
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedAttributes)
@@ -76,7 +77,7 @@ enum RawTerminal {
     }
 
     /// Columns and rows of the terminal on stderr (80×24 when it does not say).
-    static func size() -> (columns: Int, rows: Int) {
+    public static func size() -> (columns: Int, rows: Int) {
         var window = winsize()
         guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
             return (80, 24)
@@ -85,7 +86,7 @@ enum RawTerminal {
     }
 
     /// True once after each SIGWINCH.
-    static func takeWindowChange() -> Bool {
+    public static func takeWindowChange() -> Bool {
         guard windowChanged != 0 else { return false }
         windowChanged = 0
         return true
@@ -93,10 +94,10 @@ enum RawTerminal {
 
     /// Draws `lines` from the top left, clearing what was there, and puts the cursor at
     /// `cursor` (1-based row, column).
-    static func draw(_ lines: [String], cursor: (row: Int, column: Int)) {
+    public static func draw(_ lines: [String], cursor: (row: Int, column: Int)) {
         var out = "\u{1B}[?25l\u{1B}[H"
         out += lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n")
         out += "\u{1B}[J\u{1B}[\(cursor.row);\(cursor.column)H\u{1B}[?25h"
-        Console.write(out, to: STDERR_FILENO)
+        StandardStream.write(out, to: STDERR_FILENO)
     }
 }

@@ -1,5 +1,5 @@
 /// A key the picker understands, decoded from the bytes a terminal sends in raw mode.
-enum TerminalKey: Equatable, Sendable {
+public enum TerminalKey: Equatable, Sendable {
     /// Printable text (one Unicode scalar at a time, or a pasted run of them).
     case text(String)
     case backspace
@@ -23,13 +23,13 @@ enum TerminalKey: Equatable, Sendable {
 /// the reader calls when no further byte follows within a short pause (an arrow key's
 /// bytes arrive together, a person's Esc does not). Unknown escape sequences and
 /// control bytes are dropped, never inserted into the query; malformed UTF-8 is dropped.
-struct KeyDecoder: Sendable {
+public struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
 
     /// True while an ESC (or an unfinished sequence) waits for more bytes.
-    var isWaiting: Bool { !pending.isEmpty }
+    public var isWaiting: Bool { !pending.isEmpty }
 
-    mutating func feed(_ bytes: [UInt8]) -> [TerminalKey] {
+    public mutating func feed(_ bytes: [UInt8]) -> [TerminalKey] {
         pending += bytes
         var keys: [TerminalKey] = []
         while let key = next() { keys.append(key) }
@@ -37,7 +37,7 @@ struct KeyDecoder: Sendable {
     }
 
     /// No more bytes came: a waiting ESC was the Esc key; a partial sequence is dropped.
-    mutating func flush() -> [TerminalKey] {
+    public mutating func flush() -> [TerminalKey] {
         defer { pending.removeAll() }
         return pending.first == 0x1B ? [.escape] : []
     }

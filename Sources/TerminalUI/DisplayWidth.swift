@@ -12,13 +12,13 @@ import Foundation
 /// C.UTF-8 when that is not UTF-8); afterwards a scalar `wcwidth` does not know
 /// (unassigned, or no UTF-8 locale at all) counts as one column, or none for a
 /// combining mark, so a line never overflows by more than the terminal would show.
-enum DisplayWidth {
-    static func prepare() {
+public enum DisplayWidth {
+    public static func prepare() {
         setlocale(LC_CTYPE, "")
         if wcwidth(wchar_t(0x4E00)) != 2 { setlocale(LC_CTYPE, "C.UTF-8") }
     }
 
-    static func of(_ scalar: Unicode.Scalar) -> Int {
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
         let width = wcwidth(wchar_t(scalar.value))
         if width >= 0 { return Int(width) }
         switch scalar.properties.generalCategory {
@@ -27,11 +27,11 @@ enum DisplayWidth {
         }
     }
 
-    static func of(_ text: String) -> Int { text.unicodeScalars.reduce(0) { $0 + of($1) } }
+    public static func of(_ text: String) -> Int { text.unicodeScalars.reduce(0) { $0 + of($1) } }
 
     /// `text` cut to at most `columns` columns, with "…" when something was cut. Whole
     /// characters only (a base letter keeps its combining marks).
-    static func truncate(_ text: String, to columns: Int) -> String {
+    public static func truncate(_ text: String, to columns: Int) -> String {
         guard columns > 0 else { return "" }
         guard of(text) > columns else { return text }
         var out = ""
@@ -46,7 +46,7 @@ enum DisplayWidth {
     }
 
     /// The last `columns` columns of `text` (for a long query: keep what is being typed).
-    static func tail(_ text: String, to columns: Int) -> String {
+    public static func tail(_ text: String, to columns: Int) -> String {
         guard of(text) > columns, columns > 1 else { return text }
         var out = ""
         var used = 0

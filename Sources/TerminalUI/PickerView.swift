@@ -8,18 +8,25 @@ import Geo
 /// `width` columns by display width (CJK, combining marks), so nothing wraps; the list
 /// scrolls so the highlighted row is always visible. Styling (bold, dim, reverse) only
 /// when `styled`; the highlighted row is also marked with "›" so it shows without it.
-struct PickerView {
-    var width: Int
-    var height: Int
-    var styled: Bool
-    var now = Date()
+public struct PickerView {
+    public var width: Int
+    public var height: Int
+    public var styled: Bool
+    public var now = Date()
+
+    public init(width: Int, height: Int, styled: Bool, now: Date = Date()) {
+        self.width = width
+        self.height = height
+        self.styled = styled
+        self.now = now
+    }
 
     /// Rows the list shows at once (the page size for PgUp/PgDn).
-    var listHeight: Int { max(1, height - 3) }
+    public var listHeight: Int { max(1, height - 3) }
 
-    static let prompt = "Search: "
+    public static let prompt = "Search: "
 
-    func lines(_ picker: Picker) -> [String] {
+    public func lines(_ picker: Picker) -> [String] {
         // (A terminal narrower than the prompt still gets a line that fits.)
         var lines = [
             DisplayWidth.truncate(
@@ -42,12 +49,12 @@ struct PickerView {
     }
 
     /// Column (1-based) of the cursor on the query line.
-    func cursorColumn(_ picker: Picker) -> Int {
+    public func cursorColumn(_ picker: Picker) -> Int {
         Self.prompt.count + DisplayWidth.of(DisplayWidth.tail(picker.query, to: max(1, width - Self.prompt.count - 1)))
             + 1
     }
 
-    func statusText(_ picker: Picker) -> String {
+    public func statusText(_ picker: Picker) -> String {
         switch picker.status {
         case .idle: return "Popular cities — type 2 letters or more to search"
         case .results:
@@ -64,7 +71,7 @@ struct PickerView {
         }
     }
 
-    func render(_ row: Picker.Row, selected: Bool) -> String {
+    public func render(_ row: Picker.Row, selected: Bool) -> String {
         let marker = selected ? "› " : "  "
         let available = max(0, width - 2)
         switch row {
@@ -102,7 +109,7 @@ struct PickerView {
     }
 
     /// `text` broken at spaces into lines of at most `width` columns (a longer word is cut).
-    static func wrap(_ text: String, width: Int) -> [String] {
+    public static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {
@@ -119,7 +126,7 @@ struct PickerView {
     }
 
     /// "3.4M", "45k", "812".
-    static func shortNumber(_ value: Int) -> String {
+    public static func shortNumber(_ value: Int) -> String {
         switch value {
         case 1_000_000...: return String(format: "%.1fM", Double(value) / 1_000_000)
         case 10_000...: return "\(value / 1000)k"

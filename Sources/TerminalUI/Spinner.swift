@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -10,16 +11,16 @@ import Foundation
 /// after that one line is redrawn every 100 ms; ``stop()`` waits for the drawing task and
 /// erases the line, so the report starts on a clean line. Callers create one only when
 /// stderr is a terminal and the output is not JSON.
-final class Spinner: Sendable {
+public final class Spinner: Sendable {
     private let task: Task<Bool, Never>
 
-    init(message: String, delay: Duration = .milliseconds(300)) {
+    public init(message: String, delay: Duration = .milliseconds(300)) {
         task = Task {
             do { try await Task.sleep(for: delay) } catch { return false }
             let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
             var frame = 0
             while !Task.isCancelled {
-                Console.write("\r\(frames[frame % frames.count]) \(message)", to: STDERR_FILENO)
+                StandardStream.write("\r\(frames[frame % frames.count]) \(message)", to: STDERR_FILENO)
                 frame += 1
                 try? await Task.sleep(for: .milliseconds(100))
             }
@@ -27,8 +28,8 @@ final class Spinner: Sendable {
         }
     }
 
-    func stop() async {
+    public func stop() async {
         task.cancel()
-        if await task.value { Console.write("\r\u{1B}[K", to: STDERR_FILENO) }
+        if await task.value { StandardStream.write("\r\u{1B}[K", to: STDERR_FILENO) }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What the picker's loop reacts to.
-enum PickerEvent: Sendable {
+public enum PickerEvent: Sendable {
     case key(TerminalKey)
     case resize
     case onlineAnswered([Picker.PlaceRow], generation: Int)
@@ -20,19 +20,21 @@ enum PickerEvent: Sendable {
 /// needs them, and a Raspberry Pi may have only one); the thread wakes at least every
 /// 100 ms to notice ``stop()`` and SIGWINCH, and reads nothing after ``stop()`` returns
 /// plus one poll interval. A lone Esc is reported after 40 ms without a following byte.
-final class KeyReader: @unchecked Sendable {
+public final class KeyReader: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
-    func start(_ events: AsyncStream<PickerEvent>.Continuation) {
+    public init() {}
+
+    public func start(_ events: AsyncStream<PickerEvent>.Continuation) {
         let thread = Thread { [self] in self.loop(events) }
         thread.name = "airloc-keys"
         thread.start()
     }
 
-    func stop() { lock.withLock { stopped = true } }
+    public func stop() { lock.withLock { stopped = true } }
 
     private func loop(_ events: AsyncStream<PickerEvent>.Continuation) {
         var decoder = KeyDecoder()

@@ -9,25 +9,32 @@ import Geo
 /// online search, finish). Offline answers are computed synchronously on each keystroke
 /// (they take microseconds); the online fallback runs only when nothing matches offline
 /// and is identified by a generation number, so an answer for an older query is dropped.
-struct Picker {
+public struct Picker {
     /// One line of the list.
-    enum Row: Equatable, Sendable {
+    public enum Row: Equatable, Sendable {
         /// "Use current location" (seed 001), shown while the query is empty.
         case currentLocation
         case place(PlaceRow)
     }
 
-    struct PlaceRow: Equatable, Sendable {
-        var place: Place
-        var typos = 0
+    public struct PlaceRow: Equatable, Sendable {
+        public var place: Place
+        public var typos = 0
         /// From Open-Meteo's geocoding rather than the device's data.
-        var online = false
+        public var online = false
         /// Metres from the user's current or chosen location, when known.
-        var distance: Double?
+        public var distance: Double?
+
+        public init(place: Place, typos: Int = 0, online: Bool = false, distance: Double? = nil) {
+            self.place = place
+            self.typos = typos
+            self.online = online
+            self.distance = distance
+        }
     }
 
     /// What the status line says (seed 001's completer states).
-    enum Status: Equatable, Sendable {
+    public enum Status: Equatable, Sendable {
         /// Fewer than 2 characters: the popular cities.
         case idle
         case results
@@ -38,7 +45,7 @@ struct Picker {
         case error(String)
     }
 
-    enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
         case none
         case redraw
         /// Start the online search for `query` after the debounce (cancelling any other).
@@ -46,8 +53,14 @@ struct Picker {
         /// Cancel a pending online search and redraw.
         case cancelOnlineAndRedraw
         case choose(Row)
-        /// Leave without choosing, with this exit status (1 Esc, 130 Ctrl-C).
-        case cancel(ExitCode)
+        /// Leave without choosing: Esc (`cancelled`) or Ctrl-C (`interrupted`).
+        case cancel(Leaving)
+    }
+
+    /// How the person left the picker without choosing.
+    public enum Leaving: Equatable, Sendable {
+        case cancelled
+        case interrupted
     }
 
     private enum State {
@@ -58,9 +71,9 @@ struct Picker {
         case noResults
     }
 
-    private(set) var query = ""
-    private(set) var rows: [Row] = []
-    private(set) var selected = 0
+    public private(set) var query = ""
+    public private(set) var rows: [Row] = []
+    public private(set) var selected = 0
     private var state = State.idle
     private var generation = 0
 
@@ -70,14 +83,14 @@ struct Picker {
 
     /// `search` answers a query offline; `popular` is the idle list; `online` allows
     /// the fallback.
-    init(popular: [PlaceRow], online: Bool, search: @escaping @Sendable (String) -> [PlaceRow]) {
+    public init(popular: [PlaceRow], online: Bool, search: @escaping @Sendable (String) -> [PlaceRow]) {
         self.popular = popular
         self.online = online
         self.search = search
         rows = Self.idleRows(popular)
     }
 
-    var status: Status {
+    public var status: Status {
         switch state {
         case .idle: return .idle
         case .offline: return .results
@@ -87,11 +100,11 @@ struct Picker {
         }
     }
 
-    var selectedRow: Row? { rows.indices.contains(selected) ? rows[selected] : nil }
+    public var selectedRow: Row? { rows.indices.contains(selected) ? rows[selected] : nil }
 
     // MARK: Events
 
-    mutating func keyPressed(_ key: TerminalKey, pageSize: Int) -> Action {
+    public mutating func keyPressed(_ key: TerminalKey, pageSize: Int) -> Action {
         switch key {
         case .text(let text):
             // Control characters never reach here (KeyDecoder); newlines in a paste end it.
@@ -115,7 +128,7 @@ struct Picker {
     }
 
     /// The online fallback answered.
-    mutating func onlineAnswered(_ found: [PlaceRow], generation answered: Int) -> Action {
+    public mutating func onlineAnswered(_ found: [PlaceRow], generation answered: Int) -> Action {
         guard case .waitingOnline(let current) = state, current == answered else { return .none }
         let known = Set(
             rows.compactMap { row -> Int? in
@@ -128,7 +141,7 @@ struct Picker {
     }
 
     /// The online fallback failed (unreachable, rate-limited, ...).
-    mutating func onlineFailed(_ message: String, generation answered: Int) -> Action {
+    public mutating func onlineFailed(_ message: String, generation answered: Int) -> Action {
         guard case .waitingOnline(let current) = state, current == answered else { return .none }
         state = .onlineFailed(message)
         return .redraw

@@ -1,0 +1,26 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Whether this user may open a device file (a serial GPS receiver), and if not, which
+/// group would let them.
+public struct DeviceAccess: Sendable, Equatable {
+    public var path: String
+    /// True when this user may read and write it.
+    public var isOpenable: Bool
+    /// The file's group ("dialout"), or "?" when it cannot be told.
+    public var group: String
+
+    public init(path: String) {
+        self.path = path
+        isOpenable = access(path, R_OK | W_OK) == 0
+        var info = stat()
+        if stat(path, &info) == 0, let entry = getgrgid(info.st_gid) {
+            group = String(cString: entry.pointee.gr_name)
+        } else {
+            group = "?"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `handler` once when one of `signals` arrives, instead of the default action
+/// (termination), so a stream can end cleanly and stop its reader thread.
+public final class SignalWatch: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+
+    public init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// SIGINT (Ctrl-C) and SIGTERM (systemd, kill): the signals that ask a stream to end.
+    public static func interruptAndTerminate(handler: @escaping @Sendable () -> Void) -> SignalWatch {
+        SignalWatch(signals: [SIGINT, SIGTERM], handler: handler)
+    }
+
+    public func cancel() {
+        for source in sources { source.cancel() }
+    }
+}
