@@ -36,10 +36,10 @@ demo: build
 	@scripts/demo.sh .build/debug/airloc
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Examples Package.swift
 
 format:
-	$(SWIFT) format format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format format --in-place --recursive Sources Tests Examples Package.swift
 
 test: deps
 	$(SWIFT) build --build-tests

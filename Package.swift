@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "airloc", targets: ["airloc"]),
+        .executable(name: "airloc-example-logger", targets: ["airloc-example-logger"]),
         .library(
             name: "AirlocKit",
             targets: ["Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration"]),
@@ -35,6 +36,10 @@ let package = Package(
                 "TerminalUI",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
+        // What a Swift field-logging program starts from: the library alone (docs/library.md).
+        .executableTarget(
+            name: "airloc-example-logger", dependencies: ["Airloc", "Configuration", "AirQuality", "Geo", "Gazetteer"],
+            path: "Examples/LoggerExample"),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(
             name: "airloc-bench", dependencies: ["Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance"],
@@ -50,7 +55,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
         .testTarget(name: "AirlocTests", dependencies: ["Airloc", "Gazetteer", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Airloc", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "airloc"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "airloc", "airloc-example-logger"]),
     ],
     swiftLanguageModes: [.v6]
 )

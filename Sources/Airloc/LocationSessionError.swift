@@ -44,3 +44,11 @@ public enum LocationSessionError: Error, Sendable, CustomStringConvertible {
         return false
     }
 }
+
+extension LocationSessionError {
+    /// True when sensing was not allowed (as opposed to not possible).
+    public var isAuthorization: Bool {
+        if case .notAuthorized = self { return true }
+        return false
+    }
+}

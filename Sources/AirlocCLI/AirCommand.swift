@@ -37,7 +37,7 @@ enum AirCommand {
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let arguments = context.arguments
         let options = try ReportOptions.parse(arguments, configuration: context.configuration, command: spec.name)
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         let (fix, place) = try target(arguments, gazetteer: gazetteer, configuration: context.configuration)
         let report = await AirReport.make(
             fix: fix, provider: "chosen", attempts: [], accuracy: .full, context: context,

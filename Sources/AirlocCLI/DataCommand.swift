@@ -1,3 +1,4 @@
+import Airloc
 import Configuration
 import Foundation
 import Gazetteer
@@ -27,7 +28,7 @@ enum DataCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         switch context.arguments.positionals.first ?? "info" {
         case "info":
-            let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+            let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
             let meta = gazetteer.metadata
             if context.arguments.has("json") {
                 var object: [String: Any] = ["path": gazetteer.location, "places": gazetteer.count]
@@ -54,7 +55,7 @@ enum DataCommand {
             }
             let output =
                 context.arguments.value("output").map { URL(fileURLWithPath: $0) }
-                ?? DataLocator.userDataFile(environment: context.environment)
+                ?? PlaceData.userDataFile(environment: context.environment)
             let builder: GazetteerBuilder
             do {
                 builder = try GazetteerBuilder.fromDumps(

@@ -75,7 +75,7 @@ enum DoctorCommand {
         }
         var gazetteer: Gazetteer?
         do {
-            gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+            gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
             checks.append(
                 Check(name: "place data", status: .ok, detail: "\(gazetteer!.count) places from \(gazetteer!.location)")
             )

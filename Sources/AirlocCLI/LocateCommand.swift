@@ -36,7 +36,7 @@ enum LocateCommand {
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let configuration = try LocationOptions.configure(context, command: spec.name)
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         let session = LocationOptions.session(context, settings: configuration, gazetteer: gazetteer)
         if context.arguments.has("watch") {
             var count: Int?

@@ -34,7 +34,7 @@ enum NowCommand {
         let options = try ReportOptions.parse(arguments, configuration: configuration, command: spec.name)
         // Load the places before sensing: a broken installation should fail before we
         // touch the receiver or ask the user anything.
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         let resolution: LocationSession.Location
         do {
             resolution = try await LocationOptions.session(context, settings: configuration, gazetteer: gazetteer)

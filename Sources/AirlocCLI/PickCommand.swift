@@ -40,7 +40,7 @@ enum PickCommand {
         }
         let options = try ReportOptions.parse(
             context.arguments, configuration: context.configuration, command: spec.name)
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         let near = try SearchCommand.nearOption(nil, configuration: context.configuration)
         let popular = PopularCommand.places(in: gazetteer).map {
             Picker.PlaceRow(place: $0, distance: near.map($0.coordinate.distance(to:)))

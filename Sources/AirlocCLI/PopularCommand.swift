@@ -1,3 +1,4 @@
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -31,7 +32,7 @@ enum PopularCommand {
     }
 
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         let results = places(in: gazetteer).map {
             SearchResultJSON(place: $0, match: "curated", typos: 0, matchedName: nil, source: "offline", distance: nil)
         }

@@ -35,7 +35,7 @@ enum PostalCommand {
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let arguments = context.arguments
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         if arguments.has("countries") {
             PostalCountries.print(gazetteer: gazetteer, json: arguments.has("json"), console: context.console)
             return .ok

@@ -1,3 +1,4 @@
+import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -48,7 +49,7 @@ enum ReverseCommand {
             let coordinate = try CoordinateArguments.parse(
                 latitude: positionals[0], longitude: positionals[1], command: spec.name)
         else { throw .usage("expected LAT and LON", command: spec.name) }
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         guard let nearest = gazetteer.reverse(coordinate) else {
             throw CLIError(code: .dataError, message: "the place data is empty")
         }

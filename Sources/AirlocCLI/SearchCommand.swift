@@ -50,7 +50,7 @@ enum SearchCommand {
         }
         let limit = try limitOption(arguments.value("limit"))
         let near = try nearOption(arguments.value("near"), configuration: context.configuration)
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         var options = SearchOptions(limit: limit, near: near)
         if let country = arguments.value("country") {
             let code = try countryCode(country, in: gazetteer)

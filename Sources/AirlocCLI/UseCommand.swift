@@ -54,7 +54,7 @@ enum UseCommand {
             report(nil, action: "cleared", context: context)
             return .ok
         }
-        let gazetteer = try DataLocator.loadGazetteer(environment: context.environment)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         let place: Place
         if let coordinate {
             // A point is saved as given, named after the place it is in or near.

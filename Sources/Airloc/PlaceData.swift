@@ -2,17 +2,17 @@ import Foundation
 import Gazetteer
 import Platform
 
-/// Finds `gazetteer.bin` without relying on the build folder.
+/// Finds the offline place data, `gazetteer.bin`, without relying on the build folder.
 ///
 /// Search order: `$AIRLOC_DATA` (a file, or a directory holding it), the user's own
 /// import (`$XDG_DATA_HOME/airloc/`), `<exe>/../share/
 /// airloc/` (what `make install` lays out), the executable's own directory, then the
 /// source tree this binary was built from (development builds). A missing file is a
 /// clear error listing where it looked — never a crash.
-enum DataLocator {
-    static let fileName = "gazetteer.bin"
+public enum PlaceData {
+    public static let fileName = "gazetteer.bin"
 
-    static func candidates(environment: [String: String]) -> [String] {
+    public static func candidates(environment: [String: String]) -> [String] {
         var paths: [String] = []
         if let data = environment["AIRLOC_DATA"], !data.isEmpty {
             var isDirectory: ObjCBool = false
@@ -31,7 +31,7 @@ enum DataLocator {
             paths.append(directory.deletingLastPathComponent().appendingPathComponent("share/airloc/\(fileName)").path)
             paths.append(directory.appendingPathComponent(fileName).path)
         }
-        // Sources/AirlocCLI/DataLocator.swift → <package>/data/gazetteer.bin
+        // Sources/Airloc/PlaceData.swift → <package>/data/gazetteer.bin
         let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         paths.append(sourceRoot.appendingPathComponent("data/\(fileName)").path)
@@ -40,19 +40,17 @@ enum DataLocator {
     }
 
     /// `$XDG_DATA_HOME/airloc/gazetteer.bin`: where `airloc data import` writes by default.
-    static func userDataFile(environment: [String: String]) -> URL {
+    public static func userDataFile(environment: [String: String]) -> URL {
         XDGDirectories(environment: environment).data.appendingPathComponent(fileName)
     }
 
-    static func loadGazetteer(environment: [String: String]) throws(CLIError) -> Gazetteer {
+    /// The gazetteer from the first candidate that exists; a missing or broken file is
+    /// a ``GazetteerError`` saying where airloc looked or what is wrong.
+    public static func load(environment: [String: String]) throws(GazetteerError) -> Gazetteer {
         let paths = candidates(environment: environment)
         guard let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw CLIError(code: .osFile, message: GazetteerError.notFound(searched: paths).description)
+            throw .notFound(searched: paths)
         }
-        do {
-            return try Gazetteer(path: path)
-        } catch {
-            throw CLIError(code: .osFile, message: error.description)
-        }
+        return try Gazetteer(path: path)
     }
 }
