@@ -38,7 +38,7 @@ enum AirCommand {
         let arguments = context.arguments
         let options = try ReportOptions.parse(arguments, configuration: context.configuration, command: spec.name)
         let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
-        let (fix, place) = try target(arguments, gazetteer: gazetteer, configuration: context.configuration)
+        let (fix, place) = try await target(arguments, gazetteer: gazetteer, configuration: context.configuration)
         let report = await AirReport.make(
             fix: fix, provider: "chosen", attempts: [], accuracy: .full, context: context,
             configuration: context.configuration, gazetteer: gazetteer, options: options, chosenPlace: place)
@@ -49,7 +49,7 @@ enum AirCommand {
     /// The chosen point, and the place when one was named: exactly one of a place name,
     /// --lat/--lon or --postal.
     static func target(_ arguments: ParsedArguments, gazetteer: Gazetteer, configuration: Settings)
-        throws(CLIError) -> (Fix, Place?)
+        async throws(CLIError) -> (Fix, Place?)
     {
         let name = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         let coordinate = try CoordinateArguments.parse(
@@ -70,15 +70,22 @@ enum AirCommand {
             guard parts.count == 2 else {
                 throw .usage("--postal takes a country and a code, e.g. --postal \"US 90210\"", command: spec.name)
             }
-            let lookup = try PostalLookup(country: parts[0], code: parts[1], gazetteer: gazetteer, command: spec.name)
-            var places = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.key)
-            if places.isEmpty { places = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.onlineCode) }
-            guard let first = places.first else {
-                throw CLIError(
-                    code: .dataError,
-                    message:
-                        "no place found offline for \(lookup.country) \(lookup.code); 'airloc postal' also asks online")
+            let answer: PostalAnswer
+            do {
+                answer = try await PostalSearch.places(
+                    country: parts[0], code: parts[1], sources: .offlineOnly, gazetteer: gazetteer,
+                    settings: configuration)
+            } catch {
+                if case .noPlace(let lookup, _, _) = error {
+                    throw CLIError(
+                        code: .dataError,
+                        message:
+                            "no place found offline for \(lookup.country) \(lookup.code); 'airloc postal' also asks online"
+                    )
+                }
+                throw PostalCommand.error(error, offlineOnly: true)
             }
+            let (lookup, first) = (answer.lookup, answer.places[0])
             let fix = Fix(
                 coordinate: first.coordinate, source: .manual, horizontalAccuracy: 5000,
                 accuracySource: "postal code \(lookup.country) \(first.code)")

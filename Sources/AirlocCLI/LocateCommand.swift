@@ -139,17 +139,6 @@ struct LocateJSON: Encodable {
 }
 
 /// Encoding shared by the JSON documents: snake_case, sorted keys, nulls kept.
-enum JSONDocument {
-    static func encode(_ value: any Encodable, pretty: Bool = true) -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting =
-            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(NullPreserving(value)) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
-}
-
 extension String {
     func capitalizingFirst() -> String { prefix(1).uppercased() + dropFirst() }
 }

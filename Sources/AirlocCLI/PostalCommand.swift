@@ -47,44 +47,19 @@ enum PostalCommand {
             throw .usage("expected COUNTRY and CODE, e.g. 'airloc postal US 90210'", command: spec.name)
         }
         // "airloc postal GB SW1A 1AA" without quotes: the words after the country are the code.
-        let lookup = try PostalLookup(
-            country: arguments.positionals[0], code: arguments.positionals.dropFirst().joined(separator: " "),
-            gazetteer: gazetteer, command: spec.name)
-        // The whole code first; where the data holds only first parts (CA "M2M", GB
-        // areas), the first part.
-        var offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.key)
-        if offline.isEmpty && lookup.onlineCode != lookup.key {
-            offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.onlineCode)
+        let answer: PostalAnswer
+        do {
+            answer = try await PostalSearch.places(
+                country: arguments.positionals[0], code: arguments.positionals.dropFirst().joined(separator: " "),
+                sources: arguments.has("offline") ? .offlineOnly : arguments.has("online") ? .both : .automatic,
+                gazetteer: gazetteer, settings: context.configuration)
+        } catch {
+            throw Self.error(error, offlineOnly: arguments.has("offline"))
         }
-        var online: [PostalPlace] = []
-        var failure: WebError?
-        let askOnline =
-            !arguments.has("offline") && Zippopotam.countries.contains(lookup.country)
-            && (arguments.has("online") || offline.isEmpty)
-        if askOnline {
-            let service = Zippopotam(
-                base: context.configuration.postalURL,
-                client: HTTPClient(timeout: .seconds(context.configuration.serviceTimeout)))
-            do { online = try await service.places(countryCode: lookup.country, code: lookup.onlineCode) } catch {
-                failure = error
-            }
-        }
-        let places = PostalPlace.merge(offline: offline, online: online)
+        let (lookup, places, failure) = (answer.lookup, answer.places, answer.failure)
         // With offline answers a failed service is a warning; without, it is the error.
-        if let failure, !places.isEmpty {
+        if let failure {
             context.console.err("airloc: \(failure.description); showing the offline answer\n")
-        }
-        guard !places.isEmpty else {
-            if let failure {
-                throw CLIError(code: failure.isRetryable ? .tempFail : .unavailable, message: failure.description)
-            }
-            var message = "no place found for \(lookup.country) \(lookup.code)"
-            if !askOnline && offline.isEmpty && !Zippopotam.countries.contains(lookup.country) {
-                message += " (\(lookup.countryName) is not in the offline data, and Zippopotam.us does not cover it)"
-            } else if arguments.has("offline") {
-                message += " offline (without --offline, Zippopotam.us is asked too)"
-            }
-            throw CLIError(code: .dataError, message: message)
         }
         var report: AirReport?
         if arguments.has("air") {
@@ -112,73 +87,24 @@ enum PostalCommand {
         if let report { return AirReport.exitCode(for: report, console: context.console) }
         return .ok
     }
-}
 
-/// A country and code as typed, checked and normalised.
-struct PostalLookup {
-    var country: String
-    var countryName: String
-    /// The normalised code as the user gave it ("SW1A 1AA").
-    var code: String
-    /// What the offline data is searched with (ZIP+4 → ZIP).
-    var key: String
-    /// What Zippopotam.us is asked for (GB outward code, ...).
-    var onlineCode: String
-
-    init(country text: String, code typed: String, gazetteer: Gazetteer, command: String) throws(CLIError) {
-        guard let country = gazetteer.countryCode(named: text) else {
-            throw .usage(
-                "unknown country '\(text.prefix(40))': use an ISO code (US, DEU) or an English name", command: command)
-        }
-        self.country = country
-        countryName = gazetteer.countryName(code: country) ?? country
-        let format = gazetteer.postalFormat(countryCode: country)
-        switch PostalCode.check(typed, regex: format?.regex ?? "", country: country) {
-        case .success(let code):
-            self.code = code
-        case .failure(let problem):
-            throw CLIError(code: .dataError, message: Self.explain(problem, country: country, format: format))
-        }
-        key = PostalCode.outward(code, country: country == "US" ? "US" : "")
-        onlineCode = PostalCode.outward(code, country: country)
-    }
-
-    /// "US codes are 5 digits, or #####-#### (00501–99950 in the offline data)".
-    static func explain(_ problem: PostalCode.Problem, country: String, format: PostalFormat?) -> String {
-        var expected = ""
-        if let format, let described = PostalCode.describe(format: format.format) {
-            expected = "\(country) codes are \(described)"
-        } else {
-            expected = "see 'airloc postal --countries' for \(country)'s format"
-        }
-        if let first = format?.first, let last = format?.last { expected += " (\(first)–\(last) in the offline data)" }
-        switch problem {
-        case .empty: return "the postal code is empty; \(expected)"
-        case .tooLong(let length):
-            return "a postal code has at most \(PostalCode.maximumLength) characters, this one \(length); \(expected)"
-        case .characters(let bad):
-            return
-                "a postal code has only letters, digits, spaces and hyphens, not \(String(reflecting: bad)); \(expected)"
-        case .format: return "not a valid \(country) postal code: \(expected)"
-        }
-    }
-}
-
-extension PostalPlace {
-    /// Offline places first; an online place that is the same (same name, within 5 km)
-    /// marks its offline twin "offline+online" instead of appearing twice.
-    static func merge(offline: [PostalPlace], online: [PostalPlace]) -> [PostalPlace] {
-        var merged = offline
-        for place in online {
-            if let twin = merged.firstIndex(where: {
-                $0.source == "offline" && $0.placeName == place.placeName
-                    && $0.coordinate.distance(to: place.coordinate) < 5000
-            }) {
-                merged[twin].source = "offline+online"
-            } else {
-                merged.append(place)
+    /// The exit status and message for a search without an answer.
+    static func error(_ error: PostalSearchError, offlineOnly: Bool) -> CLIError {
+        switch error {
+        case .unknownCountry(let text):
+            return .usage("unknown country '\(text)': use an ISO code (US, DEU) or an English name", command: spec.name)
+        case .badCode(let explanation):
+            return CLIError(code: .dataError, message: explanation)
+        case .serviceFailed(let failure):
+            return CLIError(code: failure.isRetryable ? .tempFail : .unavailable, message: failure.description)
+        case .noPlace(let lookup, let coveredOnline, let askedOnline):
+            var message = "no place found for \(lookup.country) \(lookup.code)"
+            if !askedOnline && !coveredOnline {
+                message += " (\(lookup.countryName) is not in the offline data, and Zippopotam.us does not cover it)"
+            } else if offlineOnly {
+                message += " offline (without --offline, Zippopotam.us is asked too)"
             }
+            return CLIError(code: .dataError, message: message)
         }
-        return merged
     }
 }

@@ -1,5 +1,4 @@
 import AirQuality
-import Airloc
 import Foundation
 import Gazetteer
 import Geo
@@ -10,88 +9,88 @@ import Geo
 /// absent, so `jq` paths stay valid; numbers are plain JSON numbers in SI units (metres,
 /// µg/m³, seconds). No colour, no emoji. New keys may be added within `/1`; renaming or
 /// removing one bumps the schema.
-struct ReportJSON: Encodable {
-    static let schema = "airloc.report/1"
+public struct ReportJSON: Encodable {
+    public static let schema = "airloc.report/1"
 
-    var schema = ReportJSON.schema
-    var generatedAt: String
-    var location: LocationJSON
-    var providers: [AttemptJSON]
-    var place: PlaceJSON?
-    var airQuality: Air?
+    public var schema = ReportJSON.schema
+    public var generatedAt: String
+    public var location: LocationJSON
+    public var providers: [AttemptJSON]
+    public var place: PlaceJSON?
+    public var airQuality: Air?
     /// Null when the air-quality request failed (pollen comes with it).
-    var pollen: PollenJSON?
-    var climate: ClimateJSON
+    public var pollen: PollenJSON?
+    public var climate: ClimateJSON
     /// What became of each part: "ok", "cached", "stale", "unavailable", "failed", "skipped".
-    var parts: Parts
+    public var parts: Parts
     /// The unit the text report uses ("metric" / "imperial"); JSON values stay in °C.
-    var units: String
+    public var units: String
     /// The index the text report leads with: "us" or "eu".
-    var scale: String
+    public var scale: String
     /// HTTP requests this report sent (0 when the cache answered).
-    var httpRequests: Int
-    var sentCoordinate: CoordinateJSON
-    var attribution: String
-    var sources: [String]
-    var warnings: [String]
-    var errors: [ErrorJSON]
+    public var httpRequests: Int
+    public var sentCoordinate: CoordinateJSON
+    public var attribution: String
+    public var sources: [String]
+    public var warnings: [String]
+    public var errors: [ErrorJSON]
 
-    struct CoordinateJSON: Encodable {
-        var latitude: Double
-        var longitude: Double
+    public struct CoordinateJSON: Encodable {
+        public var latitude: Double
+        public var longitude: Double
     }
 
-    struct Air: Encodable {
-        var usAqi: Int
+    public struct Air: Encodable {
+        public var usAqi: Int
         /// "open-meteo", or "computed" (EPA table, from the concentrations).
-        var usAqiSource: String
-        var category: String
-        var categoryName: String
-        var color: String
-        var description: String
-        var advice: String
-        var dominantPollutant: String?
-        var time: String
-        var timezone: String
-        var pollutants: [PollutantJSON]
-        var europeanAqi: EuropeanJSON?
+        public var usAqiSource: String
+        public var category: String
+        public var categoryName: String
+        public var color: String
+        public var description: String
+        public var advice: String
+        public var dominantPollutant: String?
+        public var time: String
+        public var timezone: String
+        public var pollutants: [PollutantJSON]
+        public var europeanAqi: EuropeanJSON?
         /// Seconds since the answer was fetched when it came from the cache; null when fresh.
-        var cachedAgeS: Double?
+        public var cachedAgeS: Double?
         /// True when a cached answer stands in for a failed fetch.
-        var stale: Bool
+        public var stale: Bool
     }
 
-    struct Parts: Encodable {
-        var airQuality = "failed"
-        var pollen = "failed"
-        var climate = "skipped"
+    public struct Parts: Encodable {
+        public var airQuality = "failed"
+        public var pollen = "failed"
+        public var climate = "skipped"
     }
 
-    struct EuropeanJSON: Encodable {
-        var index: Int
-        var category: String
-        var categoryName: String
-        var color: String
+    public struct EuropeanJSON: Encodable {
+        public var index: Int
+        public var category: String
+        public var categoryName: String
+        public var color: String
     }
 
-    struct ClimateJSON: Encodable {
-        var available: Bool
+    public struct ClimateJSON: Encodable {
+        public var available: Bool
         /// "ok", "unavailable", "failed" or "skipped".
-        var status: String
-        var reason: String?
-        var recentMeanC: Double?
-        var baselineMeanC: Double?
-        var differenceC: Double?
-        var baselinePeriod = Climatology.period
-        var days: [Day]
+        public var status: String
+        public var reason: String?
+        public var recentMeanC: Double?
+        public var baselineMeanC: Double?
+        public var differenceC: Double?
+        public var baselinePeriod = Climatology.period
+        public var days: [Day]
 
-        struct Day: Encodable {
+        public struct Day: Encodable {
             var date: String
             var meanC: Double
             var normalC: Double
         }
 
-        init(_ outcome: ClimateOutcome) {
+        public init(_ outcome: ClimateOutcome) {
             available = outcome.trend != nil
             days = []
             switch outcome {
@@ -110,35 +109,35 @@ struct ReportJSON: Encodable {
         }
 
         /// Two decimals: the archive has one; means need no more than one more.
-        static func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        public static func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
     }
 
-    struct PollutantJSON: Encodable {
-        var id: String
-        var name: String
-        var value: Double
-        var unit: String
-        var aqi: Int?
-        var category: String?
+    public struct PollutantJSON: Encodable {
+        public var id: String
+        public var name: String
+        public var value: Double
+        public var unit: String
+        public var aqi: Int?
+        public var category: String?
         /// Where `aqi` comes from: "open-meteo" or "computed"; null without an index.
-        var aqiSource: String?
+        public var aqiSource: String?
     }
 
-    struct PollenJSON: Encodable {
+    public struct PollenJSON: Encodable {
         /// False outside Europe or out of season: every species null, never zero.
-        var available: Bool
-        var scale = "none 0, low 1-10, moderate 11-50, high 51-200 (trees) / 51-100 (grass, weeds), very high above"
-        var groups: [Group]
-        var species: [Species]
+        public var available: Bool
+        public var scale = "none 0, low 1-10, moderate 11-50, high 51-200 (trees) / 51-100 (grass, weeds), very high above"
+        public var groups: [Group]
+        public var species: [Species]
 
-        struct Group: Encodable {
+        public struct Group: Encodable {
             var id: String
             var level: String
             var dominantSpecies: String
             var value: Double
         }
 
-        struct Species: Encodable {
+        public struct Species: Encodable {
             var id: String
             var name: String
             var group: String
@@ -147,7 +146,7 @@ struct ReportJSON: Encodable {
             var level: String
         }
 
-        init(_ pollen: PollenReading) {
+        public init(_ pollen: PollenReading) {
             available = pollen.isAvailable
             groups = PollenGroup.allCases.compactMap { group in
                 pollen.level(of: group).map {
@@ -166,14 +165,14 @@ struct ReportJSON: Encodable {
         }
     }
 
-    struct ErrorJSON: Encodable {
-        var part: String
-        var service: String?
-        var message: String
-        var retryable: Bool
+    public struct ErrorJSON: Encodable {
+        public var part: String
+        public var service: String?
+        public var message: String
+        public var retryable: Bool
     }
 
-    init(_ report: AirReport) {
+    public init(_ report: AirReport) {
         let iso = ISO8601DateFormatter()
         let fix = report.fix
         generatedAt = iso.string(from: report.generatedAt)
@@ -245,5 +244,5 @@ struct ReportJSON: Encodable {
     }
 
     /// Encodes with explicit nulls (see the contract) and sorted keys.
-    func encoded() -> String { JSONDocument.encode(self) }
+    public func encoded() -> String { JSONDocument.encode(self) }
 }

@@ -6,20 +6,20 @@ import Foundation
 ///
 /// It mirrors the value with `Mirror`: each stored property becomes a key (converted to
 /// snake_case by the encoder), nested structs recurse, arrays map element-wise.
-struct NullPreserving: Encodable {
-    let value: Any
+public struct NullPreserving: Encodable {
+    public let value: Any
 
-    init(_ value: Any) { self.value = value }
+    public init(_ value: Any) { self.value = value }
 
     private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+        public var stringValue: String
+        public var intValue: Int? { nil }
+        public init(_ string: String) { stringValue = string }
+        public init?(stringValue: String) { self.stringValue = stringValue }
+        public init?(intValue: Int) { nil }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         let mirror = Mirror(reflecting: value)
         switch value {
         case let v as String: var c = encoder.singleValueContainer(); try c.encode(v)

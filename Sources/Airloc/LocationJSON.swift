@@ -9,24 +9,24 @@ import Location
 /// Contract: SI units (metres, metres per second, seconds); `accuracy_source` says what
 /// the radius is ("eph", "IP address (city level)", "configured"); `age_s` is measured
 /// by this device's clock, because a receiver's clock can be wrong.
-struct LocationJSON: Encodable {
-    var latitude: Double
-    var longitude: Double
-    var source: String
-    var provider: String
-    var accuracyM: Double?
-    var accuracySource: String?
-    var authorizedAccuracy: String
-    var time: String?
-    var ageS: Double?
-    var mode: String?
-    var altitudeHaeM: Double?
-    var altitudeMslM: Double?
-    var speedMS: Double?
-    var trackDeg: Double?
-    var satellitesUsed: Int?
+public struct LocationJSON: Encodable {
+    public var latitude: Double
+    public var longitude: Double
+    public var source: String
+    public var provider: String
+    public var accuracyM: Double?
+    public var accuracySource: String?
+    public var authorizedAccuracy: String
+    public var time: String?
+    public var ageS: Double?
+    public var mode: String?
+    public var altitudeHaeM: Double?
+    public var altitudeMslM: Double?
+    public var speedMS: Double?
+    public var trackDeg: Double?
+    public var satellitesUsed: Int?
 
-    init(fix: Fix, provider: String, authorizedAccuracy: String, at now: Date) {
+    public init(fix: Fix, provider: String, authorizedAccuracy: String, at now: Date) {
         latitude = fix.coordinate.latitude
         longitude = fix.coordinate.longitude
         source = fix.source.rawValue
@@ -47,13 +47,13 @@ struct LocationJSON: Encodable {
 
 /// What one provider of the chain did: `answered`, `failed`, `skipped` (not started:
 /// not authorized or not configured) or `not_tried` (an earlier one answered).
-struct AttemptJSON: Encodable {
-    var provider: String
-    var outcome: String
-    var reason: String?
-    var seconds: Double?
+public struct AttemptJSON: Encodable {
+    public var provider: String
+    public var outcome: String
+    public var reason: String?
+    public var seconds: Double?
 
-    init(_ attempt: LocationChain.Attempt) {
+    public init(_ attempt: LocationChain.Attempt) {
         provider = attempt.provider
         seconds = attempt.seconds.map { ($0 * 1000).rounded() / 1000 }
         switch attempt.outcome {
@@ -70,29 +70,29 @@ struct AttemptJSON: Encodable {
 }
 
 /// The nearest populated place, as every JSON document gives it.
-struct PlaceJSON: Encodable {
-    var id: Int
-    var name: String
-    var admin1: String
-    var country: String
-    var countryCode: String
-    var displayName: String
-    var distanceKm: Double
-    var bearingDeg: Double
-    var timezone: String
-    var population: Int
-    var featureCode: String
-    var latitude: Double
-    var longitude: Double
+public struct PlaceJSON: Encodable {
+    public var id: Int
+    public var name: String
+    public var admin1: String
+    public var country: String
+    public var countryCode: String
+    public var displayName: String
+    public var distanceKm: Double
+    public var bearingDeg: Double
+    public var timezone: String
+    public var population: Int
+    public var featureCode: String
+    public var latitude: Double
+    public var longitude: Double
     /// "3.2 km NE of Erding".
-    var description: String
+    public var description: String
     /// The time zone's offset from UTC now ("+01:00") and the local time there.
-    var utcOffset: String?
-    var localTime: String?
+    public var utcOffset: String?
+    public var localTime: String?
 }
 
 extension PlaceJSON {
-    init(_ nearest: NearestPlace, at date: Date = Date()) {
+    public init(_ nearest: NearestPlace, at date: Date = Date()) {
         let p = nearest.place
         let local = LocalTime(timezone: p.timezone, at: date)
         self.init(

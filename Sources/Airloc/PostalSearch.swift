@@ -1,0 +1,142 @@
+import Foundation
+import Gazetteer
+import Geo
+import Web
+
+/// "Which places does this postal code belong to": the offline data first, Zippopotam.us
+/// where it covers the country and the offline data has nothing (or when asked), the two
+/// merged so a place both know appears once.
+///
+/// Contract: a code is checked against its country's format before anything is looked up
+/// or sent; with offline answers a failed service is a warning (``PostalAnswer/failure``),
+/// without any it is the error.
+public enum PostalSearch {
+    /// Where to look.
+    public enum Sources: Sendable {
+        /// Offline, and online only when offline has nothing.
+        case automatic
+        /// Offline and online.
+        case both
+        case offlineOnly
+    }
+
+    public static func places(
+        country: String, code: String, sources: Sources, gazetteer: Gazetteer, settings: Settings,
+        transport: any HTTPTransport = URLSessionTransport()
+    ) async throws(PostalSearchError) -> PostalAnswer {
+        let lookup = try PostalLookup(country: country, code: code, gazetteer: gazetteer)
+        // The whole code first; where the data holds only first parts (CA "M2M", GB
+        // areas), the first part.
+        var offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.key)
+        if offline.isEmpty && lookup.onlineCode != lookup.key {
+            offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.onlineCode)
+        }
+        var online: [PostalPlace] = []
+        var failure: WebError?
+        let coveredOnline = Zippopotam.countries.contains(lookup.country)
+        let askOnline =
+            coveredOnline && (sources == .both || (sources == .automatic && offline.isEmpty))
+        if askOnline {
+            let service = Zippopotam(
+                base: settings.postalURL,
+                client: HTTPClient(timeout: Settings.milliseconds(settings.serviceTimeout), transport: transport))
+            do { online = try await service.places(countryCode: lookup.country, code: lookup.onlineCode) } catch {
+                failure = error
+            }
+        }
+        let places = PostalPlace.merge(offline: offline, online: online)
+        guard !places.isEmpty else {
+            if let failure { throw .serviceFailed(failure) }
+            throw .noPlace(lookup: lookup, coveredOnline: coveredOnline, askedOnline: askOnline)
+        }
+        return PostalAnswer(lookup: lookup, places: places, failure: failure)
+    }
+}
+
+/// What a postal search found.
+public struct PostalAnswer: Sendable {
+    public var lookup: PostalLookup
+    /// Offline places first, then online ones not already among them.
+    public var places: [PostalPlace]
+    /// The online service's failure when offline answers stand in.
+    public var failure: WebError?
+}
+
+/// Why a postal search has no answer.
+public enum PostalSearchError: Error, Sendable {
+    /// No country of that code or name.
+    case unknownCountry(String)
+    /// The code does not have the country's form (the explanation says what it should be).
+    case badCode(String)
+    /// No place has that code, offline or (when asked) online.
+    case noPlace(lookup: PostalLookup, coveredOnline: Bool, askedOnline: Bool)
+    /// The service failed and the offline data had nothing.
+    case serviceFailed(WebError)
+}
+
+/// A country and code as typed, checked and normalised.
+public struct PostalLookup: Sendable {
+    public var country: String
+    public var countryName: String
+    /// The normalised code as the user gave it ("SW1A 1AA").
+    public var code: String
+    /// What the offline data is searched with (ZIP+4 → ZIP).
+    public var key: String
+    /// What Zippopotam.us is asked for (GB outward code, ...).
+    public var onlineCode: String
+
+    /// Checks `typed` against the country's format; throws ``PostalSearchError``.
+    public init(country text: String, code typed: String, gazetteer: Gazetteer) throws(PostalSearchError) {
+        guard let country = gazetteer.countryCode(named: text) else { throw .unknownCountry(String(text.prefix(40))) }
+        self.country = country
+        countryName = gazetteer.countryName(code: country) ?? country
+        let format = gazetteer.postalFormat(countryCode: country)
+        switch PostalCode.check(typed, regex: format?.regex ?? "", country: country) {
+        case .success(let code):
+            self.code = code
+        case .failure(let problem):
+            throw .badCode(Self.explain(problem, country: country, format: format))
+        }
+        key = PostalCode.outward(code, country: country == "US" ? "US" : "")
+        onlineCode = PostalCode.outward(code, country: country)
+    }
+
+    /// "US codes are 5 digits, or #####-#### (00501–99950 in the offline data)".
+    public static func explain(_ problem: PostalCode.Problem, country: String, format: PostalFormat?) -> String {
+        var expected = ""
+        if let format, let described = PostalCode.describe(format: format.format) {
+            expected = "\(country) codes are \(described)"
+        } else {
+            expected = "see 'airloc postal --countries' for \(country)'s format"
+        }
+        if let first = format?.first, let last = format?.last { expected += " (\(first)–\(last) in the offline data)" }
+        switch problem {
+        case .empty: return "the postal code is empty; \(expected)"
+        case .tooLong(let length):
+            return "a postal code has at most \(PostalCode.maximumLength) characters, this one \(length); \(expected)"
+        case .characters(let bad):
+            return
+                "a postal code has only letters, digits, spaces and hyphens, not \(String(reflecting: bad)); \(expected)"
+        case .format: return "not a valid \(country) postal code: \(expected)"
+        }
+    }
+}
+
+extension PostalPlace {
+    /// Offline places first; an online place that is the same (same name, within 5 km)
+    /// marks its offline twin "offline+online" instead of appearing twice.
+    public static func merge(offline: [PostalPlace], online: [PostalPlace]) -> [PostalPlace] {
+        var merged = offline
+        for place in online {
+            if let twin = merged.firstIndex(where: {
+                $0.source == "offline" && $0.placeName == place.placeName
+                    && $0.coordinate.distance(to: place.coordinate) < 5000
+            }) {
+                merged[twin].source = "offline+online"
+            } else {
+                merged.append(place)
+            }
+        }
+        return merged
+    }
+}
