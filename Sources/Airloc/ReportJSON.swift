@@ -126,7 +126,8 @@ public struct ReportJSON: Encodable {
     public struct PollenJSON: Encodable {
         /// False outside Europe or out of season: every species null, never zero.
         public var available: Bool
-        public var scale = "none 0, low 1-10, moderate 11-50, high 51-200 (trees) / 51-100 (grass, weeds), very high above"
+        public var scale =
+            "none 0, low 1-10, moderate 11-50, high 51-200 (trees) / 51-100 (grass, weeds), very high above"
         public var groups: [Group]
         public var species: [Species]
 
