@@ -70,7 +70,13 @@ extension CLIError {
                 "[location] place = \(name): no place of that name in the offline gazetteer "
                     + "(try `airloc reverse`-style coordinates with latitude/longitude, or 'Name, CC')")
         case .noLocation(let failure, let retryable):
-            self = CLIError(code: retryable ? .tempFail : .unavailable, message: failure.description)
+            let noFix = failure.errors.values.contains {
+                if case .noFix? = $0 as? GPSDError { return true }
+                return false
+            }
+            self = CLIError(
+                code: retryable ? .tempFail : .unavailable,
+                message: failure.description + (noFix ? "; or give coordinates with --lat/--lon" : ""))
         case .cannotSaveAuthorization(let error):
             self = CLIError(code: .ioError, message: "cannot save the authorization: \(error)")
         case .cancelled:

@@ -6,7 +6,16 @@ extension PlaceData {
     /// tried.
     static func loadGazetteer(environment: [String: String]) throws(CLIError) -> Gazetteer {
         do { return try load(environment: environment) } catch {
-            throw CLIError(code: .osFile, message: error.description)
+            throw CLIError(code: .osFile, message: error.description + remedy(for: error))
+        }
+    }
+
+    /// What the user can do about a place data problem.
+    static func remedy(for error: GazetteerError) -> String {
+        switch error {
+        case .notFound: return "; set AIRLOC_DATA to the file or reinstall airloc"
+        case .corrupt: return "; reinstall airloc or rebuild it with `airloc data import`"
+        case .unreadable, .badInput: return ""
         }
     }
 }

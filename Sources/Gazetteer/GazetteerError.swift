@@ -1,5 +1,6 @@
 /// Why the offline place data could not be used or built. Each case says what file and
-/// what is wrong with it, so the CLI can tell the user what to do.
+/// what is wrong with it; what to do about it is the caller's to say (the command line
+/// names its own remedies).
 public enum GazetteerError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(searched: [String])
     case unreadable(path: String, reason: String)
@@ -9,12 +10,11 @@ public enum GazetteerError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .notFound(let searched):
-            return "no place data (gazetteer.bin) found; looked in: \(searched.joined(separator: ", ")); "
-                + "set AIRLOC_DATA to the file or reinstall airloc"
+            return "no place data (gazetteer.bin) found; looked in: \(searched.joined(separator: ", "))"
         case .unreadable(let path, let reason):
             return "cannot read place data \(path): \(reason)"
         case .corrupt(let path, let reason):
-            return "place data \(path) is damaged (\(reason)); reinstall airloc or rebuild it with `airloc data import`"
+            return "place data \(path) is damaged (\(reason))"
         case .badInput(let file, let line, let reason):
             return "\(file):\(line): \(reason)"
         }

@@ -1,6 +1,7 @@
 import Geo
 
-/// Why gpsd gave no fix. Each case carries what the user needs to act on it.
+/// Why gpsd gave no fix. Each case carries what the user needs to act on it; a caller
+/// adds its own other ways (the command line: `--lat/--lon`).
 public enum GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No gpsd answered at host:port.
     case notReachable(host: String, port: Int, reason: String)
@@ -19,8 +20,7 @@ public enum GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noFix(let seconds, let lastMode):
             let said = lastMode == .notSeen ? "no position report from the receiver" : "receiver reports \(lastMode)"
             let time = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
-            return "no GPS fix within \(time) s (\(said)); move to open sky or wait for the receiver, "
-                + "or give coordinates with --lat/--lon"
+            return "no GPS fix within \(time) s (\(said)); move to open sky or wait for the receiver"
         case .wentAway(let host, let port):
             return "gpsd at \(host):\(port) closed the connection (stopped or restarted?)"
         case .protocolError(let what):
