@@ -26,9 +26,9 @@ enum AirCommand {
             unavailable; 69 the service failed otherwise; 65 no such place or postal code; 64 bad usage.
             """,
         options: [
-            .value("lat", "DEG", "latitude (-90...90), with --lon"),
-            .value("lon", "DEG", "longitude (-180...180), with --lat"),
-            .value("postal", "\"CC CODE\"", "a postal code with its country, e.g. \"US 90210\""),
+            .value(.lat, "DEG", "latitude (-90...90), with --lon"),
+            .value(.lon, "DEG", "longitude (-180...180), with --lat"),
+            .value(.postal, "\"CC CODE\"", "a postal code with its country, e.g. \"US 90210\""),
         ] + ReportOptions.specs,
         maxPositionals: nil)
 
@@ -53,8 +53,8 @@ enum AirCommand {
     {
         let name = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         let coordinate = try CoordinateArguments.parse(
-            latitude: arguments.value("lat"), longitude: arguments.value("lon"), command: spec.name)
-        let postal = arguments.value("postal")
+            latitude: arguments.value(.lat), longitude: arguments.value(.lon), command: spec.name)
+        let postal = arguments.value(.postal)
         let given = [!name.isEmpty, coordinate != nil, postal != nil].filter { $0 }.count
         guard given == 1 else {
             throw .usage(

@@ -88,7 +88,7 @@ public enum AirlocCommandLine {
         }
         do throws(CLIError) {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
-            if parsed.has("help") {
+            if parsed.has(.help) {
                 plain.out(command.spec.helpText)
                 return 0
             }
@@ -96,7 +96,7 @@ public enum AirlocCommandLine {
             let configuration: Settings
             do throws(ConfigurationError) {
                 configuration = try ConfigurationFiles.load(
-                    environment: environment, explicitPath: parsed.value("config"))
+                    environment: environment, explicitPath: parsed.value(.config))
             } catch {
                 guard command.spec.name == DoctorCommand.spec.name else { throw CLIError.config(error.message) }
                 // Check the rest with the defaults and the environment.

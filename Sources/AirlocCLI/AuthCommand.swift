@@ -18,9 +18,9 @@ enum AuthCommand {
             An administrator can allow, forbid (restricted) or cap accuracy in /etc/airloc/airloc.conf.
             """,
         options: [
-            .flag("json", "status as JSON: {\"status\", \"accuracy\", \"policy\"}"),
-            .flag("always", "with grant: also allow unattended use"),
-            .flag("reduced", "with grant: city-level accuracy only"),
+            .flag(.json, "status as JSON: {\"status\", \"accuracy\", \"policy\"}"),
+            .flag(.always, "with grant: also allow unattended use"),
+            .flag(.reduced, "with grant: city-level accuracy only"),
         ],
         maxPositionals: 1)
 
@@ -31,14 +31,14 @@ enum AuthCommand {
         var machine = LocationAuthorization(stored: store.load(), policy: context.configuration.policy)
         let verb = context.arguments.positionals.first ?? "status"
         let verbs = ["status", "grant", "deny", "reset"]
-        if verb != "grant" && (context.arguments.has("always") || context.arguments.has("reduced")) {
+        if verb != "grant" && (context.arguments.has(.always) || context.arguments.has(.reduced)) {
             throw .usage("--always and --reduced go with 'grant'", command: spec.name)
         }
         let action: LocationAuthorization.Action
         switch verb {
         case "status":
             let policy = context.configuration.policy
-            if context.arguments.has("json") {
+            if context.arguments.has(.json) {
                 context.console.out(
                     "{\"accuracy\": \"\(machine.accuracy.rawValue)\", \"policy\": \"\(policy.mode.rawValue)\", "
                         + "\"status\": \"\(machine.status.rawValue)\"}\n")
@@ -53,8 +53,8 @@ enum AuthCommand {
             return .ok
         case "grant":
             action = machine.grant(
-                always: context.arguments.has("always"),
-                accuracy: context.arguments.has("reduced") ? .reduced : .full)
+                always: context.arguments.has(.always),
+                accuracy: context.arguments.has(.reduced) ? .reduced : .full)
         case "deny":
             action = machine.deny()
         case "reset":

@@ -16,10 +16,10 @@ enum DataCommand {
                        writes FILE (default $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers)
             """,
         options: [
-            .flag("json", "with info: print JSON"),
-            .value("from", "DIR", "with import: directory holding the GeoNames files"),
-            .value("output", "FILE", "with import: where to write gazetteer.bin"),
-            .value("source", "TEXT", "with import: source description stored in the file"),
+            .flag(.json, "with info: print JSON"),
+            .value(.from, "DIR", "with import: directory holding the GeoNames files"),
+            .value(.output, "FILE", "with import: where to write gazetteer.bin"),
+            .value(.source, "TEXT", "with import: source description stored in the file"),
         ],
         maxPositionals: 1)
 
@@ -30,7 +30,7 @@ enum DataCommand {
         case "info":
             let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
             let meta = gazetteer.metadata
-            if context.arguments.has("json") {
+            if context.arguments.has(.json) {
                 var object: [String: Any] = ["path": gazetteer.location, "places": gazetteer.count]
                 for (key, value) in meta where key != "places" { object[key] = value }
                 let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
@@ -50,17 +50,17 @@ enum DataCommand {
             }
             return .ok
         case "import":
-            guard let from = context.arguments.value("from") else {
+            guard let from = context.arguments.value(.from) else {
                 throw .usage("import needs --from DIR (the folder with the GeoNames files)", command: spec.name)
             }
             let output =
-                context.arguments.value("output").map { URL(fileURLWithPath: $0) }
+                context.arguments.value(.output).map { URL(fileURLWithPath: $0) }
                 ?? PlaceData.userDataFile(environment: context.environment)
             let builder: GazetteerBuilder
             do {
                 builder = try GazetteerBuilder.fromDumps(
                     in: URL(fileURLWithPath: from),
-                    source: context.arguments.value("source") ?? "GeoNames dump files from \(from)", builtAt: Date())
+                    source: context.arguments.value(.source) ?? "GeoNames dump files from \(from)", builtAt: Date())
             } catch let error as GazetteerError {
                 throw CLIError(code: .dataError, message: error.description)
             } catch {

@@ -27,7 +27,7 @@ enum DoctorCommand {
             Exit status: 0 all needed parts work (warnings allowed); 69 something the configured
             provider chain or the air report needs does not work; 78 the configuration is invalid.
             """,
-        options: [.flag("json", "print one JSON document (schema airloc.doctor/1)")])
+        options: [.flag(.json, "print one JSON document (schema airloc.doctor/1)")])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
@@ -130,7 +130,7 @@ enum DoctorCommand {
         }
 
         let ok = !checks.contains { $0.level == .fail }
-        if context.arguments.has("json") {
+        if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(Report(ok: ok, checks: checks)))
         } else {
             context.console.out(render(checks, console: context.console))

@@ -26,10 +26,10 @@ enum LocateCommand {
             again; 69 no provider available; 77 not authorized; 78 configuration error.
             """,
         options: [
-            .flag("json", "print one JSON document (schema airloc.locate/1)"),
-            .flag("watch", "stream positions as JSON lines until interrupted"),
-            .value("count", "N", "with --watch: stop after N fixes"),
-            .flag("verbose", short: "v", "say what every provider did"),
+            .flag(.json, "print one JSON document (schema airloc.locate/1)"),
+            .flag(.watch, "stream positions as JSON lines until interrupted"),
+            .value(.count, "N", "with --watch: stop after N fixes"),
+            .flag(.verbose, short: "v", "say what every provider did"),
         ] + LocationOptions.specs)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
@@ -38,9 +38,9 @@ enum LocateCommand {
         let configuration = try LocationOptions.configure(context, command: spec.name)
         let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         let session = LocationOptions.session(context, settings: configuration, gazetteer: gazetteer)
-        if context.arguments.has("watch") {
+        if context.arguments.has(.watch) {
             var count: Int?
-            if let text = context.arguments.value("count") {
+            if let text = context.arguments.value(.count) {
                 guard let value = Int(text), value > 0 else {
                     throw .usage("invalid --count '\(text)': expected a positive whole number", command: spec.name)
                 }
@@ -48,7 +48,7 @@ enum LocateCommand {
             }
             return try await LocationWatch(session: session, context: context, count: count).run()
         }
-        if context.arguments.value("count") != nil {
+        if context.arguments.value(.count) != nil {
             throw .usage("--count only applies to --watch", command: spec.name)
         }
         let resolution: LocationSession.Location
@@ -56,7 +56,7 @@ enum LocateCommand {
         let now = Date()
         let place = gazetteer.locality(for: resolution.fix.coordinate)
         for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
-        if context.arguments.has("json") {
+        if context.arguments.has(.json) {
             let document = LocateJSON(
                 location: LocationJSON(
                     fix: resolution.fix, provider: resolution.provider,
@@ -66,7 +66,7 @@ enum LocateCommand {
             context.console.out(JSONDocument.encode(document))
         } else {
             context.console.out(render(resolution, place: place, now: now, console: context.console))
-            if context.arguments.has("verbose") {
+            if context.arguments.has(.verbose) {
                 context.console.out(renderAttempts(resolution.attempts, console: context.console))
             }
         }

@@ -9,29 +9,29 @@ import Location
 /// `--timeout`), read into the settings, and the session that locates with them.
 enum LocationOptions {
     static let specs: [OptionSpec] = [
-        .value("lat", "DEG", "use this latitude instead of sensing (-90...90)"),
-        .value("lon", "DEG", "use this longitude instead of sensing (-180...180)"),
-        .value("provider", "NAME", "ask only this provider: gpsd, ip or manual (default: [location] providers)"),
-        .value("gpsd", "HOST:PORT", "gpsd to ask (default localhost:2947; also AIRLOC_GPSD)"),
-        .value("timeout", "S", "seconds to wait for a first GPS fix (default 10, [gpsd] timeout)"),
+        .value(.lat, "DEG", "use this latitude instead of sensing (-90...90)"),
+        .value(.lon, "DEG", "use this longitude instead of sensing (-180...180)"),
+        .value(.provider, "NAME", "ask only this provider: gpsd, ip or manual (default: [location] providers)"),
+        .value(.gpsd, "HOST:PORT", "gpsd to ask (default localhost:2947; also AIRLOC_GPSD)"),
+        .value(.timeout, "S", "seconds to wait for a first GPS fix (default 10, [gpsd] timeout)"),
     ]
 
     /// The settings with the shared options applied (flags are the last layer).
     static func configure(_ context: CommandContext, command: String) throws(CLIError) -> Settings {
         let arguments = context.arguments
         var settings = context.configuration
-        if let gpsd = arguments.value("gpsd") {
+        if let gpsd = arguments.value(.gpsd) {
             do { settings.gpsd = try ConfigurationFiles.parseGPSD(gpsd, origin: "--gpsd") } catch {
                 throw .usage(error.message.replacingOccurrences(of: "--gpsd=", with: "--gpsd "), command: command)
             }
         }
-        if let text = arguments.value("timeout") {
+        if let text = arguments.value(.timeout) {
             guard let value = Double(text), value.isFinite, (0.1...3600).contains(value) else {
                 throw .usage("invalid --timeout '\(text)': expected seconds between 0.1 and 3600", command: command)
             }
             settings.gpsdTimeout = value
         }
-        if let text = arguments.value("provider") {
+        if let text = arguments.value(.provider) {
             guard let name = Settings.ProviderName(rawValue: text) else {
                 let hint = suggestion(for: text, among: Settings.ProviderName.allCases.map(\.rawValue))
                 throw .usage(
@@ -41,9 +41,9 @@ enum LocationOptions {
             settings.providers = [name]
         }
         if let given = try CoordinateArguments.parse(
-            latitude: arguments.value("lat"), longitude: arguments.value("lon"), command: command)
+            latitude: arguments.value(.lat), longitude: arguments.value(.lon), command: command)
         {
-            if arguments.value("provider") != nil {
+            if arguments.value(.provider) != nil {
                 throw .usage("--lat/--lon and --provider cannot be combined", command: command)
             }
             settings.givenCoordinate = (given, "--lat/--lon")

@@ -36,7 +36,7 @@ struct LocationWatch {
             throw CLIError(error)
         }
         for warning in following.warnings { console.err("airloc: \(warning)\n") }
-        let json = context.arguments.has("json") || !StandardStream.isTerminal(StandardStream.output)
+        let json = context.arguments.has(.json) || !StandardStream.isTerminal(StandardStream.output)
         let accuracy = following.accuracy
         let task = Task {
             for await event in following.events {

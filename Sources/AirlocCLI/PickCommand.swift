@@ -26,8 +26,8 @@ enum PickCommand {
             a script) the picker never opens: use 'airloc search QUERY' and 'airloc use PLACE'.
             """,
         options: [
-            .flag("no-report", "only save the choice; print no air report"),
-            .flag("offline", "never ask the network while searching"),
+            .flag(.noReport, "only save the choice; print no air report"),
+            .flag(.offline, "never ask the network while searching"),
         ] + ReportOptions.specs)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
@@ -45,7 +45,7 @@ enum PickCommand {
         let popular = PopularCommand.places(in: gazetteer).map {
             Picker.PlaceRow(place: $0, distance: near.map($0.coordinate.distance(to:)))
         }
-        var picker = Picker(popular: popular, online: !context.arguments.has("offline")) { query in
+        var picker = Picker(popular: popular, online: !context.arguments.has(.offline)) { query in
             gazetteer.search(query, options: SearchOptions(limit: 50, near: near)).map { result in
                 var typos = 0
                 if case .typo(let count) = result.match { typos = count }
@@ -70,7 +70,7 @@ enum PickCommand {
                 throw CLIError(code: .ioError, message: "cannot save the chosen place: \(error)")
             }
             context.console.err("Chosen: \(place.displayName) — saved as your manual location\n")
-            guard !context.arguments.has("no-report") else { return .ok }
+            guard !context.arguments.has(.noReport) else { return .ok }
             let fix = Fix(coordinate: place.coordinate, source: .manual, accuracySource: "place \(place.displayName)")
             let report = await AirReport.make(
                 fix: fix, provider: "chosen", attempts: [], accuracy: .full, context: context,

@@ -17,7 +17,7 @@ enum PopularCommand {
             The search sheet's list when nothing is typed yet: \(cities.joined(separator: ", ")).
             Each is the most populous place of that name in the built-in data.
             """,
-        options: [.flag("json", "print JSON (schema airloc.popular/1, docs/json-schema.md)")])
+        options: [.flag(.json, "print JSON (schema airloc.popular/1, docs/json-schema.md)")])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
@@ -39,7 +39,7 @@ enum PopularCommand {
         guard !results.isEmpty else {
             throw CLIError(code: .dataError, message: "none of the popular cities is in the place data")
         }
-        if context.arguments.has("json") {
+        if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(PopularJSON(places: results)))
             return .ok
         }

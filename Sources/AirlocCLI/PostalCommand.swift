@@ -23,12 +23,12 @@ enum PostalCommand {
             says the expected format); 64 usage; 69/75 the service failed and nothing offline.
             """,
         options: [
-            .flag("json", "print JSON (schema airloc.postal/1, docs/json-schema.md)"),
-            .flag("online", "ask Zippopotam.us even when the offline data answers"),
-            .flag("offline", "never ask the network"),
-            .flag("air", "continue into the air report for the first place"),
-            .flag("countries", "list the supported countries with their code format"),
-        ] + ReportOptions.specs.filter { !["json", "format"].contains($0.name) },
+            .flag(.json, "print JSON (schema airloc.postal/1, docs/json-schema.md)"),
+            .flag(.online, "ask Zippopotam.us even when the offline data answers"),
+            .flag(.offline, "never ask the network"),
+            .flag(.air, "continue into the air report for the first place"),
+            .flag(.countries, "list the supported countries with their code format"),
+        ] + ReportOptions.specs.filter { ![.json, .format].contains($0.name) },
         maxPositionals: nil)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
@@ -36,11 +36,11 @@ enum PostalCommand {
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let arguments = context.arguments
         let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
-        if arguments.has("countries") {
-            PostalCountries.print(gazetteer: gazetteer, json: arguments.has("json"), console: context.console)
+        if arguments.has(.countries) {
+            PostalCountries.print(gazetteer: gazetteer, json: arguments.has(.json), console: context.console)
             return .ok
         }
-        if arguments.has("online") && arguments.has("offline") {
+        if arguments.has(.online) && arguments.has(.offline) {
             throw .usage("--online and --offline contradict each other", command: spec.name)
         }
         guard arguments.positionals.count >= 2 else {
@@ -51,10 +51,10 @@ enum PostalCommand {
         do {
             answer = try await PostalSearch.places(
                 country: arguments.positionals[0], code: arguments.positionals.dropFirst().joined(separator: " "),
-                sources: arguments.has("offline") ? .offlineOnly : arguments.has("online") ? .both : .automatic,
+                sources: arguments.has(.offline) ? .offlineOnly : arguments.has(.online) ? .both : .automatic,
                 gazetteer: gazetteer, settings: context.configuration)
         } catch {
-            throw Self.error(error, offlineOnly: arguments.has("offline"))
+            throw Self.error(error, offlineOnly: arguments.has(.offline))
         }
         let (lookup, places, failure) = (answer.lookup, answer.places, answer.failure)
         // With offline answers a failed service is a warning; without, it is the error.
@@ -62,21 +62,21 @@ enum PostalCommand {
             context.console.err("airloc: \(failure.description); showing the offline answer\n")
         }
         var report: AirReport?
-        if arguments.has("air") {
+        if arguments.has(.air) {
             let first = places[0]
             let fix = Fix(
                 coordinate: first.coordinate, source: .manual, horizontalAccuracy: 5000,
                 accuracySource: "postal code \(lookup.country) \(first.code)")
             var options = try ReportOptions.parse(
                 arguments, configuration: context.configuration, command: spec.name)
-            options.format = arguments.has("json") ? .json : .text
+            options.format = arguments.has(.json) ? .json : .text
             report = await AirReport.make(
                 fix: fix, provider: "postal", attempts: [], accuracy: .full, context: context,
                 configuration: context.configuration, gazetteer: gazetteer, options: options,
                 chosenPlace: first.place(in: gazetteer))
         }
         let output = PostalOutput(lookup: lookup, places: places, failure: failure, gazetteer: gazetteer)
-        if arguments.has("json") {
+        if arguments.has(.json) {
             context.console.out(JSONDocument.encode(output.json(report: report)))
         } else {
             context.console.out(output.text(console: context.console))

@@ -17,12 +17,12 @@ struct ReportOptions: Sendable {
     var climate = true
 
     static let specs: [OptionSpec] = [
-        .flag("json", "print one JSON document (schema airloc.report/1, docs/json-schema.md)"),
-        .value("format", "FORMAT", "text (default), json, or line (one line for status bars)"),
-        .value("units", "UNITS", "metric (°C) or imperial (°F); default: [display] units, else °F in the US"),
-        .value("scale", "SCALE", "us (US EPA AQI, default) or eu (European AQI)"),
-        .flag("refresh", "ask the services even when the cached answer is current"),
-        .flag("no-climate", "skip the climate trend (one request fewer)"),
+        .flag(.json, "print one JSON document (schema airloc.report/1, docs/json-schema.md)"),
+        .value(.format, "FORMAT", "text (default), json, or line (one line for status bars)"),
+        .value(.units, "UNITS", "metric (°C) or imperial (°F); default: [display] units, else °F in the US"),
+        .value(.scale, "SCALE", "us (US EPA AQI, default) or eu (European AQI)"),
+        .flag(.refresh, "ask the services even when the cached answer is current"),
+        .flag(.noClimate, "skip the climate trend (one request fewer)"),
     ]
 
     static func parse(_ arguments: ParsedArguments, configuration: Settings, command: String)
@@ -31,21 +31,21 @@ struct ReportOptions: Sendable {
         var options = ReportOptions()
         options.format = try ReportFormat.parse(arguments, command: command)
         options.units = configuration.units
-        if let text = arguments.value("units") {
+        if let text = arguments.value(.units) {
             guard let units = TemperatureUnit(rawValue: text) else {
                 throw .usage("--units must be metric or imperial, not '\(text.prefix(20))'", command: command)
             }
             options.units = units
         }
         options.scale = configuration.scale
-        if let text = arguments.value("scale") {
+        if let text = arguments.value(.scale) {
             guard let scale = AQIScale(rawValue: text) else {
                 throw .usage("--scale must be us or eu, not '\(text.prefix(20))'", command: command)
             }
             options.scale = scale
         }
-        options.refresh = arguments.has("refresh")
-        options.climate = !arguments.has("no-climate")
+        options.refresh = arguments.has(.refresh)
+        options.climate = !arguments.has(.noClimate)
         return options
     }
 
@@ -67,12 +67,16 @@ enum ReportFormat: Sendable {
     case line
 
     static func parse(_ arguments: ParsedArguments, command: String) throws(CLIError) -> ReportFormat {
-        switch arguments.value("format") {
-        case nil: return arguments.has("json") ? .json : .text
-        case "text": return arguments.has("json") ? .json : .text
+        switch arguments.value(.format) {
+        case nil: return arguments.has(.json) ? .json : .text
+        case "text":
+            if arguments.has(.json) {
+                throw .usage("--json and --format text contradict each other", command: command)
+            }
+            return .text
         case "json": return .json
         case "line":
-            if arguments.has("json") {
+            if arguments.has(.json) {
                 throw .usage("--json and --format line contradict each other", command: command)
             }
             return .line

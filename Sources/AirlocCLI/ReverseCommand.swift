@@ -15,7 +15,7 @@ enum ReverseCommand {
             any populated place (out at sea, the empty Arctic) the answer says so and names
             the nearest one. Exit status: 0 answered, 64 invalid coordinate.
             """,
-        options: [.flag("json", "print JSON (schema airloc.reverse/1, docs/json-schema.md)")],
+        options: [.flag(.json, "print JSON (schema airloc.reverse/1, docs/json-schema.md)")],
         maxPositionals: 2)
 
     /// Beyond this distance a point is "not in or near" any place.
@@ -55,7 +55,7 @@ enum ReverseCommand {
         }
         let within = nearest.distance <= reach
         let place = PlaceJSON(nearest)
-        if context.arguments.has("json") {
+        if context.arguments.has(.json) {
             context.console.out(
                 JSONDocument.encode(
                     ReverseJSON(

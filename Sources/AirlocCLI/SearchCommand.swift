@@ -23,12 +23,12 @@ enum SearchCommand {
             Exit status: 0 results found, 1 no results, 64 usage (e.g. a 1-character query).
             """,
         options: [
-            .value("limit", "N", "at most N results (1-100, default 10)"),
-            .value("country", "CC", "only places in this country (ISO code or name)"),
-            .value("near", "LAT,LON", "rank places near this point first (default: your manual location)"),
-            .flag("json", "print JSON (schema airloc.search/1, docs/json-schema.md)"),
-            .flag("online", "also ask Open-Meteo geocoding, even when offline data has answers"),
-            .flag("offline", "never ask the network"),
+            .value(.limit, "N", "at most N results (1-100, default 10)"),
+            .value(.country, "CC", "only places in this country (ISO code or name)"),
+            .value(.near, "LAT,LON", "rank places near this point first (default: your manual location)"),
+            .flag(.json, "print JSON (schema airloc.search/1, docs/json-schema.md)"),
+            .flag(.online, "also ask Open-Meteo geocoding, even when offline data has answers"),
+            .flag(.offline, "never ask the network"),
         ],
         maxPositionals: nil)
 
@@ -39,26 +39,26 @@ enum SearchCommand {
         let query = arguments.positionals.joined(separator: " ")
         guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             // On a terminal, no query opens the picker; a script gets a usage error.
-            if context.console.isInteractive && !arguments.has("json") { return try await PickCommand.run(context) }
+            if context.console.isInteractive && !arguments.has(.json) { return try await PickCommand.run(context) }
             throw .usage("expected a place name to search for, e.g. 'airloc search Paris'", command: spec.name)
         }
         guard query.utf8.count <= 1000 else {
             throw .usage("the query is \(query.utf8.count) bytes long; place names are under 200", command: spec.name)
         }
-        if arguments.has("online") && arguments.has("offline") {
+        if arguments.has(.online) && arguments.has(.offline) {
             throw .usage("--online and --offline contradict each other", command: spec.name)
         }
-        let limit = try limitOption(arguments.value("limit"))
-        let near = try nearOption(arguments.value("near"), configuration: context.configuration)
+        let limit = try limitOption(arguments.value(.limit))
+        let near = try nearOption(arguments.value(.near), configuration: context.configuration)
         let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
         var options = SearchOptions(limit: limit, near: near)
-        if let country = arguments.value("country") {
+        if let country = arguments.value(.country) {
             let code = try countryCode(country, in: gazetteer)
             options.countryCode = code
         }
         guard Gazetteer.isSearchable(query) else {
             let reason = "type at least \(Gazetteer.minimumQueryLength) letters or digits to search"
-            if arguments.has("json") {
+            if arguments.has(.json) {
                 context.console.out(
                     JSONDocument.encode(SearchJSON(query: query, results: [], reason: "query_too_short", online: nil)))
                 return .usage
@@ -68,13 +68,13 @@ enum SearchCommand {
         let offline = gazetteer.search(query, options: options)
         var results = offline.map { SearchResultJSON($0, source: "offline") }
         var online: OnlineSearchJSON?
-        let wantOnline = arguments.has("online") || (offline.isEmpty && !arguments.has("offline"))
+        let wantOnline = arguments.has(.online) || (offline.isEmpty && !arguments.has(.offline))
         if wantOnline {
             let outcome = await OnlineSearch.run(query: query, options: options, configuration: context.configuration)
             online = outcome.json
             results = OnlineSearch.merge(offline: results, online: outcome.results, limit: limit)
         }
-        if arguments.has("json") {
+        if arguments.has(.json) {
             context.console.out(
                 JSONDocument.encode(
                     SearchJSON(

@@ -22,11 +22,11 @@ enum UseCommand {
             74 the state file cannot be written; 64 bad usage.
             """,
         options: [
-            .value("lat", "DEG", "latitude (-90...90), with --lon"),
-            .value("lon", "DEG", "longitude (-180...180), with --lat"),
-            .flag("first", "take the best match even when the name is ambiguous"),
-            .flag("clear", "forget the chosen place"),
-            .flag("json", "print JSON (schema airloc.use/1, docs/json-schema.md)"),
+            .value(.lat, "DEG", "latitude (-90...90), with --lon"),
+            .value(.lon, "DEG", "longitude (-180...180), with --lat"),
+            .flag(.first, "take the best match even when the name is ambiguous"),
+            .flag(.clear, "forget the chosen place"),
+            .flag(.json, "print JSON (schema airloc.use/1, docs/json-schema.md)"),
         ],
         maxPositionals: nil)
 
@@ -44,10 +44,10 @@ enum UseCommand {
         let arguments = context.arguments
         let name = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         let coordinate = try CoordinateArguments.parse(
-            latitude: arguments.value("lat"), longitude: arguments.value("lon"), command: spec.name)
-        let given = [!name.isEmpty, coordinate != nil, arguments.has("clear")].filter { $0 }.count
+            latitude: arguments.value(.lat), longitude: arguments.value(.lon), command: spec.name)
+        let given = [!name.isEmpty, coordinate != nil, arguments.has(.clear)].filter { $0 }.count
         guard given <= 1 else { throw .usage("give only one of a place, --lat/--lon and --clear", command: spec.name) }
-        if arguments.has("clear") {
+        if arguments.has(.clear) {
             do { try ChosenPlace.clear(in: context.configuration.directories.state) } catch {
                 throw CLIError(code: .ioError, message: "\(error)")
             }
@@ -105,7 +105,7 @@ enum UseCommand {
             throw CLIError(code: .dataError, message: "no place named \"\(name.prefix(80))\"; try 'airloc search'")
         }
         let namesakes = ambiguity(results)
-        guard namesakes.count > 1, !context.arguments.has("first") else { return first.place }
+        guard namesakes.count > 1, !context.arguments.has(.first) else { return first.place }
         let list = namesakes.enumerated().map { index, place in
             "  \(index + 1). \(place.displayName)"
                 + (place.population > 0 ? " (pop. \(SearchCommand.grouped(place.population)))" : "")
@@ -141,7 +141,7 @@ enum UseCommand {
 
     static func report(_ place: Place?, action: String, context: CommandContext) {
         let console = context.console
-        if context.arguments.has("json") {
+        if context.arguments.has(.json) {
             let json = place.map { PlaceJSON(NearestPlace(place: $0, from: $0.coordinate)) }
             console.out(JSONDocument.encode(UseJSON(place: json, action: action)))
             return

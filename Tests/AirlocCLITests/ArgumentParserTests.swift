@@ -7,7 +7,7 @@ import Testing
 @Suite struct ArgumentParserTests {
     @Test func parsesValuesFlagsAndNegativeNumbers() throws {
         let parsed = try ArgumentParser.parse(["--lat", "-33.9", "--lon=151.2", "--json"], spec: NowCommand.spec)
-        #expect(parsed.value("lat") == "-33.9" && parsed.value("lon") == "151.2" && parsed.has("json"))
+        #expect(parsed.value(.lat) == "-33.9" && parsed.value(.lon) == "151.2" && parsed.has(.json))
     }
 
     @Test func unknownOptionSuggestsTheNearest() {
@@ -17,6 +17,39 @@ import Testing
         } catch {
             #expect(error.code == .usage)
             #expect(error.message == "unknown option '--jsno' (did you mean '--json'?)")
+        }
+    }
+
+    @Test func aRepeatedOptionIsAUsageErrorNotALastOneWins() {
+        do {
+            _ = try ArgumentParser.parse(["--lat", "52", "--lat", "53", "--lon", "13"], spec: NowCommand.spec)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .usage && error.message == "option '--lat' is given twice")
+        }
+        #expect(throws: CLIError.self) { try ArgumentParser.parse(["--json", "--json"], spec: NowCommand.spec) }
+    }
+
+    @Test func contradictoryFormatsAreAUsageError() throws {
+        for arguments in [["--format", "text", "--json"], ["--format", "line", "--json"]] {
+            let parsed = try ArgumentParser.parse(arguments, spec: NowCommand.spec)
+            #expect(throws: CLIError.self) { try ReportFormat.parse(parsed, command: "now") }
+        }
+        let agreeing = try ArgumentParser.parse(["--format", "json", "--json"], spec: NowCommand.spec)
+        #expect(try ReportFormat.parse(agreeing, command: "now") == .json)
+    }
+
+    /// The usage line is written by hand (it groups options: "[--lat DEG --lon DEG |
+    /// --provider NAME]"), so it is checked against the options the parser accepts.
+    @Test func everyUsageLineNamesOnlyOptionsItsCommandAccepts() {
+        for command in AirlocCommandLine.commands {
+            let accepted = Set(command.spec.allOptions.map { "--" + $0.name.rawValue })
+            let named = command.spec.usage.split(whereSeparator: { " [|]=".contains($0) }).filter {
+                $0.hasPrefix("--")
+            }
+            for option in named {
+                #expect(accepted.contains(String(option)), "airloc \(command.spec.name): usage names \(option)")
+            }
         }
     }
 
