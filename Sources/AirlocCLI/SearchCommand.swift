@@ -70,7 +70,9 @@ enum SearchCommand {
         var online: OnlineSearchJSON?
         let wantOnline = arguments.has(.online) || (offline.isEmpty && !arguments.has(.offline))
         if wantOnline {
-            let outcome = await OnlineSearch.run(query: query, options: options, configuration: context.configuration)
+            let outcome = await OnlineSearch.run(
+                query: query, limit: options.limit, countryCode: options.countryCode, near: options.near,
+                configuration: context.configuration)
             online = outcome.json
             results = OnlineSearch.merge(offline: results, online: outcome.results, limit: limit)
         }

@@ -1,19 +1,18 @@
-import Airloc
 import Foundation
 import Gazetteer
 import Geo
 import Web
 
 /// `airloc search --json` (schema airloc.search/1, docs/json-schema.md).
-struct SearchJSON: Encodable {
-    var schema = "airloc.search/1"
-    var query: String
-    var results: [SearchResultJSON]
+public struct SearchJSON: Encodable {
+    public var schema = "airloc.search/1"
+    public var query: String
+    public var results: [SearchResultJSON]
     /// Why `results` is empty: "query_too_short" or "no_results"; null otherwise.
-    var reason: String?
-    var online: OnlineSearchJSON?
+    public var reason: String?
+    public var online: OnlineSearchJSON?
 
-    init(query: String, results: [SearchResultJSON], reason: String?, online: OnlineSearchJSON?) {
+    public init(query: String, results: [SearchResultJSON], reason: String?, online: OnlineSearchJSON?) {
         self.query = query
         self.results = results
         self.reason = reason
@@ -22,30 +21,30 @@ struct SearchJSON: Encodable {
 }
 
 /// One result: the fields of an Open-Meteo geocoding result, plus how it matched.
-struct SearchResultJSON: Encodable {
-    var id: Int
-    var name: String
-    var latitude: Double
-    var longitude: Double
-    var featureCode: String
-    var countryCode: String
-    var country: String
-    var admin1: String
-    var timezone: String
-    var population: Int
-    var displayName: String
+public struct SearchResultJSON: Encodable {
+    public var id: Int
+    public var name: String
+    public var latitude: Double
+    public var longitude: Double
+    public var featureCode: String
+    public var countryCode: String
+    public var country: String
+    public var admin1: String
+    public var timezone: String
+    public var population: Int
+    public var displayName: String
     /// The name that matched, as written (an alternate name such as "München").
-    var matchedName: String?
+    public var matchedName: String?
     /// "exact", "prefix", "typo" or "online".
-    var match: String
-    var typos: Int
+    public var match: String
+    public var typos: Int
     /// "offline" (built-in data) or "online" (Open-Meteo geocoding).
-    var source: String
-    var distanceKm: Double?
-    var utcOffset: String?
-    var localTime: String?
+    public var source: String
+    public var distanceKm: Double?
+    public var utcOffset: String?
+    public var localTime: String?
 
-    init(place: Place, match: String, typos: Int, matchedName: String?, source: String, distance: Double?) {
+    public init(place: Place, match: String, typos: Int, matchedName: String?, source: String, distance: Double?) {
         id = place.id
         name = place.name
         latitude = place.coordinate.latitude
@@ -67,7 +66,7 @@ struct SearchResultJSON: Encodable {
         localTime = local?.localDateTime
     }
 
-    init(_ result: SearchResult, source: String) {
+    public init(_ result: SearchResult, source: String) {
         let (match, typos): (String, Int) =
             switch result.match {
             case .exact: ("exact", 0)
@@ -81,37 +80,42 @@ struct SearchResultJSON: Encodable {
 }
 
 /// What happened online: "ok", "skipped", or the failure.
-struct OnlineSearchJSON: Encodable {
-    var status: String
-    var message: String?
-    var results: Int
+public struct OnlineSearchJSON: Encodable {
+    public var status: String
+    public var message: String?
+    public var results: Int
 }
 
 /// The online half of `airloc search`: Open-Meteo geocoding, merged by GeoNames id.
-enum OnlineSearch {
-    struct Outcome {
-        var results: [SearchResultJSON]
-        var json: OnlineSearchJSON
+public enum OnlineSearch {
+    public struct Outcome {
+        public var results: [SearchResultJSON]
+        public var json: OnlineSearchJSON
     }
 
     /// Open-Meteo geocoding at the configured URL, with the configured timeout (also the
     /// picker's online fallback).
-    static func places(_ query: String, count: Int, countryCode: String?, configuration: Settings)
+    public static func places(_ query: String, count: Int, countryCode: String?, configuration: Settings)
         async throws(WebError) -> [Place]
     {
         let geocoder = OpenMeteoGeocoding(
-            base: configuration.geocodingURL, client: HTTPClient(timeout: .seconds(configuration.serviceTimeout)))
+            base: configuration.geocodingURL,
+            client: HTTPClient(timeout: Settings.milliseconds(configuration.serviceTimeout)))
         return try await geocoder.search(name: query, count: count, countryCode: countryCode)
     }
 
-    static func run(query: String, options: SearchOptions, configuration: Settings) async -> Outcome {
+    /// The online results for `query` as search results (or what went wrong), for the
+    /// `online` part of the document.
+    public static func run(
+        query: String, limit: Int, countryCode: String?, near: Coordinate?, configuration: Settings
+    ) async -> Outcome {
         do {
             let places = try await places(
-                query, count: options.limit, countryCode: options.countryCode, configuration: configuration)
+                query, count: limit, countryCode: countryCode, configuration: configuration)
             let results = places.map { place in
                 SearchResultJSON(
                     place: place, match: "online", typos: 0, matchedName: nil, source: "online",
-                    distance: options.near.map { place.coordinate.distance(to: $0) })
+                    distance: near.map { place.coordinate.distance(to: $0) })
             }
             return Outcome(results: results, json: OnlineSearchJSON(status: "ok", message: nil, results: places.count))
         } catch {
@@ -122,7 +126,8 @@ enum OnlineSearch {
 
     /// Offline results first (they are ranked), then online ones whose GeoNames id the
     /// offline answer does not already hold.
-    static func merge(offline: [SearchResultJSON], online: [SearchResultJSON], limit: Int) -> [SearchResultJSON] {
+    public static func merge(offline: [SearchResultJSON], online: [SearchResultJSON], limit: Int) -> [SearchResultJSON]
+    {
         var seen = Set(offline.map(\.id))
         var merged = offline
         for result in online where seen.insert(result.id).inserted { merged.append(result) }

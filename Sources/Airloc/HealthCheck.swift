@@ -1,0 +1,142 @@
+import AirQuality
+import Foundation
+import Geo
+import Location
+import Platform
+import Web
+
+/// One finding of a health check (`airloc doctor`, a logger's status): what was checked,
+/// how it went, and what to do about a problem.
+///
+/// Contract: checks send nothing personal (the air-quality service is asked for 0°, 0°);
+/// `advice` is set for every warning and failure.
+public struct HealthCheck: Encodable, Sendable {
+    public enum Status: String, Sendable {
+        case ok
+        case warn
+        case fail
+    }
+
+    public var name: String
+    /// ok, warn or fail (a string: the JSON encoder writes it as such).
+    public var status: String
+    public var detail: String
+    public var advice: String?
+
+    public init(name: String, status: Status, detail: String, advice: String? = nil) {
+        self.name = name
+        self.status = status.rawValue
+        self.detail = detail
+        self.advice = advice
+    }
+
+    public var level: Status { Status(rawValue: status) ?? .fail }
+}
+
+extension HealthCheck {
+    /// gpsd reachable, and the receivers it sees.
+    public static func gpsd(_ configuration: Settings) async -> [HealthCheck] {
+        let address = "\(configuration.gpsd.host):\(configuration.gpsd.port)"
+        let provider = GPSDProvider(options: configuration.gpsd)
+        do {
+            let devices = try await provider.devices(timeout: .seconds(3))
+            if devices.isEmpty {
+                return [
+                    HealthCheck(
+                        name: "gpsd", status: .fail, detail: "running at \(address) but sees no receiver",
+                        advice:
+                            "plug the receiver in; with USBAUTO=\"true\" in /etc/default/gpsd it is added on hotplug, "
+                            + "or run `sudo gpsdctl add /dev/ttyACM0`")
+                ]
+            }
+            let list = devices.map { $0.path + ($0.driver.map { " (\($0))" } ?? "") }.joined(separator: ", ")
+            return [HealthCheck(name: "gpsd", status: .ok, detail: "running at \(address); receivers: \(list)")]
+        } catch {
+            return [
+                HealthCheck(
+                    name: "gpsd", status: .fail, detail: "\(error)",
+                    advice:
+                        "start it (`sudo systemctl enable --now gpsd.socket`), or point airloc at it with [gpsd] host/port or AIRLOC_GPSD"
+                )
+            ]
+        }
+    }
+
+    /// /dev/gps* links and whether this user may open the serial receivers.
+    public static func devices() -> [HealthCheck] {
+        let dev = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+        let links = dev.filter { $0.hasPrefix("gps") }.sorted()
+        var checks: [HealthCheck] = []
+        if links.isEmpty {
+            checks.append(
+                HealthCheck(
+                    name: "/dev/gps*", status: .warn, detail: "no /dev/gps* link",
+                    advice: "receivers Debian's 60-gpsd.rules does not know get one from airloc's udev rules: "
+                        + "`sudo make install`, then `sudo udevadm control --reload && sudo udevadm trigger`"))
+        } else {
+            let described = links.map { name -> String in
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/dev/\(name)")) ?? "?"
+                return "/dev/\(name) → \(target)"
+            }
+            checks.append(HealthCheck(name: "/dev/gps*", status: .ok, detail: described.joined(separator: ", ")))
+        }
+        let serial = dev.filter { $0.hasPrefix("ttyUSB") || $0.hasPrefix("ttyACM") }.sorted()
+        for name in serial {
+            let device = DeviceAccess(path: "/dev/\(name)")
+            if device.isOpenable {
+                checks.append(HealthCheck(name: device.path, status: .ok, detail: "readable by this user"))
+            } else {
+                checks.append(
+                    HealthCheck(
+                        name: device.path, status: .warn, detail: "this user cannot open it (group \(device.group))",
+                        advice:
+                            "gpsd opens it as root, so airloc does not need to; to read it yourself: `sudo usermod -aG \(device.group) $USER` and log in again"
+                    ))
+            }
+        }
+        return checks
+    }
+
+    /// The air-quality service, asked for 0°, 0° (nothing personal); not asked at all during
+    /// a rate-limit back-off.
+    public static func airQualityService(_ configuration: Settings, environment: [String: String]) async
+        -> HealthCheck
+    {
+        // After a 429 Open-Meteo asked to be left alone: doctor must not ask anyway.
+        let cache = ResponseCache(directory: configuration.directories.cache)
+        if let backoff = RateLimitBackoff.load(from: cache, now: Date()) {
+            return HealthCheck(
+                name: "air quality service", status: .warn, detail: "not asked: \(backoff.explanation)",
+                advice: "reports use cached answers until then; commercial use: [services] open-meteo-api-key")
+        }
+        let endpoint = OpenMeteoEndpoint(
+            base: configuration.airQualityURL, publicBase: OpenMeteoAirQuality.defaultBaseURL,
+            apiKey: configuration.openMeteoAPIKey)
+        let client = OpenMeteoAirQuality(
+            endpoint: endpoint,
+            client: HTTPClient(timeout: Settings.milliseconds(min(configuration.serviceTimeout, 10))))
+        let key = endpoint.sendsAPIKey ? " (with your API key)" : ""
+        do {
+            _ = try await client.current(at: Coordinate(uncheckedLatitude: 0, longitude: 0))
+            return HealthCheck(
+                name: "air quality service", status: .ok, detail: "\(endpoint.base.base.absoluteString) answers\(key)")
+        } catch {
+            return HealthCheck(
+                name: "air quality service", status: .fail, detail: error.description,
+                advice: "check the network, or [services] air-quality-url / AIRLOC_AIR_QUALITY_URL")
+        }
+    }
+
+    /// The IP geolocation service (it learns the address: only when it is in the chain).
+    public static func ipService(_ configuration: Settings) async -> HealthCheck {
+        let provider = IPLocationProvider(service: configuration.ipService, baseURL: configuration.ipURL)
+        do {
+            _ = try await provider.locate(timeout: Settings.milliseconds(min(configuration.serviceTimeout, 10)))
+            return HealthCheck(name: "IP geolocation", status: .ok, detail: "\(provider.service.rawValue) answers")
+        } catch {
+            return HealthCheck(
+                name: "IP geolocation", status: .fail, detail: error.description,
+                advice: "choose another [services] ip-service, or remove ip from [location] providers")
+        }
+    }
+}
