@@ -1,10 +1,6 @@
 import Foundation
 import Platform
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Answers kept on disk between runs (`$XDG_CACHE_HOME/airloc`), so that scripts calling
 /// airloc every minute neither wait for nor hammer the services, and a report survives a
 /// network outage.

@@ -1,10 +1,6 @@
 import Foundation
 import Platform
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Builds `gazetteer.bin` from GeoNames dump files.
 ///
 /// Contract: the output is a pure function of the inputs plus `source` and `builtAt`

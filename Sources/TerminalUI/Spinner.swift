@@ -1,10 +1,6 @@
 import Foundation
 import Platform
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The seed's `isLoading` for a terminal: a spinner on stderr while a fetch is slow.
 ///
 /// Contract: nothing is drawn for the first 300 ms (a fast answer never flickers);
@@ -20,7 +16,7 @@ public final class Spinner: Sendable {
             let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
             var frame = 0
             while !Task.isCancelled {
-                StandardStream.write("\r\(frames[frame % frames.count]) \(message)", to: STDERR_FILENO)
+                StandardStream.write("\r\(frames[frame % frames.count]) \(message)", to: StandardStream.error)
                 frame += 1
                 try? await Task.sleep(for: .milliseconds(100))
             }
@@ -30,6 +26,6 @@ public final class Spinner: Sendable {
 
     public func stop() async {
         task.cancel()
-        if await task.value { StandardStream.write("\r\u{1B}[K", to: STDERR_FILENO) }
+        if await task.value { StandardStream.write("\r\u{1B}[K", to: StandardStream.error) }
     }
 }
