@@ -74,7 +74,7 @@ empty_cache_now() { rm -rf "$XDG_CACHE_HOME/airloc"; "$bin" now --json; }
 echo "HTTP requests of airloc now --json: empty cache $(requests empty_cache_now)," \
     "--refresh (baseline cached) $(requests "$bin" now --json --refresh)," \
     "warm cache $(requests "$bin" now --json)"
-timeit "airloc now --json, empty cache (air, recent climate, 30-year baseline)" empty_cache_now
+timeit "airloc now --json, empty cache (air; baseline and recent climate in one archive request)" empty_cache_now
 timeit "airloc now --json --refresh (baseline cached: the common cold case)" "$bin" now --json --refresh
 timeit "airloc now --json, warm cache (no request)" "$bin" now --json
 timeit "airloc now --lat 52.52 --lon 13.40 --json (manual, warm cache)" "$bin" now --lat 52.52 --lon 13.40 --json

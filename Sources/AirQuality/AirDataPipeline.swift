@@ -11,6 +11,8 @@ import Web
 ///   to what is left, and 503s/timeouts are retried per `options.retry` inside it.
 /// - A failed or slow climate part never hides the air quality; the result says what
 ///   became of each part.
+/// - On a cold cache: two requests (air quality with pollen; one archive request for the
+///   1991-2020 baseline and the recent days together); then none while the cache is current.
 /// - The cache answers while its entry is current (air quality until the data's next
 ///   hour, the recent climate window 6 h, the 1991-2020 baseline a year) unless
 ///   `options.refresh`; when a fetch fails for a reason other than a rejected request,
@@ -161,10 +163,21 @@ public struct AirDataPipeline: Sendable {
             let error = WebError.rateLimited(service: service, reason: backoff.explanation)
             return ClimatePart(outcome: .failed(error), requests: 0)
         }
-        async let baseline = climatology(at: coordinate, now: start, deadline: deadline)
-        async let recent = recentSeries(at: coordinate, now: start, deadline: deadline)
-        let ((normals, baselineRequests), (series, recentRequests)) = await (baseline, recent)
-        let requests = baselineRequests + recentRequests
+        // On a cold cache one archive request carries both the 30-year baseline and the
+        // recent days (1991-01-01 to yesterday); after that the baseline is cached for a
+        // year and only the recent window is asked for.
+        let normals: Result<Climatology, WebError>
+        let series: Result<[(date: String, meanCelsius: Double?)], WebError>
+        let requests: Int
+        if let cached = cachedClimatology(at: coordinate, now: start) {
+            normals = .success(cached)
+            (series, requests) = await recentSeries(at: coordinate, now: start, deadline: deadline)
+        } else {
+            let (both, sent) = await baselineAndRecent(at: coordinate, now: start, deadline: deadline)
+            requests = sent
+            normals = both.map(\.normals)
+            series = both.map(\.recent)
+        }
         switch (normals, series) {
         case (.failure(let error), _), (_, .failure(let error)):
             return ClimatePart(outcome: .failed(error), requests: requests)
@@ -178,28 +191,44 @@ public struct AirDataPipeline: Sendable {
         }
     }
 
-    private func climatology(at coordinate: Coordinate, now start: Date, deadline: ContinuousClock.Instant) async
-        -> (Result<Climatology, WebError>, Int)
+    /// ERA5's grid is 0.25°: one baseline serves every point within about 5 km.
+    private func baselineKey(_ coordinate: Coordinate) -> String {
+        "climate-baseline-" + Self.key(coordinate, decimals: 1)
+    }
+
+    private func recentKey(_ coordinate: Coordinate) -> String { "climate-recent-" + Self.key(coordinate) }
+
+    private func cachedClimatology(at coordinate: Coordinate, now start: Date) -> Climatology? {
+        let key = baselineKey(coordinate)
+        guard let cached = options.cache?.read(key), cached.isFresh(at: start) else { return nil }
+        if let normals = try? JSONDecoder().decode(Climatology.self, from: cached.body) { return normals }
+        options.cache?.remove(key)
+        return nil
+    }
+
+    private func baselineAndRecent(at coordinate: Coordinate, now start: Date, deadline: ContinuousClock.Instant)
+        async -> (Result<(normals: Climatology, recent: [(date: String, meanCelsius: Double?)]), WebError>, Int)
     {
-        // ERA5's grid is 0.25°: one baseline serves every point within about 5 km.
-        let key = "climate-baseline-" + Self.key(coordinate, decimals: 1)
-        if let cached = options.cache?.read(key), cached.isFresh(at: start) {
-            if let normals = try? JSONDecoder().decode(Climatology.self, from: cached.body) {
-                return (.success(normals), 0)
-            }
-            options.cache?.remove(key)
-        }
         var requests = 0
-        let url = OpenMeteoArchive(endpoint: options.archive).baselineURL(for: coordinate)
+        let url = OpenMeteoArchive(endpoint: options.archive).baselineAndRecentURL(for: coordinate, now: start)
         do {
             let body = try await body(
                 url, service: OpenMeteoArchive.serviceName, deadline: deadline, requests: &requests)
-            let normals = Climatology(series: try OpenMeteoArchive.series(from: body))
+            let series = try OpenMeteoArchive.series(from: body)
+            let normals = Climatology(series: series.filter { $0.date <= Climatology.lastDay })
+            let recentStart = OpenMeteoArchive.recentStart(now: start)
+            let recent = series.filter { $0.date >= recentStart }
             if !normals.normals.isEmpty, let encoded = try? JSONEncoder().encode(normals) {
                 options.cache?.write(
-                    key, .init(storedAt: start, validUntil: start.addingTimeInterval(365 * 86_400), body: encoded))
+                    baselineKey(coordinate),
+                    .init(storedAt: start, validUntil: start.addingTimeInterval(365 * 86_400), body: encoded))
             }
-            return (.success(normals), requests)
+            options.cache?.write(
+                recentKey(coordinate),
+                .init(
+                    storedAt: start, validUntil: start.addingTimeInterval(6 * 3600),
+                    body: OpenMeteoArchive.body(for: recent)))
+            return (.success((normals, recent)), requests)
         } catch {
             return (.failure(error), requests)
         }
@@ -208,7 +237,7 @@ public struct AirDataPipeline: Sendable {
     private func recentSeries(at coordinate: Coordinate, now start: Date, deadline: ContinuousClock.Instant) async
         -> (Result<[(date: String, meanCelsius: Double?)], WebError>, Int)
     {
-        let key = "climate-recent-" + Self.key(coordinate)
+        let key = recentKey(coordinate)
         let cached = options.cache?.read(key)
         if !options.refresh, let cached, cached.isFresh(at: start) {
             if let series = try? OpenMeteoArchive.series(from: cached.body) { return (.success(series), 0) }

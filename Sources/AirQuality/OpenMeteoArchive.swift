@@ -41,6 +41,24 @@ public struct OpenMeteoArchive: Sendable {
         requestURL(for: coordinate, from: Climatology.firstDay, to: Climatology.lastDay)
     }
 
+    /// One request for both on a cold cache: the baseline's first day through the end of
+    /// the recent window (yesterday, UTC, before `now`).
+    public func baselineAndRecentURL(for coordinate: Coordinate, now: Date) -> URL {
+        requestURL(for: coordinate, from: Climatology.firstDay, to: Self.day(now.addingTimeInterval(-86_400)))
+    }
+
+    /// The first day of the recent window before `now`.
+    public static func recentStart(now: Date) -> String {
+        day(now.addingTimeInterval(-86_400 * Double(recentWindowDays)))
+    }
+
+    /// A daily series as the archive's own answer body (what the cache keeps).
+    public static func body(for series: [(date: String, meanCelsius: Double?)]) -> Data {
+        let response = Response(
+            daily: Response.Daily(time: series.map(\.date), temperature_2m_mean: series.map(\.meanCelsius)))
+        return (try? JSONEncoder().encode(response)) ?? Data()
+    }
+
     /// "2026-11-28" (UTC).
     static func day(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
@@ -64,10 +82,10 @@ public struct OpenMeteoArchive: Sendable {
         return zip(daily.time, daily.temperature_2m_mean).map { ($0, $1) }
     }
 
-    struct Response: Decodable {
+    struct Response: Codable {
         var daily: Daily?
 
-        struct Daily: Decodable {
+        struct Daily: Codable {
             var time: [String]
             var temperature_2m_mean: [Double?]
         }

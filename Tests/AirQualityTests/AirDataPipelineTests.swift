@@ -35,7 +35,7 @@ struct AirDataPipelineTests {
 
     static func paths(_ double: HTTPDouble) throws -> [String] { try double.requests().map(\.path) }
 
-    @Test func aColdCacheCostsThreeRequestsThenTwoAWarmCacheNone() async throws {
+    @Test func aColdCacheCostsTwoRequestsAWarmCacheNone() async throws {
         let double = try await HTTPDouble.start()
         defer { double.stop() }
         let cache = try TemporaryDirectory()
@@ -46,15 +46,18 @@ struct AirDataPipelineTests {
         let trend = try #require(cold.climate.trend)
         #expect(trend.days.count == 7)
         #expect(abs(trend.difference - 1.8) < 0.5, "the double's recent days are 1.8 °C above its baseline")
-        #expect(cold.requests == 3)
-        #expect(try Self.paths(double).sorted() == ["/v1/air-quality", "/v1/archive", "/v1/archive"])
+        // One archive request carries the 1991-2020 baseline and the recent days together.
+        #expect(cold.requests == 2)
+        #expect(try Self.paths(double).sorted() == ["/v1/air-quality", "/v1/archive"])
+        let archive = try #require(try double.requests().first { $0.path == "/v1/archive" })
+        #expect(archive.query.contains("start_date=1991-01-01"), "\(archive.query)")
 
         let warm = await Self.pipeline(double, cache: cache).fetch(at: berlin)
         #expect(try warm.air.get() == cold.air.get())
         #expect(warm.airCachedAge != nil && !warm.airIsStale)
         #expect(warm.climate.trend == trend)
         let sent = try Self.paths(double).count
-        #expect(warm.requests == 0 && sent == 3, "a warm cache sends nothing")
+        #expect(warm.requests == 0 && sent == 2, "a warm cache sends nothing")
 
         // --refresh: the baseline stays cached (a year), so the common case is two requests.
         let fresh = await Self.pipeline(double, cache: cache, refresh: true).fetch(at: berlin)
@@ -169,7 +172,7 @@ struct AirDataPipelineTests {
         let again = await Self.pipeline(double, cache: cache).fetch(at: berlin)
         #expect(try again.air.get().usAQI == 41)
         #expect(again.climate.trend != nil)
-        #expect(again.requests == 3, "everything was fetched again")
+        #expect(again.requests == 2, "everything was fetched again")
     }
 
     @Test func anArchiveWithoutRecentDaysIsUnavailableNotAFailure() async throws {
