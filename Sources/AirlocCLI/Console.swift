@@ -27,8 +27,11 @@ struct Console: Sendable {
     /// True when a person can answer a question: stdin and stderr are terminals.
     var isInteractive: Bool { stdinIsTTY && stderrIsTTY }
 
-    func out(_ text: String) { StandardStream.write(text, to: StandardStream.output) }
-    func err(_ text: String) { StandardStream.write(text, to: StandardStream.error) }
+    /// Everything airloc prints goes through here: text from services may hold control
+    /// characters (an escape that retitles or clears the terminal); only airloc's own
+    /// styling passes (JSON documents hold none: control characters are escaped there).
+    func out(_ text: String) { StandardStream.write(TerminalText.keepingStyles(text), to: StandardStream.output) }
+    func err(_ text: String) { StandardStream.write(TerminalText.keepingStyles(text), to: StandardStream.error) }
 
     func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 
 /// Draws a ``Picker`` as lines of a terminal screen: the query line, a status line, the
 /// rows, and a key help line.
@@ -30,9 +31,11 @@ public struct PickerView {
         // (A terminal narrower than the prompt still gets a line that fits.)
         var lines = [
             DisplayWidth.truncate(
-                Self.prompt + DisplayWidth.tail(picker.query, to: max(1, width - Self.prompt.count - 1)), to: width)
+                Self.prompt
+                    + DisplayWidth.tail(TerminalText.plain(picker.query), to: max(1, width - Self.prompt.count - 1)),
+                to: width)
         ]
-        lines.append(dim(DisplayWidth.truncate(statusText(picker), to: width)))
+        lines.append(dim(DisplayWidth.truncate(TerminalText.plain(statusText(picker)), to: width)))
         let first = max(0, min(picker.selected - listHeight + 1, picker.rows.count - listHeight))
         let visible = picker.rows.indices.dropFirst(first).prefix(listHeight)
         for index in visible {
@@ -40,7 +43,9 @@ public struct PickerView {
         }
         // With no rows, the list area has room for the whole reason of a failure.
         if picker.rows.isEmpty, case .error(let message) = picker.status {
-            lines += Self.wrap(message, width: max(10, width - 2)).prefix(listHeight).map { "  " + $0 }
+            lines += Self.wrap(TerminalText.plain(message), width: max(10, width - 2)).prefix(listHeight).map {
+                "  " + $0
+            }
         }
         while lines.count < height - 1 { lines.append("") }
         lines.append(
@@ -92,10 +97,12 @@ public struct PickerView {
             var right = info.joined(separator: " · ")
             // A narrow terminal keeps the name: the details go first.
             if DisplayWidth.of(right) + 2 + 8 > available { right = "" }
-            let region = [place.admin1, place.country].filter { !$0.isEmpty }.joined(separator: ", ")
+            // Names may come from the online search: no control character reaches the terminal.
+            let region = TerminalText.plain(
+                [place.admin1, place.country].filter { !$0.isEmpty }.joined(separator: ", "))
             let rightWidth = DisplayWidth.of(right)
             let room = max(0, available - rightWidth - (right.isEmpty ? 0 : 2))
-            let name = DisplayWidth.truncate(place.name, to: room)
+            let name = DisplayWidth.truncate(TerminalText.plain(place.name), to: room)
             let regionRoom = room - DisplayWidth.of(name) - 2
             let regionText = regionRoom >= 4 ? DisplayWidth.truncate(region, to: regionRoom) : ""
             let leftWidth = DisplayWidth.of(name) + (regionText.isEmpty ? 0 : 2 + DisplayWidth.of(regionText))

@@ -18,6 +18,31 @@ struct PostalEndToEndTests {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
     }
 
+    /// A service's answer cannot retitle or clear the user's terminal: control characters
+    /// are gone from the text output and kept, escaped, in the JSON.
+    @Test func serviceTextNeverControlsTheTerminal() async throws {
+        let hostile =
+            #"{"post code": "59801", "country": "United States", "country abbreviation": "US", "places": [{"place name": "Mis\u001b]0;pwned\u0007soula\u001b[2J", "longitude": "-114.0", "state": "Mon\u009btana", "state abbreviation": "MT", "latitude": "46.87"}]}"#
+        let failure = #"{"error": true, "reason": "down\u001b[2J\u001b]0;x\u0007"}"#
+        let double = try await HTTPDouble.start(faults: [
+            #"{"path": "/us/59801", "status": 200, "body": \#(String(reflecting: hostile))}"#,
+            #"{"path": "/us/59802", "status": 500, "body": \#(String(reflecting: failure))}"#,
+        ])
+        defer { double.stop() }
+        let text = try await Self.run(["postal", "US", "59801", "--online"], double: double)
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("Mis]0;pwnedsoula[2J"), "\(text)")
+        for output in [text.stdout, text.stderr] {
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" })
+        }
+        let json = try await Self.run(["postal", "US", "59801", "--online", "--json"], double: double)
+        #expect(json.stdout.contains(#"Mis\u001b]0;pwned\u0007soula"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#"Mon\u009btana"#), "C1 characters are escaped in JSON too")
+        let failing = try await Self.run(["postal", "US", "59802", "--online"], double: double)
+        #expect(failing.stderr.contains("down[2J]0;x"), "\(failing)")
+        #expect(!failing.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
+    }
+
     /// Codes the data has without a position sit at their town, and say so.
     @Test func derivedPositionsAreMarked() async throws {
         let double = try await HTTPDouble.start()
