@@ -29,7 +29,7 @@ public enum ConfigurationFiles {
         -> Settings
     {
         var settings = Settings(directories: XDGDirectories(environment: environment))
-        let systemPath = environment["AIRLOC_SYSTEM_CONFIG"] ?? "/etc/airloc/airloc.conf"
+        let systemPath = systemFile(environment: environment)
         if let entries = try ConfigFile.load(path: systemPath) {
             try apply(entries, path: systemPath, isSystem: true, to: &settings)
             settings.sources.append(systemPath)
@@ -49,6 +49,14 @@ public enum ConfigurationFiles {
         }
         try applyEnvironment(environment, to: &settings)
         return settings
+    }
+
+    /// The administrator's file: /etc/airloc/airloc.conf. `AIRLOC_SYSTEM_CONFIG` moves it
+    /// only for root (packaging, tests run as root): an ordinary user who could choose it
+    /// would choose away the administrator's `[authorization] policy = forbid`.
+    public static func systemFile(environment: [String: String]) -> String {
+        if ProcessUser.isRoot, let path = environment["AIRLOC_SYSTEM_CONFIG"], !path.isEmpty { return path }
+        return "/etc/airloc/airloc.conf"
     }
 
     /// The settings without any file: defaults, then the environment (for `doctor`,

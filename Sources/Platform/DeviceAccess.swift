@@ -24,3 +24,10 @@ public struct DeviceAccess: Sendable, Equatable {
         }
     }
 }
+
+/// Who this process runs as.
+public enum ProcessUser {
+    /// True for root (effective user id 0): only root may point airloc at another
+    /// system configuration, since that file holds the administrator's policy.
+    public static var isRoot: Bool { geteuid() == 0 }
+}
