@@ -43,4 +43,39 @@ import Testing
             #expect(asRoot.stdout.contains("\"policy\": \"forbid\""), "\(asRoot)")
         }
     }
+
+    func mode(_ path: String) -> mode_t {
+        var info = stat()
+        _ = stat(path, &info)
+        return info.st_mode & 0o777
+    }
+
+    /// Positions are personal: state and cache directories left open by an older version
+    /// (or made by hand) are closed to other users, and what airloc writes is private.
+    @Test(.enabled(if: ExternalTool.available("python3")))
+    func stateAndCacheAreTheUsersAloneEvenWhenTheirDirectoriesWereOpen() async throws {
+        let double = try await HTTPDouble.start()
+        defer { double.stop() }
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let state = home.url.appendingPathComponent("state/airloc").path
+        let cache = home.url.appendingPathComponent("cache/airloc").path
+        for directory in [state, cache] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            chmod(directory, 0o755)
+        }
+        let environment = AirlocBinary.environment(home: home.url, servicesAt: double)
+        // A umask that would leave new files readable by everyone.
+        let shell = ["-c", "umask 000; exec \"$0\" \"$@\"", AirlocBinary.path]
+        let granted = try await ChildProcess.run("/bin/sh", shell + ["auth", "grant"], environment: environment)
+        #expect(granted.status == 0, "\(granted)")
+        let report = try await ChildProcess.run(
+            "/bin/sh", shell + ["now", "--lat", "52.52", "--lon", "13.40", "--json"], environment: environment)
+        #expect(report.status == 0, "\(report)")
+        #expect(mode(state) == 0o700 && mode(cache) == 0o700, "directories: \(mode(state)), \(mode(cache))")
+        #expect(mode(state + "/authorization") == 0o600)
+        let cached = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(!cached.isEmpty)
+        for file in cached { #expect(mode(cache + "/" + file) == 0o600, "\(file)") }
+    }
 }
