@@ -65,7 +65,12 @@ import Testing
         let report = try await offPool { try AcceptanceReport(corpus: corpus, gazetteer: gazetteer) }
         print(report.text)
         func rate(_ name: String) throws -> Double { try #require(report.suite(name), "suite \(name)").rate }
-        // The targets (docs/performance.md has each miss and why).
+        // The gazetteer issue's targets (docs/performance.md has each miss and why). Two
+        // of them are met with no case to spare (USA top 1: 270/300; with --country US:
+        // 285/300). That is deliberate, not a flaky margin: search is deterministic (same
+        // data, same code, same answer on any machine, no clock involved), and the floor
+        // is the target users were promised, not the measured rate minus slack. A ranking
+        // change that loses one of these cases must fail here and be decided on.
         #expect(try rate("usa_test_cities (top 5)") >= 0.99)
         #expect(try rate("usa_test_cities (top 1)") >= 0.90)
         #expect(try rate("usa_test_cities --country US (top 1)") >= 0.95)
