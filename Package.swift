@@ -55,7 +55,8 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
         .testTarget(name: "AirlocTests", dependencies: ["Airloc", "Gazetteer", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Airloc", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "airloc", "airloc-example-logger"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["TestSupport", "airloc", "airloc-example-logger", "airloc-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

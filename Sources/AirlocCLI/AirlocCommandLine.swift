@@ -1,6 +1,7 @@
 import Airloc
 import Configuration
 import Foundation
+import Gazetteer
 import Web
 
 /// What every command gets: the environment, the parsed arguments and lazy access to
@@ -107,7 +108,17 @@ public enum AirlocCommandLine {
             let context = CommandContext(
                 arguments: parsed, environment: environment, configuration: configuration, console: console,
                 configurationError: configurationError)
-            return try await command.run(context).rawValue
+            let code = try await command.run(context)
+            // A lookup met a reference outside its section: whatever was printed came from a
+            // damaged file, and the user must hear so (never a crash, never silence).
+            if GazetteerDamage.detected {
+                throw CLIError(
+                    code: .dataError,
+                    message: "place data \(GazetteerDamage.file ?? "gazetteer.bin") is damaged (a reference points "
+                        + "outside its section); `airloc data info --verify` shows where; rebuild it with "
+                        + "`airloc data import` or reinstall airloc")
+            }
+            return code.rawValue
         } catch {
             report(error, console: plain, commandSpec: command.spec)
             return error.code.rawValue

@@ -36,6 +36,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case first
     case countries
     case air
+    case verify
 }
 
 /// One option a command accepts.

@@ -7,9 +7,10 @@ import Gazetteer
 enum DataCommand {
     static let spec = CommandSpec(
         name: "data", summary: "Show or rebuild the offline place data",
-        usage: "info [--json] | import --from DIR [--output FILE] [--source TEXT]",
+        usage: "info [--json] [--verify] | import --from DIR [--output FILE] [--source TEXT]",
         discussion: """
-              info     where the place data was found, its source, build date and counts
+              info     where the place data was found, its source, build date and counts;
+                       --verify also checks every reference in the file (exit 65 when damaged)
               import   build gazetteer.bin from GeoNames dump files in DIR (cities500.txt,
                        admin1CodesASCII.txt, countryInfo.txt and, when present, alternateNamesV2.txt
                        from download.geonames.org/export/dump);
@@ -17,6 +18,7 @@ enum DataCommand {
             """,
         options: [
             .flag(.json, "with info: print JSON"),
+            .flag(.verify, "with info: check every reference in the file (a few hundred ms)"),
             .value(.from, "DIR", "with import: directory holding the GeoNames files"),
             .value(.output, "FILE", "with import: where to write gazetteer.bin"),
             .value(.source, "TEXT", "with import: source description stored in the file"),
@@ -29,6 +31,16 @@ enum DataCommand {
         switch context.arguments.positionals.first ?? "info" {
         case "info":
             let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+            if context.arguments.has(.verify) {
+                let problems = gazetteer.verify()
+                guard problems.isEmpty else {
+                    throw CLIError(
+                        code: .dataError,
+                        message: "place data \(gazetteer.location) is damaged:\n  "
+                            + problems.joined(separator: "\n  ")
+                            + "\nRebuild it with `airloc data import` or reinstall airloc.")
+                }
+            }
             let meta = gazetteer.metadata
             if context.arguments.has(.json) {
                 var object: [String: Any] = ["path": gazetteer.location, "places": gazetteer.count]

@@ -86,6 +86,15 @@ func speedCheck() -> String {
 
 // `airloc-bench speed`: the speed check alone, in a process of its own so that its 32 MB
 // stay out of the peak memory measured of the lookups.
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "fuzz" {
+    let seed = CommandLine.arguments.count >= 5 ? UInt64(CommandLine.arguments[4]) ?? 1 : 1
+    do { try Fuzz.run(data: CommandLine.arguments[2], runs: Int(CommandLine.arguments[3]) ?? 100, seed: seed) } catch {
+        FileHandle.standardError.write(Data("fuzz: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "speed" {
     print(speedCheck())
     exit(0)

@@ -15,14 +15,14 @@ public final class Gazetteer: Sendable {
     let strings: SectionReader
     let countries: SectionReader
     let admin1: SectionReader
-    private let timezones: SectionReader
-    private let features: SectionReader
+    let timezones: SectionReader
+    let features: SectionReader
     let places: SectionReader
-    private let tree: PlaceTree
+    let tree: PlaceTree
     /// Per 0.5° cell, the tree slot of the place nearest its centre (section `SEED`).
-    private let seeds: SectionReader
+    let seeds: SectionReader
     private let seedsPerDegree: Int
-    private let ids: SectionReader
+    let ids: SectionReader
     /// The name index behind ``search(_:options:)``.
     let index: SearchIndex
     /// Postal codes (`POST`) and per-country formats (`PFMT`).
@@ -101,7 +101,7 @@ public final class Gazetteer: Sendable {
         seedsPerDegree = perDegree
         seeds = SectionReader(base: seedSection.base + 4, count: seedSection.count - 4)
         let meta = found[GazetteerFormat.Tag.meta.code].map {
-            String(decoding: UnsafeRawBufferPointer(start: $0.base, count: $0.count), as: UTF8.self)
+            String(decoding: $0.bytes(at: 0, count: $0.count), as: UTF8.self)
         }
         var pairs: [String: String] = [:]
         for line in (meta ?? "").split(separator: "\n") {
@@ -110,6 +110,7 @@ public final class Gazetteer: Sendable {
         }
         metadata = pairs
         self.path = path
+        GazetteerDamage.loaded.withLock { $0 = path }
         self.file = file
     }
 
@@ -121,15 +122,18 @@ public final class Gazetteer: Sendable {
     func string(_ reader: SectionReader, at offset: Int) -> String {
         let start = Int(reader.u32(offset))
         let length = Int(reader.u32(offset + 4))
-        guard start <= strings.count, length <= strings.count - start else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: strings.base + start, count: length), as: UTF8.self)
+        guard start <= strings.count, length <= strings.count - start else {
+            GazetteerDamage.note()
+            return ""
+        }
+        return String(decoding: strings.bytes(at: start, count: length), as: UTF8.self)
     }
 
     func countryFields(_ index: Int) -> (code: String, name: String) {
         guard index < countries.count / GazetteerFormat.countryStride else { return ("", "") }
         let base = index * GazetteerFormat.countryStride
         let code = String(
-            decoding: UnsafeRawBufferPointer(start: countries.base + base, count: 2), as: UTF8.self)
+            decoding: countries.bytes(at: base, count: 2), as: UTF8.self)
         return (code, string(countries, at: base + 8))
     }
 
@@ -147,7 +151,13 @@ public final class Gazetteer: Sendable {
 
     /// The place stored at position `index` (0..<count).
     public func place(at index: Int) -> Place {
-        precondition(index >= 0 && index < count, "place index out of range")
+        // An index from a damaged tree or search entry: noted, and a real place in its
+        // stead (the command reports the damage instead of this answer).
+        var index = index
+        if index < 0 || index >= count {
+            GazetteerDamage.note()
+            index = 0
+        }
         let base = index * GazetteerFormat.placeStride
         let lat = Double(places.i32(base + 4)) / GazetteerFormat.coordinateScale
         let lon = Double(places.i32(base + 8)) / GazetteerFormat.coordinateScale

@@ -113,7 +113,7 @@ extension Gazetteer {
         let upper = Array(iso2.uppercased().utf8)
         guard upper.count == 2 else { return nil }
         for index in 0..<countryCount {
-            let code = UnsafeRawBufferPointer(start: countries.base + index * GazetteerFormat.countryStride, count: 2)
+            let code = countries.bytes(at: index * GazetteerFormat.countryStride, count: 2)
             if code.elementsEqual(upper) { return UInt16(index) }
         }
         return nil
@@ -127,7 +127,7 @@ extension Gazetteer {
         let offset = Int(postal.u32(base + 4))
         let length = Int(postal.u32(base + 8))
         guard offset <= strings.count, length <= strings.count - offset else { return -1 }
-        let code = UnsafeRawBufferPointer(start: strings.base + offset, count: length)
+        let code = strings.bytes(at: offset, count: length)
         if code.elementsEqual(key) { return 0 }
         return code.lexicographicallyPrecedes(key) ? -1 : 1
     }

@@ -53,8 +53,7 @@ extension Gazetteer {
         if upper.count == 2 || upper.count == 3 {
             for index in 0..<countryCount {
                 let base = index * GazetteerFormat.countryStride
-                let code = UnsafeRawBufferPointer(
-                    start: countries.base + base + (upper.count == 2 ? 0 : 2), count: upper.count)
+                let code = countries.bytes(at: base + (upper.count == 2 ? 0 : 2), count: upper.count)
                 if code.elementsEqual(upper) { found.insert(UInt16(index)) }
             }
         }
@@ -88,7 +87,7 @@ extension Gazetteer {
         let upper = code.uppercased()
         for index in 0..<countryCount where countryFields(index).code == upper {
             let base = index * GazetteerFormat.countryStride
-            return String(decoding: UnsafeRawBufferPointer(start: countries.base + base + 2, count: 3), as: UTF8.self)
+            return String(decoding: countries.bytes(at: base + 2, count: 3), as: UTF8.self)
         }
         return nil
     }
@@ -162,7 +161,7 @@ final class ShortAdmin1Codes: Sendable {
                 let offset = Int(gazetteer.admin1.u32(ref))
                 let length = Int(gazetteer.admin1.u32(ref + 4))
                 guard (1...3).contains(length), offset <= gazetteer.strings.count - length else { return 0 }
-                return Self.pack(Array(UnsafeRawBufferPointer(start: gazetteer.strings.base + offset, count: length)))
+                return Self.pack(Array(gazetteer.strings.bytes(at: offset, count: length)))
                     ?? 0
             }
             table = built

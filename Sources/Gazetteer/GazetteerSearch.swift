@@ -228,7 +228,7 @@ extension Gazetteer {
         let ref = index.originalRef(entry)
         guard ref.offset <= strings.count, ref.length <= strings.count - ref.offset else { return "" }
         return String(
-            decoding: UnsafeRawBufferPointer(start: strings.base + ref.offset, count: ref.length), as: UTF8.self)
+            decoding: strings.bytes(at: ref.offset, count: ref.length), as: UTF8.self)
     }
 }
 

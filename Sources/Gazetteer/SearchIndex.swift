@@ -60,7 +60,18 @@ struct SearchIndex: Sendable {
         guard offset <= keys.count, length <= keys.count - offset else {
             return UnsafeRawBufferPointer(start: nil, count: 0)
         }
-        return UnsafeRawBufferPointer(start: keys.base + offset, count: length)
+        return keys.bytes(at: offset, count: length)
+    }
+
+    /// Byte `depth` of key `i`; in a sorted range every key is longer than the depth
+    /// walked, so a shorter one is damage (noted; 0 stands in).
+    @inline(__always) func byte(of i: Int, at depth: Int) -> UInt8 {
+        let k = key(i)
+        guard depth < k.count else {
+            GazetteerDamage.note()
+            return 0
+        }
+        return k[depth]
     }
 
     func keyString(_ i: Int) -> String { String(decoding: key(i), as: UTF8.self) }
@@ -134,7 +145,7 @@ struct SearchIndex: Sendable {
                 let offset = Int(hot.u32(base))
                 let length = Int(hot.u32(base + 4))
                 guard offset <= keys.count, length <= keys.count - offset else { return nil }
-                let p = UnsafeRawBufferPointer(start: keys.base + offset, count: length)
+                let p = keys.bytes(at: offset, count: length)
                 if p.lexicographicallyPrecedes(q) { low = mid + 1 } else { high = mid }
             }
             guard low < records else { return nil }
@@ -142,7 +153,7 @@ struct SearchIndex: Sendable {
             let offset = Int(hot.u32(base))
             let length = Int(hot.u32(base + 4))
             guard length == q.count, offset <= keys.count, length <= keys.count - offset,
-                UnsafeRawBufferPointer(start: keys.base + offset, count: length).elementsEqual(q)
+                keys.bytes(at: offset, count: length).elementsEqual(q)
             else { return nil }
             let first = Int(hot.u32(base + 8))
             let n = Int(hot.u32(base + 12))

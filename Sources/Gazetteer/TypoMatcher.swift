@@ -90,12 +90,12 @@ struct TypoMatcher {
         while start < range.upperBound {
             nodes += 1
             if nodes > maximumNodes { return }
-            let byte = index.key(start)[depth]
+            let byte = index.byte(of: start, at: depth)
             // A child's run is found by galloping from its start, then bisection: the
             // cost grows with the child's size, not with its parent's.
             var step = 1
             var known = start + 1
-            while start + step < range.upperBound, index.key(start + step)[depth] == byte {
+            while start + step < range.upperBound, index.byte(of: start + step, at: depth) == byte {
                 known = start + step + 1
                 step *= 2
             }

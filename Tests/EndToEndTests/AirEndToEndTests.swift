@@ -31,7 +31,7 @@ struct AirEndToEndTests {
         #expect(queries.count == 3)
         #expect(queries.first?.hasPrefix("latitude=48.85&longitude=2.35&") == true, "\(queries)")
         let archive = try double.requests().filter { $0.path == "/v1/archive" }.map(\.query)
-        #expect(archive.count == 6 && archive.allSatisfy { $0.hasPrefix("latitude=") }, "\(archive)")
+        #expect(archive.count == 3 && archive.allSatisfy { $0.hasPrefix("latitude=") }, "one per report: \(archive)")
         #expect(archive.first { $0.contains("latitude=48.85&longitude=2.35&") } != nil, "\(archive)")
     }
 
