@@ -112,22 +112,31 @@ extension Gazetteer {
     private func countryIndex(iso2: String) -> UInt16? {
         let upper = Array(iso2.uppercased().utf8)
         guard upper.count == 2 else { return nil }
+        // index < countryCount: both bytes lie inside `countries` (its size is a whole
+        // number of records, checked at load).
         for index in 0..<countryCount {
-            let code = countries.bytes(at: index * GazetteerFormat.countryStride, count: 2)
-            if code.elementsEqual(upper) { return UInt16(index) }
+            let base = index * GazetteerFormat.countryStride
+            if countries.uncheckedU8(base) == upper[0] && countries.uncheckedU8(base + 1) == upper[1] {
+                return UInt16(index)
+            }
         }
         return nil
     }
 
     /// Orders postal entry `index` against (country, key).
+    /// `index` < postalCount, so the record's fields lie inside `postal` (a whole number
+    /// of records, checked at load); the code's reference comes from the file and is checked.
     private func comparePostal(_ index: Int, country: UInt16, _ key: [UInt8]) -> Int {
         let base = index * GazetteerFormat.postalStride
-        let entryCountry = postal.u16(base)
+        let entryCountry = postal.uncheckedU16(base)
         if entryCountry != country { return entryCountry < country ? -1 : 1 }
-        let offset = Int(postal.u32(base + 4))
-        let length = Int(postal.u32(base + 8))
-        guard offset <= strings.count, length <= strings.count - offset else { return -1 }
-        let code = strings.bytes(at: offset, count: length)
+        let offset = Int(postal.uncheckedU32(base + 4))
+        let length = Int(postal.uncheckedU32(base + 8))
+        guard offset <= strings.count, length <= strings.count - offset else {
+            GazetteerDamage.note()
+            return -1
+        }
+        let code = strings.uncheckedBytes(at: offset, count: length)
         if code.elementsEqual(key) { return 0 }
         return code.lexicographicallyPrecedes(key) ? -1 : 1
     }

@@ -40,8 +40,10 @@ struct PlaceTree: Sendable {
         vectors = SectionReader(base: section.base + 16 + nodeBytes + count * 4, count: count * 12)
     }
 
+    /// `slot` < `count` (the walk's ranges come from `count`, and `vectors` holds
+    /// `count` × 12 bytes, checked at load): no per-float check.
     @inline(__always) private func component(_ slot: Int, _ axis: Int) -> Double {
-        Double(vectors.f32(slot * 12 + axis * 4))
+        Double(vectors.uncheckedF32(slot * 12 + axis * 4))
     }
 
     /// The place index of tree slot `slot`.
@@ -79,9 +81,10 @@ struct PlaceTree: Sendable {
                     }
                     continue
                 }
+                // node < nodeCount here, and `nodes` holds nodeCount records (checked at load).
                 let base = node * Self.nodeStride
-                let split = Double(nodes.f32(base))
-                let axis = Int(nodes.u8(base + 4))
+                let split = Double(nodes.uncheckedF32(base))
+                let axis = Int(nodes.uncheckedU8(base + 4))
                 let value = axis == 0 ? q.0 : (axis == 1 ? q.1 : q.2)
                 let diff = value - split
                 let mid = Int32((lo + hi) / 2)
