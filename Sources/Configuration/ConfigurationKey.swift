@@ -60,6 +60,30 @@ public struct ConfigurationKey: Sendable {
         }
     }
 
+    /// A value `parse` understands.
+    static func parsed<T>(
+        _ section: String, _ name: String, _ expected: String, _ parse: @escaping @Sendable (String) -> T?,
+        set: @escaping @Sendable (inout Settings, T) -> Void
+    ) -> ConfigurationKey {
+        ConfigurationKey(section, name, expected) { settings, value in
+            guard let parsed = parse(value) else { return false }
+            set(&settings, parsed)
+            return true
+        }
+    }
+
+    /// Text of 1-200 characters that `valid` accepts.
+    static func text(
+        _ section: String, _ name: String, _ expected: String, valid: @escaping @Sendable (String) -> Bool,
+        set: @escaping @Sendable (inout Settings, String) -> Void
+    ) -> ConfigurationKey {
+        ConfigurationKey(section, name, expected) { settings, value in
+            guard !value.isEmpty, value.count <= 200, valid(value) else { return false }
+            set(&settings, value)
+            return true
+        }
+    }
+
     static func url(_ name: String, _ set: @escaping @Sendable (inout Settings, ServiceURL) -> Void) -> ConfigurationKey
     {
         ConfigurationKey("services", name, "an http(s) base URL") { settings, value in
@@ -102,37 +126,27 @@ public struct ConfigurationKey: Sendable {
         choice("services", "ip-service", IPService.self) { settings, service in
             if let service { settings.ipService = service }
         },
-        ConfigurationKey("services", "open-meteo-api-key", "an Open-Meteo API key (letters, digits, - and _)") {
-            settings, value in
+        text("services", "open-meteo-api-key", "an Open-Meteo API key (letters, digits, - and _)") { value in
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
-            guard !value.isEmpty, value.count <= 200, value.unicodeScalars.allSatisfy(allowed.contains) else {
-                return false
-            }
-            settings.openMeteoAPIKey = value
-            return true
+            return value.unicodeScalars.allSatisfy(allowed.contains)
+        } set: {
+            $0.openMeteoAPIKey = $1
         },
-        ConfigurationKey(
-            "cache", "max-stale", "a duration: seconds, or with m or h (e.g. 6h); 0 turns the offline fallback off"
-        ) { settings, value in
-            guard let seconds = ConfigurationFiles.parseDuration(value) else { return false }
-            settings.maxStale = seconds
-            return true
-        },
+        parsed(
+            "cache", "max-stale", "a duration: seconds, or with m or h (e.g. 6h); 0 turns the offline fallback off",
+            ConfigurationFiles.parseDuration
+        ) { $0.maxStale = $1 },
         number("location", "latitude", "degrees", -90...90) { $0.manualLatitude = $1 },
         number("location", "longitude", "degrees", -180...180) { $0.manualLongitude = $1 },
-        ConfigurationKey("location", "place", "a place name, optionally with ', country' (e.g. Paris, FR)") {
-            settings, value in
-            guard !value.isEmpty, value.count <= 200 else { return false }
-            settings.manualPlace = value
-            return true
+        text("location", "place", "a place name, optionally with ', country' (e.g. Paris, FR)") { _ in
+            true
+        } set: {
+            $0.manualPlace = $1
         },
-        ConfigurationKey(
-            "location", "providers", "a list of gpsd, ip, manual in the order to try them (e.g. gpsd, manual)"
-        ) { settings, value in
-            guard let list = ConfigurationFiles.parseProviders(value) else { return false }
-            settings.providers = list
-            return true
-        },
+        parsed(
+            "location", "providers", "a list of gpsd, ip, manual in the order to try them (e.g. gpsd, manual)",
+            ConfigurationFiles.parseProviders
+        ) { $0.providers = $1 },
         number("privacy", "outbound-precision", "degrees", 0.0001...1, note: " (e.g. 0.01 ≈ 1 km)") {
             $0.outboundPrecision = $1
         },

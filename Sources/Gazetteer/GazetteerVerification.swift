@@ -20,10 +20,13 @@ extension Gazetteer {
             }
             if found > 3 { problems.append("\(section): \(found - 3) more damaged records") }
         }
+        /// `length` bytes at `offset` of a blob `limit` bytes long.
+        func rangeProblem(_ offset: Int, _ length: Int, _ limit: Int, _ what: String) -> String? {
+            offset <= limit && length <= limit - offset ? nil : what
+        }
         func stringProblem(_ reader: SectionReader, _ offset: Int) -> String? {
-            let start = Int(reader.u32(offset))
-            let length = Int(reader.u32(offset + 4))
-            return start <= strings.count && length <= strings.count - start ? nil : "a string outside the text"
+            rangeProblem(
+                Int(reader.u32(offset)), Int(reader.u32(offset + 4)), strings.count, "a string outside the text")
         }
         func indexProblem(_ value: Int, _ limit: Int, _ what: String, optional: Bool = false) -> String? {
             if optional && value == Int(GazetteerFormat.none16) { return nil }
@@ -75,14 +78,12 @@ extension Gazetteer {
         let entryCount = index.count
         check("SIDX", entryCount) { i in
             let base = i * GazetteerFormat.entryStride
-            let keyOffset = Int(index.entries.u32(base))
-            let keyLength = Int(index.entries.u8(base + 12))
-            guard keyOffset <= index.keys.count, keyLength <= index.keys.count - keyOffset else {
-                return "a key outside the key blob"
-            }
-            let nameOffset = Int(index.entries.u32(base + 8))
-            guard nameOffset + Int(index.entries.u8(base + 13)) <= strings.count else {
-                return "a name outside the text"
+            let key = (Int(index.entries.u32(base)), Int(index.entries.u8(base + 12)))
+            let name = (Int(index.entries.u32(base + 8)), Int(index.entries.u8(base + 13)))
+            if let problem = rangeProblem(key.0, key.1, index.keys.count, "a key outside the key blob")
+                ?? rangeProblem(name.0, name.1, strings.count, "a name outside the text")
+            {
+                return problem
             }
             let target = Int(index.entries.u32(base + 4))
             switch index.entries.u8(base + 14) & ~SearchTargetKind.alternateFlag & 0x7F {
@@ -95,14 +96,11 @@ extension Gazetteer {
         let topCount = index.tops.count / 4
         check("SHOT", index.hot.count / GazetteerFormat.hotStride) { i in
             let base = i * GazetteerFormat.hotStride
-            let offset = Int(index.hot.u32(base))
-            let length = Int(index.hot.u32(base + 4))
-            guard offset <= index.keys.count, length <= index.keys.count - offset else {
-                return "a prefix outside the keys"
-            }
-            let first = Int(index.hot.u32(base + 8))
-            let n = Int(index.hot.u32(base + 12))
-            return first <= topCount && n <= topCount - first ? nil : "a best-entries list outside its section"
+            return rangeProblem(
+                Int(index.hot.u32(base)), Int(index.hot.u32(base + 4)), index.keys.count, "a prefix outside the keys")
+                ?? rangeProblem(
+                    Int(index.hot.u32(base + 8)), Int(index.hot.u32(base + 12)), topCount,
+                    "a best-entries list outside its section")
         }
         check("STOP", topCount) { indexProblem(Int(index.tops.u32($0 * 4)), entryCount, "search entry") }
         check("POST", postal.count / GazetteerFormat.postalStride) { i in
