@@ -27,7 +27,11 @@ enum CoordinateArguments {
 
     private static func number(_ text: String, what: String, range: String, command: String) throws(CLIError) -> Double
     {
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Double("0x10") is 16 and Double("1e1") is 10: neither is how a coordinate is
+        // written, and a script's typo must not land somewhere else.
+        let decimal = trimmed.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }
+        guard decimal, let value = Double(trimmed), value.isFinite else {
             throw .usage("invalid \(what) '\(text)': expected decimal degrees in \(range)", command: command)
         }
         return value

