@@ -66,6 +66,9 @@ enum LocateCommand {
             context.console.out(JSONDocument.encode(document))
         } else {
             context.console.out(render(resolution, place: place, now: now, console: context.console))
+            if let place, place.distance > 50_000 {
+                context.console.err("airloc: warning: no populated place within 50 km\n")
+            }
             if context.arguments.has(.verbose) {
                 context.console.out(renderAttempts(resolution.attempts, console: context.console))
             }
@@ -100,9 +103,6 @@ enum LocateCommand {
         if !motion.isEmpty { lines.append("  " + motion.joined(separator: " · ").capitalizingFirst()) }
         if let place {
             lines.append("  Place: \(place.place.displayName)" + console.dim(" (\(place.relativeDescription))"))
-            if place.distance > 50_000 {
-                lines.append(console.warning("  no populated place within 50 km"))
-            }
         } else {
             lines.append("  Place: none known nearby")
         }

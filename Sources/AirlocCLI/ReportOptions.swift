@@ -85,11 +85,15 @@ enum ReportFormat: Sendable {
         }
     }
 
+    /// The report on stdout; its warnings (a stale answer standing in, no place nearby)
+    /// are not the answer: on stderr, except in JSON, where they are part of the document.
     func print(_ report: AirReport, console: Console) {
         switch self {
         case .text: console.out(ReportText(console: console).render(report))
         case .json: console.out(ReportJSON(report).encoded())
         case .line: console.out(ReportLine.render(report) + "\n")
         }
+        guard self != .json else { return }
+        for warning in report.warnings { console.err(console.warning("airloc: warning: \(warning)") + "\n") }
     }
 }

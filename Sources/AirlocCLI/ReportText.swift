@@ -45,7 +45,6 @@ struct ReportText {
             footer += " · Places: GeoNames"
             lines.append("  " + console.dim(footer))
         }
-        for warning in report.warnings { lines.append(console.warning("warning: \(warning)")) }
         return lines.joined(separator: "\n") + "\n"
     }
 
