@@ -64,7 +64,15 @@ public struct LocationSession: Sendable {
             return ManualProvider(coordinate: coordinate, origin: "configured")
         }
         if let name = settings.manualPlace {
-            guard let place = gazetteer.place(named: name) else { throw .unknownPlace(name) }
+            let namesakes = gazetteer.places(named: name)
+            guard let place = namesakes.first else { throw .unknownPlace(name, origin: settings.manualOrigin) }
+            // As `airloc use` decides: several places of similar size (within 5× of the
+            // most populous) make the name ambiguous; a configured location must not be
+            // a coin toss.
+            let similar = namesakes.filter { 5 * max($0.population, 1) > place.population }
+            if similar.count > 1 {
+                throw .ambiguousPlace(name, Array(similar.prefix(9)), origin: settings.manualOrigin)
+            }
             return ManualProvider(coordinate: place.coordinate, origin: "place \(place.displayName)")
         }
         return nil

@@ -1,3 +1,4 @@
+import Geo
 import Location
 import Platform
 
@@ -11,8 +12,11 @@ public enum LocationSessionError: Error, Sendable, CustomStringConvertible {
     case notAuthorized(LocationAuthorization.Refusal)
     /// `manual` was the only way left and no manual location is configured.
     case noManualLocation
-    /// `[location] place` names no place in the offline data.
-    case unknownPlace(String)
+    /// `[location] place` names no place in the offline data; `origin` is where it was
+    /// set ("airloc.conf:3").
+    case unknownPlace(String, origin: String?)
+    /// `[location] place` names several places of similar size (Springfield).
+    case ambiguousPlace(String, [Place], origin: String?)
     /// Every provider was tried and none answered; `retryable` when waiting may help
     /// (no fix yet, gpsd restarting, a rate limit) rather than something needing a fix
     /// (gpsd not running).
@@ -31,7 +35,12 @@ public enum LocationSessionError: Error, Sendable, CustomStringConvertible {
         case .notAuthorized(.needsAlways):
             return "unattended use needs permission to use the location always; only use while interactive was allowed"
         case .noManualLocation: return "no manual location is configured"
-        case .unknownPlace(let name): return "[location] place = \(name): no place of that name in the offline data"
+        case .unknownPlace(let name, let origin):
+            return (origin.map { "\($0): " } ?? "")
+                + "[location] place = \(name): no place of that name in the offline data"
+        case .ambiguousPlace(let name, let places, let origin):
+            return (origin.map { "\($0): " } ?? "") + "[location] place = \(name) names several places: "
+                + places.map(\.displayName).joined(separator: "; ")
         case .noLocation(let failure, _): return failure.description
         case .cannotSaveAuthorization(let error): return "cannot save the authorization: \(error)"
         case .cancelled: return "locating was cancelled"

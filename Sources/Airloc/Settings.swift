@@ -22,6 +22,8 @@ public struct Settings: Sendable {
     public var providers: [ProviderName] = [.gpsd, .manual]
     /// A place name for the manual provider (`[location] place`), resolved offline.
     public var manualPlace: String?
+    /// Where the manual location was set ("~/.config/airloc/airloc.conf:3"), for errors.
+    public var manualOrigin: String?
     public var manualLatitude: Double?
     public var manualLongitude: Double?
     /// Coordinates given for one run (`--lat/--lon`): nothing is sensed, and the chosen

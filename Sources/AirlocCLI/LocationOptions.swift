@@ -65,10 +65,18 @@ extension CLIError {
         switch error {
         case .notAuthorized(let refusal): self = Self.refused(refusal)
         case .noManualLocation: self = .config(UnconfiguredManualProviderReason.text)
-        case .unknownPlace(let name):
+        case .unknownPlace(let name, let origin):
             self = .config(
-                "[location] place = \(name): no place of that name in the offline gazetteer "
+                (origin.map { "\($0): " } ?? "")
+                    + "[location] place = \(name): no place of that name in the offline gazetteer "
                     + "(try `airloc reverse`-style coordinates with latitude/longitude, or 'Name, CC')")
+        case .ambiguousPlace(let name, let places, let origin):
+            let list = places.map { "  \($0.displayName)" }.joined(separator: "\n")
+            self = .config(
+                (origin.map { "\($0): " } ?? "")
+                    + "[location] place = \(name) names several places; say which (e.g. '\(name), "
+                    + "\(places[0].admin1.isEmpty ? places[0].countryCode : places[0].admin1)') or use latitude/longitude:\n"
+                    + list)
         case .noLocation(let failure, let retryable):
             let noFix = failure.errors.values.contains {
                 if case .noFix? = $0 as? GPSDError { return true }

@@ -70,6 +70,29 @@ public enum ConfigurationFiles {
     static func apply(_ entries: [ConfigFile.Entry], path: String, isSystem: Bool, to settings: inout Settings)
         throws(ConfigurationError)
     {
+        // The manual location is one thing: coordinates (both) or a place, per file; a
+        // later file's choice replaces an earlier file's.
+        var manual: [String: Int] = [:]
+        for entry in entries
+        where entry.section == "location" && ["latitude", "longitude", "place"].contains(entry.key) {
+            manual[entry.key] = entry.line
+        }
+        if let line = manual["latitude"] ?? manual["longitude"],
+            (manual["latitude"] == nil) != (manual["longitude"] == nil)
+        {
+            let (given, missing) = manual["latitude"] != nil ? ("latitude", "longitude") : ("longitude", "latitude")
+            throw ConfigurationError("\(path):\(line): [location] \(given) without \(missing): give both, or a place")
+        }
+        if let place = manual["place"], let coordinates = manual["latitude"] {
+            throw ConfigurationError(
+                "\(path):\(max(place, coordinates)): [location] has both latitude/longitude and place; keep one")
+        }
+        if let line = manual["place"] ?? manual["latitude"] {
+            settings.manualPlace = nil
+            settings.manualLatitude = nil
+            settings.manualLongitude = nil
+            settings.manualOrigin = "\(path):\(line)"
+        }
         for entry in entries {
             let at = "\(path):\(entry.line)"
             let keys = ConfigurationKey.all.filter { $0.section == entry.section }

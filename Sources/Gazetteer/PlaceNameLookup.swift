@@ -12,23 +12,29 @@ import Geo
 /// location must not silently become a different town. (Typo-tolerant search is
 /// ``search(_:options:)``.)
 extension Gazetteer {
-    public func place(named text: String) -> Place? {
+    public func place(named text: String) -> Place? { places(named: text).first }
+
+    /// Every place with that exact name (and qualifier), the most populous first.
+    public func places(named text: String) -> [Place] {
         let parts = text.split(separator: ",", maxSplits: 1).map { SearchKey.fold(String($0)) }
-        guard let name = parts.first, !name.isEmpty else { return nil }
+        guard let name = parts.first, !name.isEmpty else { return [] }
         var filter = TargetFilter()
         if parts.count > 1 {
             let qualifier = parts[1]
             filter.anyOf = [(countries(named: qualifier), admin1Regions(named: qualifier))]
         }
         let key = Array(name.utf8)
-        var best: (population: Int, target: Int)?
+        var found: [(population: Int, target: Int)] = []
         for entry in index.exactRange(key, in: index.prefixRange(key))
         where index.kind(entry) == .place && filter.admits(entry, in: self) {
             let target = index.target(entry)
-            guard target < count else { continue }
-            let population = self.population(at: target)
-            if best == nil || population > best!.population { best = (population, target) }
+            guard target < count, !found.contains(where: { $0.target == target }) else { continue }
+            found.append((self.population(at: target), target))
         }
-        return best.map { place(at: $0.target) }
+        // The most populous first; among equals the first in the file, as before.
+        return found.enumerated().sorted {
+            $0.element.population != $1.element.population
+                ? $0.element.population > $1.element.population : $0.offset < $1.offset
+        }.map { place(at: $0.element.target) }
     }
 }

@@ -101,6 +101,30 @@ import Testing
         #expect(throws: LocationSessionError.self) { _ = try session.manualProvider() }
     }
 
+    /// As `airloc use` decides: a name several places of similar size share is not a
+    /// location; one far bigger than its namesakes is.
+    @Test func anAmbiguousPlaceIsAnErrorNotACoinToss() throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        var session = try session(home)
+        session.settings.manualPlace = "Springfield"
+        session.settings.manualOrigin = "airloc.conf:2"
+        do throws(LocationSessionError) {
+            _ = try session.manualProvider()
+            Issue.record("Springfield was taken as one place")
+        } catch {
+            guard case .ambiguousPlace(_, let places, "airloc.conf:2") = error else {
+                Issue.record("expected ambiguousPlace, got \(error)")
+                return
+            }
+            #expect(places.count > 1 && places.allSatisfy { $0.name == "Springfield" })
+        }
+        session.settings.manualPlace = "Springfield, IL"
+        #expect(try session.manualProvider()?.origin == "place Springfield, Illinois, United States")
+        session.settings.manualPlace = "Paris"
+        #expect(try session.manualProvider()?.origin == "place Paris, Île-de-France, France")
+    }
+
     @Test func theOutboundCoordinateIsAsCoarseAsAllowed() {
         let point = Coordinate(uncheckedLatitude: 52.520_08, longitude: 13.404_95)
         #expect(

@@ -117,6 +117,24 @@ import Testing
         #expect(fromEnvironment.openMeteoAPIKey == "k-1")
     }
 
+    /// The manual location is coordinates (both) or a place: half or both is a mistake
+    /// that must not quietly pick one.
+    @Test func aHalfOrDoubleManualLocationIsAnErrorWithItsLine() throws {
+        for (text, expected) in [
+            ("[location]\nlatitude = 52.5\n", "airloc.conf:2: [location] latitude without longitude"),
+            ("[location]\n\nlongitude = 13.4\n", "airloc.conf:3: [location] longitude without latitude"),
+            ("[location]\nlatitude = 52.5\nlongitude = 13.4\nplace = Berlin\n", "airloc.conf:4: [location] has both"),
+        ] {
+            do {
+                _ = try load(text)
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.message.contains(expected), "\(error.message)")
+            }
+        }
+        #expect(try load("[location]\nplace = Berlin\n").manualOrigin?.hasSuffix("airloc.conf:2") == true)
+    }
+
     @Test func gpsdAddressForms() throws {
         #expect(try ConfigurationFiles.parseGPSD("localhost", origin: "x") == .init(host: "localhost", port: 2947))
         #expect(
