@@ -51,11 +51,18 @@ extension HTTPClient {
         attempts: inout Int, random: @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) async throws(WebError) -> Data {
         var attempt = 0
+        // A timeout is reported as what the user waited for: the whole deadline when the
+        // last attempt was cut short by it (not the 0.16 s that happened to be left).
+        let waited = (deadline - time.now).seconds
+        func timedOut(_ failure: WebError, cut: Bool) -> WebError {
+            guard cut, case .timedOut = failure else { return failure }
+            return .timedOut(service: service, seconds: (waited * 10).rounded() / 10)
+        }
         while true {
             attempt += 1
             let left = deadline - time.now
             guard left > .milliseconds(50) else {
-                throw .timedOut(service: service, seconds: timeout.seconds)
+                throw .timedOut(service: service, seconds: (waited * 10).rounded() / 10)
             }
             attempts += 1
             var client = self
@@ -66,7 +73,7 @@ extension HTTPClient {
                 try HTTPClient.check(status: status, body: body, service: service)
                 return body
             } catch {
-                failure = error
+                failure = timedOut(error, cut: client.timeout < timeout)
             }
             guard RetryPolicy.isTransient(failure), attempt <= policy.maxRetries else { throw failure }
             let pause = policy.delay(beforeRetry: attempt, random: random())
