@@ -121,6 +121,14 @@ extension HealthCheck {
             return HealthCheck(
                 name: "air quality service", status: .ok, detail: "\(endpoint.base.base.absoluteString) answers\(key)")
         } catch {
+            // Open-Meteo's limit covers all its APIs: the next report waits too.
+            if case .web(.rateLimited(_, let reason)) = error {
+                RateLimitBackoff.after(reason: reason, at: Date()).save(to: cache, now: Date())
+                return HealthCheck(
+                    name: "air quality service", status: .warn, detail: error.description,
+                    advice: "reports use cached answers until the limit resets; "
+                        + "commercial use: [services] open-meteo-api-key")
+            }
             return HealthCheck(
                 name: "air quality service", status: .fail, detail: error.description,
                 advice: "check the network, or [services] air-quality-url / AIRLOC_AIR_QUALITY_URL")

@@ -1,3 +1,4 @@
+import AirQuality
 import Foundation
 import Gazetteer
 import Geo
@@ -98,10 +99,24 @@ public enum OnlineSearch {
     public static func places(_ query: String, count: Int, countryCode: String?, configuration: Settings)
         async throws(WebError) -> [Place]
     {
+        // One back-off for all of Open-Meteo: after a 429 from any of its APIs (air quality,
+        // archive, geocoding) nothing is sent to it until the limit resets.
+        let cache = ResponseCache(directory: configuration.directories.cache)
+        let service = OpenMeteoGeocoding.serviceName
+        if let backoff = RateLimitBackoff.load(from: cache, now: Date()) {
+            throw .rateLimited(service: service, reason: backoff.explanation)
+        }
         let geocoder = OpenMeteoGeocoding(
             base: configuration.geocodingURL,
             client: HTTPClient(timeout: Settings.milliseconds(configuration.serviceTimeout)))
-        return try await geocoder.search(name: query, count: count, countryCode: countryCode)
+        do {
+            return try await geocoder.search(name: query, count: count, countryCode: countryCode)
+        } catch {
+            if case .rateLimited(_, let reason) = error {
+                RateLimitBackoff.after(reason: reason, at: Date()).save(to: cache, now: Date())
+            }
+            throw error
+        }
     }
 
     /// The online results for `query` as search results (or what went wrong), for the

@@ -23,6 +23,28 @@ struct SearchEndToEndTests {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
     }
 
+    /// Open-Meteo's rate limit covers all its APIs: after geocoding answered 429, the next
+    /// report sends nothing to the air-quality API either, and says until when.
+    @Test func aRateLimitFromGeocodingHoldsForTheWholeService() async throws {
+        let double = try await HTTPDouble.start(faults: [
+            #"{"path": "/v1/search", "status": 429, "reason": "hourly"}"#
+        ])
+        defer { double.stop() }
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let environment = AirlocBinary.environment(home: home.url, servicesAt: double)
+        let search = try await AirlocBinary.run(["search", "zzyzxq", "--online"], environment: environment)
+        #expect(search.stderr.contains("rate limit"), "\(search)")
+        let report = try await AirlocBinary.run(["air", "--lat", "52.52", "--lon", "13.40"], environment: environment)
+        #expect(report.status == 75, "\(report)")
+        #expect(report.stderr.contains("airloc waits until"), "\(report)")
+        let sent = try double.requests().map(\.path)
+        #expect(sent == ["/v1/search"], "nothing after the 429: \(sent)")
+        let again = try await AirlocBinary.run(["search", "zzyzxq", "--online"], environment: environment)
+        #expect(again.stderr.contains("airloc waits until"), "\(again)")
+        #expect(try double.requests().count == 1)
+    }
+
     @Test func offlineSearchAsAScriptReadsIt() async throws {
         let result = try await Self.run(["search", "Amst", "--json", "--offline", "--limit", "3"])
         #expect(result.status == 0, "\(result)")
