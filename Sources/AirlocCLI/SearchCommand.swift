@@ -84,7 +84,14 @@ enum SearchCommand {
         } else {
             printText(results, query: query, online: online, console: context.console)
         }
-        return results.isEmpty ? .noMatch : .ok
+        guard results.isEmpty else { return .ok }
+        // Nothing offline and the online search failed: that is not "no such place" (1)
+        // but "could not ask" — 75 when trying later helps (429, 5xx, timeout), else 69.
+        switch online?.status {
+        case "unavailable"?: return .tempFail
+        case "failed"?: return .unavailable
+        default: return .noMatch
+        }
     }
 
     private static func printText(

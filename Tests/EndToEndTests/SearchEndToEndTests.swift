@@ -35,6 +35,7 @@ struct SearchEndToEndTests {
         let environment = AirlocBinary.environment(home: home.url, servicesAt: double)
         let search = try await AirlocBinary.run(["search", "zzyzxq", "--online"], environment: environment)
         #expect(search.stderr.contains("rate limit"), "\(search)")
+        #expect(search.status == 75, "could not ask is not 'no such place' (1): \(search)")
         let report = try await AirlocBinary.run(["air", "--lat", "52.52", "--lon", "13.40"], environment: environment)
         #expect(report.status == 75, "\(report)")
         #expect(report.stderr.contains("airloc waits until"), "\(report)")
