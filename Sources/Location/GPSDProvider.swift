@@ -107,6 +107,13 @@ public struct GPSDProvider: LocationProvider {
         case .failure(let error): return .failure(error)
         }
         var lastMode = FixMode.notSeen
+        // The first whole epoch with a fix, not its first sentence's half of it.
+        var epoch = GPSDEpoch()
+        func completedFix(_ reports: [GPSDReport]) -> Fix? {
+            guard var fix = reports.lazy.compactMap(\.fix).first else { return nil }
+            fix.receivedAt = Date()
+            return fix
+        }
         while !stop.isSet {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { break }
@@ -115,16 +122,16 @@ public struct GPSDProvider: LocationProvider {
             case .idle:
                 continue
             case .closed:
+                if let fix = completedFix(epoch.flush()) { return .success(fix) }
                 return .failure(GPSDError.wentAway(host: options.host, port: options.port))
+            case .message(.satellites(let used)):
+                epoch.satellites(used: used)
             case .message(.position(let report)):
                 if report.hasMode {
                     lastMode = report.mode
                     seen.mode = report.mode
                 }
-                if var fix = report.fix {
-                    fix.receivedAt = Date()
-                    return .success(fix)
-                }
+                if let fix = completedFix(epoch.received(report)) { return .success(fix) }
             case .message(.poll(let report, let at)):
                 if let fix = currentPolledFix(report, at: at, staleAfter: staleAfter) { return .success(fix) }
                 // gpsd's current mode, known at once: a timeout can then say "no fix"
@@ -140,6 +147,8 @@ public struct GPSDProvider: LocationProvider {
             }
         }
         if stop.isSet && deadline.timeIntervalSinceNow > 0 { return .failure(CancellationError()) }
+        // The deadline came in the middle of an epoch: what it has is still a fix.
+        if let fix = completedFix(epoch.flush()) { return .success(fix) }
         return .failure(GPSDError.noFix(seconds: seconds, lastMode: lastMode))
     }
 
@@ -197,15 +206,21 @@ public struct GPSDProvider: LocationProvider {
         _ connection: GPSDConnection, tracker: inout GPSDTracker, options: Options, stop: StopFlag,
         perform: (GPSDTracker.Action) -> Double?
     ) -> Double? {
+        var epoch = GPSDEpoch()
         while !stop.isSet {
             switch connection.next(waitMicroseconds: 250_000) {
             case .closed:
+                for report in epoch.flush() { _ = perform(tracker.received(report, at: Date())) }
                 let reason = "gpsd at \(options.host):\(options.port) closed the connection"
                 return perform(tracker.connectionClosed(reason: reason, at: Date()))
             case .message(.position(let report)):
-                _ = perform(tracker.received(report, at: Date()))
+                for joined in epoch.received(report) { _ = perform(tracker.received(joined, at: Date())) }
+            case .message(.satellites(let used)):
+                epoch.satellites(used: used)
+                _ = perform(tracker.tick(at: Date()))
             case .message(.poll(let report, let at)):
                 if let report, currentPolledFix(report, at: at, staleAfter: tracker.timing.staleAfter) != nil {
+                    epoch.passedOn(time: report.time)
                     _ = perform(tracker.received(report, at: Date()))
                 }
             case .idle, .message:

@@ -164,6 +164,20 @@ struct GPSDCorpusReplayTests {
             return
         }
         #expect(fixes.count > 0, "\(log): gpsd expects \(expected.count) fixes, airloc reported none")
+        // One fix per receiver epoch: gpsd may send several TPVs for one (one per sentence
+        // until it learns the cycle); airloc joins them, so no time comes twice.
+        let times = fixes.compactMap(\.time)
+        #expect(Set(times).count == times.count, "\(log): \(times.count - Set(times).count) epochs reported twice")
+        // And a joined epoch does not lose what an earlier sentence of it said: no field
+        // flickers from a value to null and back between one fix and the next.
+        let flickering = zip(zip(fixes, fixes.dropFirst()), fixes.dropFirst(2)).filter { pair, third in
+            let (first, second) = pair
+            func flickers(_ value: (Fix) -> Double?) -> Bool {
+                value(first) != nil && value(second) == nil && value(third) != nil
+            }
+            return flickers(\.horizontalAccuracy) || flickers(\.track) || flickers(\.altitudeMSL)
+        }
+        #expect(flickering.isEmpty, "\(log): \(flickering.count) fixes lose a field their neighbours have")
         let unmatched = fixes.filter { fix in
             !expected.contains { candidate in
                 abs(candidate.latitude - fix.coordinate.latitude) <= 1e-6

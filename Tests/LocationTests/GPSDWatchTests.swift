@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Synchronization
 import TestSupport
 import Testing
 
@@ -93,17 +94,26 @@ struct GPSDWatchTests {
             // Stale at once when the receiver reports mode 1 (the track's second part); a
             // report gap that long during the fix part would take a stalled machine.
             timing: GPSDTiming(firstFix: 60, staleAfter: 8, lostAfter: 9, initialBackoff: 0.2, maximumBackoff: 0.2))
+        // gpsfake holds the log back until the watch is connected (gated): under load the
+        // watch once connected after the 10 s of fix had passed.
+        let connected = ConnectedFlag()
         let collecting = Task {
             await collect(provider, seconds: 120) { updates in
-                updates.contains { if case .lost = $0 { return true } else { return false } }
+                if updates.last == .connected { connected.set() }
+                return updates.contains { if case .lost = $0 { return true } else { return false } }
             }
         }
         let gpsd: GPSFake
-        do { gpsd = try await GPSFake.start(log: log, loop: false, port: port) } catch {
+        do {
+            gpsd = try await GPSFake.start(log: log, loop: false, port: port, gated: true)
+            try await Poll.until("the watch to connect to gpsd") { connected.isSet }
+        } catch {
             collecting.cancel()
             throw error
         }
         defer { gpsd.stop() }
+        let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? nil
+        gpsd.release(sentences: size ?? 100_000)
         let updates = await collecting.value
         let staleIndex = updates.firstIndex { if case .stale = $0 { return true } else { return false } }
         let lostIndex = updates.firstIndex { if case .lost = $0 { return true } else { return false } }
@@ -140,4 +150,11 @@ struct GPSDWatchTests {
             return seconds == 10 && mode == .noFix
         }
     }
+}
+
+/// Set once by the collector when the watch reports `connected`; read by the test.
+final class ConnectedFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

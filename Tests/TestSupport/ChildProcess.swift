@@ -68,7 +68,10 @@ public struct ChildProcess {
             usleep(10_000)
         }
         process.waitUntilExit()
-        _ = group.wait(timeout: .now() + 5)
+        // The readers finish when the pipes close, at the child's exit; on a loaded
+        // 2-core machine their threads can take seconds to be scheduled (a 5 s wait here
+        // once returned an empty stderr). Only a grandchild keeping a pipe open reaches this.
+        _ = group.wait(timeout: .now() + 120)
         return Result(
             status: process.terminationStatus, stdout: collected.text(isOut: true),
             stderr: collected.text(isOut: false), timedOut: timedOut)
