@@ -69,10 +69,8 @@ public struct LocationSession: Sendable {
             // As `airloc use` decides: several places of similar size (within 5× of the
             // most populous) make the name ambiguous; a configured location must not be
             // a coin toss.
-            let similar = namesakes.filter { 5 * max($0.population, 1) > place.population }
-            if similar.count > 1 {
-                throw .ambiguousPlace(name, Array(similar.prefix(9)), origin: settings.manualOrigin)
-            }
+            let similar = Namesakes.ambiguous(namesakes)
+            if !similar.isEmpty { throw .ambiguousPlace(name, similar, origin: settings.manualOrigin) }
             return ManualProvider(coordinate: place.coordinate, origin: "place \(place.displayName)")
         }
         return nil

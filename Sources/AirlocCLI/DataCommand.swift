@@ -27,23 +27,6 @@ enum DataCommand {
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
-    /// `airloc data info --json` (schema airloc.data/1): counts as numbers, null when the
-    /// file does not say.
-    struct InfoJSON: Encodable {
-        var schema = "airloc.data/1"
-        var path: String
-        var places: Int
-        var names: Int?
-        var postalCodes: Int?
-        var countries: Int?
-        var admin1: Int?
-        var source: String?
-        var built: String?
-        var attribution: String
-        /// True when `--verify` checked every record (a damaged file exits 65 instead).
-        var verified: Bool
-    }
-
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         switch context.arguments.positionals.first ?? "info" {
         case "info":
@@ -62,7 +45,7 @@ enum DataCommand {
             if context.arguments.has(.json) {
                 context.console.out(
                     JSONDocument.encode(
-                        InfoJSON(
+                        PlaceDataInfoJSON(
                             path: gazetteer.location, places: gazetteer.count, names: meta["names"].flatMap { Int($0) },
                             postalCodes: meta["postal_codes"].flatMap { Int($0) },
                             countries: meta["countries"].flatMap { Int($0) },

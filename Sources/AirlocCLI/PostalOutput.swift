@@ -11,70 +11,14 @@ struct PostalOutput {
     var failure: WebError?
     var gazetteer: Gazetteer
 
-    struct JSON: Encodable {
-        var schema = "airloc.postal/1"
-        var country: String
-        var countryName: String
-        var code: String
-        /// What was looked up offline and what was asked online (GB outward code, ZIP).
-        var offlineKey: String
-        var onlineCode: String
-        var places: [PlaceJSON]
-        /// Null when the service was not asked or answered; else what went wrong.
-        var onlineError: String?
-        /// The air report for the first place (`--air`), schema airloc.report/1.
-        var report: ReportJSON?
-    }
-
-    struct PlaceJSON: Encodable {
-        var placeName: String
-        var admin1: String
-        var admin1Code: String
-        var latitude: Double
-        var longitude: Double
-        /// "offline", "online" or "offline+online".
-        var source: String
-        /// True when the source had no coordinates: they are those of the most populous
-        /// place of that name in the country.
-        var coordinateDerived: Bool
-        /// From the first place, when the places differ.
-        var distanceKm: Double?
-        var timezone: String?
-        var utcOffset: String?
-        var localTime: String?
-        var openstreetmapUrl: String
-    }
-
-    func json(report: AirReport?) -> JSON {
-        JSON(
-            country: lookup.country, countryName: lookup.countryName, code: lookup.code, offlineKey: lookup.key,
-            onlineCode: lookup.onlineCode, places: places.map(placeJSON), onlineError: failure?.description,
-            report: report.map(ReportJSON.init))
-    }
-
-    private func placeJSON(_ place: PostalPlace) -> PlaceJSON {
-        let timezone = gazetteer.nearest(to: place.coordinate)?.place.timezone
-        let local = timezone.flatMap { LocalTime(timezone: $0) }
-        let distance = places.first.map { place.coordinate.distance(to: $0.coordinate) }
-        return PlaceJSON(
-            placeName: place.placeName, admin1: place.admin1, admin1Code: place.admin1Code,
-            latitude: place.coordinate.latitude, longitude: place.coordinate.longitude, source: place.source,
-            coordinateDerived: place.coordinateDerived,
-            distanceKm: distance.flatMap { $0 < 100 ? nil : ($0 / 100).rounded() / 10 }, timezone: timezone,
-            utcOffset: local?.offset, localTime: local?.localDateTime, openstreetmapUrl: Self.mapURL(place.coordinate))
-    }
-
-    /// A link to the point on openstreetmap.org (the seed app shows a map).
-    static func mapURL(_ coordinate: Coordinate) -> String {
-        let lat = String(format: "%.5f", coordinate.latitude)
-        let lon = String(format: "%.5f", coordinate.longitude)
-        return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=13/\(lat)/\(lon)"
+    func json(report: AirReport?) -> PostalJSON {
+        PostalJSON(lookup: lookup, places: places, failure: failure, gazetteer: gazetteer, report: report)
     }
 
     func text(console: Console) -> String {
         var lines = [console.bold("\(lookup.country) \(lookup.code)") + " · \(lookup.countryName)"]
         for (number, place) in places.enumerated() {
-            let json = placeJSON(place)
+            let json = PostalJSON.placeJSON(place, first: places.first, gazetteer: gazetteer)
             var name = place.placeName
             if !place.admin1.isEmpty {
                 name += ", \(place.admin1)" + (place.admin1Code.isEmpty ? "" : " (\(place.admin1Code))")

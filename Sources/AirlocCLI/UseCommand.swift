@@ -133,10 +133,8 @@ enum UseCommand {
     static func ambiguity(_ results: [SearchResult]) -> [Place] {
         guard let first = results.first, first.match == .exact else { return [] }
         let key = SearchKey.fold(first.matchedName)
-        let namesakes = results.filter { $0.match == .exact && SearchKey.fold($0.matchedName) == key }.map(\.place)
-        guard namesakes.count > 1 else { return [] }
-        if namesakes[0].population >= 5 * max(namesakes[1].population, 1) { return [] }
-        return Array(namesakes.prefix(9))
+        return Namesakes.ambiguous(
+            results.filter { $0.match == .exact && SearchKey.fold($0.matchedName) == key }.map(\.place))
     }
 
     static func report(_ place: Place?, action: String, context: CommandContext) {
