@@ -121,6 +121,11 @@ public enum AirlocCommandLine {
             return code.rawValue
         } catch {
             report(error, console: plain, commandSpec: command.spec)
+            // With --json (seen even when the arguments did not parse) a script still
+            // gets one document on stdout: the error in it.
+            if arguments.contains("--json"), let document = FailureJSON.document(for: error, command: first) {
+                plain.out(document)
+            }
             return error.code.rawValue
         }
     }
