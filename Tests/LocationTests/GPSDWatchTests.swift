@@ -112,8 +112,7 @@ struct GPSDWatchTests {
             throw error
         }
         defer { gpsd.stop() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? nil
-        gpsd.release(sentences: size ?? 100_000)
+        gpsd.releaseWholeLog()
         let updates = await collecting.value
         let staleIndex = updates.firstIndex { if case .stale = $0 { return true } else { return false } }
         let lostIndex = updates.firstIndex { if case .lost = $0 { return true } else { return false } }

@@ -17,7 +17,11 @@ public final class GPSFake: @unchecked Sendable {
     /// gpsfake's stdin when it was started `gated`: one line lets one sentence through.
     private let gate: FileHandle?
 
-    private init(process: Process, port: Int, shmKey: Int, gate: FileHandle?) {
+    /// The log being played.
+    private let log: URL
+
+    private init(process: Process, port: Int, shmKey: Int, gate: FileHandle?, log: URL) {
+        self.log = log
         self.process = process
         self.port = port
         self.shmKey = shmKey
@@ -27,7 +31,7 @@ public final class GPSFake: @unchecked Sendable {
     /// Starts gpsfake with `log` on a free port and waits until gpsd accepts connections.
     /// `loop` replays the log for ever (the default); `cycle` is the delay per sentence.
     /// `port` reuses a port (to restart gpsd where a client expects it). `gated` holds
-    /// every sentence back until ``release(sentences:)`` (gpsfake's single-step mode, fed
+    /// every sentence back until ``releaseWholeLog()`` (gpsfake's single-step mode, fed
     /// from a pipe): a test lets the log flow once its client watches, instead of hoping
     /// the client is there in time.
     public static func start(
@@ -36,13 +40,16 @@ public final class GPSFake: @unchecked Sendable {
         try await offPool { try startBlocking(log: log, loop: loop, cycle: cycle, port: fixedPort, gated: gated) }
     }
 
-    /// Lets `sentences` more sentences of a `gated` log through (at the log's cycle).
-    public func release(sentences: Int) {
+    /// Lets the whole of a `gated` log through (at the log's cycle): one line per byte of
+    /// the file, so every sentence, binary logs too; gpsfake ends a played-once log on its
+    /// own and the rest stays unread.
+    public func releaseWholeLog() {
         guard let gate else { return }
-        // gpsfake exits at the end of a played-once log, with most of a generous release
-        // unread: the write must then fail with EPIPE, not kill the test run with SIGPIPE.
+        // gpsfake exits at the end of a played-once log, with most of the release unread:
+        // the write must then fail with EPIPE, not kill the test run with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        let lines = Data(repeating: UInt8(ascii: "\n"), count: sentences)
+        let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? nil
+        let lines = Data(repeating: UInt8(ascii: "\n"), count: size ?? 1_000_000)
         // A pipe holds 64 KiB: a longer release is written by a thread of its own.
         Thread.detachNewThread { try? gate.write(contentsOf: lines) }
     }
@@ -79,7 +86,7 @@ public final class GPSFake: @unchecked Sendable {
             let gate = gated ? Pipe() : nil
             if let gate { process.standardInput = gate }
             try process.run()
-            let fake = GPSFake(process: process, port: port, shmKey: shmKey, gate: gate?.fileHandleForWriting)
+            let fake = GPSFake(process: process, port: port, shmKey: shmKey, gate: gate?.fileHandleForWriting, log: log)
             let deadline = Date().addingTimeInterval(120)
             while Date() < deadline && process.isRunning {
                 // gpsd is up and already has gpsfake's pty as its device (canConnect asks
