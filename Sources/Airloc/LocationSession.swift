@@ -209,7 +209,7 @@ public struct LocationSession: Sendable {
 /// Stands in the chain where `manual` is listed but nothing is configured, so the
 /// attempt list says what to configure.
 struct UnconfiguredManualProvider: LocationProvider {
-    static let reason = "no manual location ('airloc use PLACE', or [location] latitude/longitude or place)"
+    static let reason = LocationSessionError.noManualLocationReason
     let name = "manual"
     let senses = false
 

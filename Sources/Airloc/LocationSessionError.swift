@@ -55,6 +55,11 @@ public enum LocationSessionError: Error, Sendable, CustomStringConvertible {
 }
 
 extension LocationSessionError {
+    /// What is missing when `manual` is all that is left: the chain's attempt list and
+    /// the command line's error both say it in these words.
+    public static let noManualLocationReason =
+        "no manual location ('airloc use PLACE', or [location] latitude/longitude or place)"
+
     /// True when sensing was not allowed (as opposed to not possible).
     public var isAuthorization: Bool {
         if case .notAuthorized = self { return true }

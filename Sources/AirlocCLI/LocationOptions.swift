@@ -64,7 +64,7 @@ extension CLIError {
     init(_ error: LocationSessionError) {
         switch error {
         case .notAuthorized(let refusal): self = Self.refused(refusal)
-        case .noManualLocation: self = .config(UnconfiguredManualProviderReason.text)
+        case .noManualLocation: self = .config(LocationSessionError.noManualLocationReason)
         case .unknownPlace(let name, let origin):
             self = .config(
                 (origin.map { "\($0): " } ?? "")
@@ -116,11 +116,6 @@ extension CLIError {
                 message: "unattended use needs `airloc auth grant --always`; only use while interactive was allowed")
         }
     }
-}
-
-/// What the command line says when `manual` is all that is left and nothing is set.
-enum UnconfiguredManualProviderReason {
-    static let text = "no manual location ('airloc use PLACE', or [location] latitude/longitude or place)"
 }
 
 /// The permission question on the terminal (stderr, answered on stdin), asked only when

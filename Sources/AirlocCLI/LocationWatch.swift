@@ -31,10 +31,7 @@ struct LocationWatch {
     func run() async throws(CLIError) -> ExitCode {
         let console = context.console
         let following: LocationSession.Following
-        do { following = try session.follow(maximumFixes: count) } catch {
-            if case .noManualLocation = error { throw .config(UnconfiguredManualProviderReason.text) }
-            throw CLIError(error)
-        }
+        do { following = try session.follow(maximumFixes: count) } catch { throw CLIError(error) }
         for warning in following.warnings { console.err("airloc: \(warning)\n") }
         let json = context.arguments.has(.json) || !StandardStream.isTerminal(StandardStream.output)
         let accuracy = following.accuracy
