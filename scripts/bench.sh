@@ -67,7 +67,7 @@ timeit "airloc search Amsterdm --offline (typo)" "$bin" search Amsterdm --offlin
 timeit "airloc postal US 90210 (offline)" "$bin" postal US 90210 --offline
 
 source scripts/fixtures.sh
-"$bin" auth grant >/dev/null
+"$bin" auth grant --always >/dev/null
 # The report's requests and wall time by cache state (gpsd holding a fix, local double).
 requests() { "$@" | python3 -c 'import json, sys; print(json.load(sys.stdin)["http_requests"])'; }
 empty_cache_now() { rm -rf "$XDG_CACHE_HOME/airloc"; "$bin" now --json; }

@@ -12,9 +12,10 @@ cat <<TXT
 airloc demo — GPS: a Berlin NMEA track replayed through a real gpsd (gpsfake, port $GPSD_PORT)
              air:  a local test double at 127.0.0.1:$DOUBLE_PORT serving a recorded Open-Meteo answer
 
-\$ airloc auth grant        # sensing the location needs your permission, once
+\$ airloc auth grant --always   # sensing the location needs your permission, once
+                              # (--always: also runs without a terminal, like this script's)
 TXT
-"$bin" auth grant
+"$bin" auth grant --always
 echo
 echo "\$ airloc locate --verbose"
 "$bin" locate --verbose

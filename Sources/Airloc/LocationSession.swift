@@ -120,6 +120,9 @@ public struct LocationSession: Sendable {
             }
         } catch let failure as LocationChain.ChainFailure {
             if case .failure(let refusal)? = decision { throw refusal }
+            // A chain of nothing but an unconfigured manual location is a configuration
+            // problem, the same one a stream reports (authorizedLinks).
+            if chain.links.allSatisfy({ $0.provider is UnconfiguredManualProvider }) { throw .noManualLocation }
             throw .noLocation(failure, retryable: Self.isRetryable(failure))
         } catch {
             // Only cancellation gets here: the caller is going away.

@@ -33,7 +33,11 @@ public struct ReportJSON: Encodable {
     public var attribution: String
     public var sources: [String]
     public var warnings: [String]
+    /// Each part that failed, required or not.
     public var errors: [ErrorJSON]
+    /// Set when the report as a whole failed (its required air-quality part did): what
+    /// the exit status says, as every failing `--json` document has it; null otherwise.
+    public var error: JSONError?
 
     public struct CoordinateJSON: Encodable {
         public var latitude: Double
@@ -237,6 +241,7 @@ public struct ReportJSON: Encodable {
             errors.append(
                 ErrorJSON(
                     part: "air_quality", service: service, message: error.description, retryable: error.isRetryable))
+            self.error = JSONError(code: error.isRetryable ? 75 : 69, message: error.description)
         }
         self.parts = parts
         self.sources = sources

@@ -1,3 +1,4 @@
+import Airloc
 import Configuration
 import Foundation
 import Location
@@ -18,11 +19,21 @@ enum AuthCommand {
             An administrator can allow, forbid (restricted) or cap accuracy in /etc/airloc/airloc.conf.
             """,
         options: [
-            .flag(.json, "status as JSON: {\"status\", \"accuracy\", \"policy\"}"),
+            .flag(.json, "status as JSON (schema airloc.auth/1)"),
             .flag(.always, "with grant: also allow unattended use"),
             .flag(.reduced, "with grant: city-level accuracy only"),
         ],
         maxPositionals: 1)
+
+    /// `auth status --json`, schema airloc.auth/1.
+    struct StatusJSON: Encodable {
+        var schema = "airloc.auth/1"
+        var status: String
+        var accuracy: String
+        var policy: String
+        /// Whether runs without a terminal (scripts, cron, systemd, the logger) may sense.
+        var unattended: Bool
+    }
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
@@ -40,8 +51,10 @@ enum AuthCommand {
             let policy = context.configuration.policy
             if context.arguments.has(.json) {
                 context.console.out(
-                    "{\"accuracy\": \"\(machine.accuracy.rawValue)\", \"policy\": \"\(policy.mode.rawValue)\", "
-                        + "\"status\": \"\(machine.status.rawValue)\"}\n")
+                    JSONDocument.encode(
+                        StatusJSON(
+                            status: machine.status.rawValue, accuracy: machine.accuracy.rawValue,
+                            policy: policy.mode.rawValue, unattended: machine.status == .authorizedAlways)))
             } else {
                 context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
                 if policy.mode != .ask || policy.maximumAccuracy != .full {

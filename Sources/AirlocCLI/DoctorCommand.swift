@@ -35,6 +35,8 @@ enum DoctorCommand {
         var schema = "airloc.doctor/1"
         var ok: Bool
         var checks: [HealthCheck]
+        /// What the exit status says when a check failed (null when all needed parts work).
+        var error: JSONError?
     }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
@@ -67,39 +69,37 @@ enum DoctorCommand {
         let machine = LocationAuthorization(
             stored: configuration.authorizationStore.load(), policy: configuration.policy)
         let authorized = machine.status == .authorizedWhenInUse || machine.status == .authorizedAlways
-        let status = "\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))"
-        if authorized || !senses {
-            checks.append(HealthCheck(name: "authorization", status: .ok, detail: status))
-        } else {
-            checks.append(
-                HealthCheck(
-                    name: "authorization", status: .fail,
-                    detail: status
-                        + "; the chain lists \(providers.filter { $0 != .manual }.map(\.rawValue).joined(separator: ", "))",
-                    advice: machine.status == .restricted
-                        ? "the administrator forbids sensing (/etc/airloc/airloc.conf)"
-                        : "run `airloc auth grant` (add --reduced for city level)"))
-        }
+        checks += authorizationChecks(machine, providers: providers, senses: senses)
         if providers.contains(.gpsd) { checks += await HealthCheck.gpsd(configuration) }
         checks += HealthCheck.devices()
-        if providers.contains(.manual) {
-            if let gazetteer,
-                let manual = try? LocationSession(settings: configuration, gazetteer: gazetteer).manualProvider()
-            {
-                checks.append(
-                    HealthCheck(name: "manual location", status: .ok, detail: "\(manual.coordinate) (\(manual.origin))")
-                )
-            } else if configuration.manualPlace != nil {
+        // A configured place that is unknown or ambiguous is a configuration error (78), as
+        // it is for `locate`; doctor must not call the configuration ok and fail later.
+        var placeError: CLIError?
+        if let gazetteer {
+            do throws(LocationSessionError) {
+                let manual = try LocationSession(settings: configuration, gazetteer: gazetteer).manualProvider()
+                if let manual {
+                    checks.append(
+                        HealthCheck(
+                            name: "manual location", status: .ok, detail: "\(manual.coordinate) (\(manual.origin))"))
+                } else if providers.contains(.manual) {
+                    checks.append(
+                        HealthCheck(
+                            name: "manual location", status: .warn,
+                            detail: "none configured (the chain's last resort)",
+                            advice: "set [location] latitude/longitude or place, or pass --lat/--lon"))
+                }
+            } catch {
+                placeError = CLIError(error)
+                checks[0] = HealthCheck(
+                    name: "configuration", status: .fail,
+                    detail:
+                        "\(configuration.manualOrigin ?? "[location] place"): the place cannot be used (see manual location)",
+                    advice: "fix the line named")
                 checks.append(
                     HealthCheck(
-                        name: "manual location", status: .fail,
-                        detail: "[location] place = \(configuration.manualPlace!) is not in the place data",
+                        name: "manual location", status: .fail, detail: placeError!.message,
                         advice: "use another spelling, 'Name, CC', or latitude/longitude"))
-            } else {
-                checks.append(
-                    HealthCheck(
-                        name: "manual location", status: .warn, detail: "none configured (the chain's last resort)",
-                        advice: "set [location] latitude/longitude or place, or pass --lat/--lon"))
             }
         }
         checks.append(await HealthCheck.airQualityService(configuration, environment: context.environment))
@@ -107,14 +107,56 @@ enum DoctorCommand {
             checks.append(await HealthCheck.ipService(configuration))
         }
 
-        let ok = !checks.contains { $0.level == .fail }
+        let failed = checks.filter { $0.level == .fail }
+        let ok = failed.isEmpty
+        let code: ExitCode = context.configurationError != nil || placeError != nil ? .config : ok ? .ok : .unavailable
         if context.arguments.has(.json) {
-            context.console.out(JSONDocument.encode(Report(ok: ok, checks: checks)))
+            let error =
+                ok && code == .ok
+                ? nil
+                : JSONError(
+                    code: Int(code.rawValue),
+                    message: "\(failed.count) problem\(failed.count == 1 ? "" : "s") to fix: "
+                        + failed.map(\.name).joined(separator: ", "))
+            context.console.out(JSONDocument.encode(Report(ok: ok, checks: checks, error: error)))
         } else {
             context.console.out(render(checks, console: context.console))
         }
-        if context.configurationError != nil { return .config }
-        return ok ? .ok : .unavailable
+        return code
+    }
+
+    /// Both grants, as Core Location has them: use at a terminal, and always (unattended
+    /// runs: scripts, cron, systemd, the logger).
+    static func authorizationChecks(
+        _ machine: LocationAuthorization, providers: [Settings.ProviderName], senses: Bool
+    ) -> [HealthCheck] {
+        let status = "\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))"
+        let sensing = providers.filter { $0 != .manual }.map(\.rawValue).joined(separator: ", ")
+        switch machine.status {
+        case .authorizedAlways:
+            return [
+                HealthCheck(name: "authorization", status: .ok, detail: status),
+                HealthCheck(name: "unattended use", status: .ok, detail: "allowed (always)"),
+            ]
+        case .authorizedWhenInUse:
+            return [
+                HealthCheck(name: "authorization", status: .ok, detail: status),
+                HealthCheck(
+                    name: "unattended use", status: senses ? .warn : .ok,
+                    detail: "not allowed: only use at a terminal was granted",
+                    advice: "scripts, cron, systemd and the logger need `airloc auth grant --always`"),
+            ]
+        default:
+            guard senses else { return [HealthCheck(name: "authorization", status: .ok, detail: status)] }
+            return [
+                HealthCheck(
+                    name: "authorization", status: .fail, detail: status + "; the chain lists \(sensing)",
+                    advice: machine.status == .restricted
+                        ? "the administrator forbids sensing (/etc/airloc/airloc.conf)"
+                        : "run `airloc auth grant` (at a terminal) or `airloc auth grant --always` "
+                            + "(also unattended; add --reduced for city level)")
+            ]
+        }
     }
 
     static func render(_ checks: [HealthCheck], console: Console) -> String {

@@ -53,9 +53,12 @@ enum LocationOptions {
     }
 
     /// The session for a command at this terminal (or not): asks on a terminal, never
-    /// otherwise.
+    /// otherwise. A run without a person at a terminal (cron, systemd, a script fed by a
+    /// pipe) is unattended, which, as background use on a phone, needs the "always" grant.
     static func session(_ context: CommandContext, settings: Settings, gazetteer: Gazetteer) -> LocationSession {
-        LocationSession(settings: settings, gazetteer: gazetteer, prompter: TerminalPrompter(console: context.console))
+        LocationSession(
+            settings: settings, gazetteer: gazetteer, prompter: TerminalPrompter(console: context.console),
+            unattended: !context.console.isInteractive)
     }
 }
 
@@ -98,8 +101,8 @@ extension CLIError {
             return CLIError(
                 code: .noPermission,
                 message: "airloc is not yet allowed to use this device's location, and cannot ask without a terminal. "
-                    + "Allow it once with `airloc auth grant` (add --reduced for city-level accuracy, --always for "
-                    + "unattended use), or pass coordinates with --lat/--lon")
+                    + "Allow it with `airloc auth grant --always` (runs without a terminal: scripts, cron, the logger; "
+                    + "add --reduced for city-level accuracy), or pass coordinates with --lat/--lon")
         case .denied:
             return CLIError(
                 code: .noPermission,
@@ -113,7 +116,9 @@ extension CLIError {
         case .needsAlways:
             return CLIError(
                 code: .noPermission,
-                message: "unattended use needs `airloc auth grant --always`; only use while interactive was allowed")
+                message: "this run has no terminal (a script, cron, systemd, a pipe): unattended use needs the "
+                    + "'always' grant, and only use at a terminal was allowed. Run `airloc auth grant --always`, "
+                    + "or pass coordinates with --lat/--lon")
         }
     }
 }

@@ -40,7 +40,8 @@ import Testing
         if geteuid() == 0 {
             // Root may move it (what packaging and these tests rely on).
             let asRoot = try await AirlocBinary.run(["auth", "status", "--json"], environment: environment)
-            #expect(asRoot.stdout.contains("\"policy\": \"forbid\""), "\(asRoot)")
+            let document = try JSONSerialization.jsonObject(with: Data(asRoot.stdout.utf8)) as? [String: Any]
+            #expect(document?["policy"] as? String == "forbid", "\(asRoot)")
         }
     }
 

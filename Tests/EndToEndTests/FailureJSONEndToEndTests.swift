@@ -39,7 +39,7 @@ import Testing
         defer { home.remove() }
         let port = try GPSFake.freePort()
         let environment = AirlocBinary.environment(home: home.url, extra: ["AIRLOC_GPSD": "127.0.0.1:\(port)"])
-        _ = try await AirlocBinary.run(["auth", "grant"], environment: environment)
+        _ = try await AirlocBinary.run(["auth", "grant", "--always"], environment: environment)
         let result = try await AirlocBinary.run(["locate", "--provider", "gpsd", "--json"], environment: environment)
         #expect(result.status == 69, "\(result)")
         let document = try #require(

@@ -51,13 +51,25 @@ struct LocateEndToEndTests {
         #expect(refused.status == 77, "\(refused)")
         #expect(refused.stderr.contains("airloc auth grant"))
         #expect(try world.double.requests().isEmpty)
+        // Granted only for use at a terminal: this run has none, so it is still refused,
+        // with the grant it needs named.
         _ = try await world.run(["auth", "grant"])
+        let unattended = try await world.run(["locate", "--json"])
+        #expect(unattended.status == 77, "\(unattended)")
+        #expect(unattended.stderr.contains("airloc auth grant --always"))
+        #expect(try world.double.requests().isEmpty)
+        let doctor = try await world.run(["doctor", "--json"])
+        let checks = try #require(try json(doctor.stdout)["checks"] as? [[String: Any]])
+        let unattendedCheck = try #require(checks.first { $0["name"] as? String == "unattended use" })
+        #expect(unattendedCheck["status"] as? String == "warn")
+        _ = try await world.run(["auth", "grant", "--always"])
+        let asked = try world.double.requests().count
         let result = try await world.run(["locate", "--json"])
         #expect(result.status == 0, "\(result)")
         let location = try #require(try json(result.stdout)["location"] as? [String: Any])
         #expect(location["source"] as? String == "ip")
         #expect(location["accuracy_m"] as? Double == 25_000)
-        #expect(try world.double.requests().map(\.path) == ["/"])
+        #expect(try world.double.requests().dropFirst(asked).map(\.path) == ["/"])
     }
 
     @Test func watchStreamsOneJSONObjectPerLine() async throws {
@@ -78,7 +90,7 @@ struct LocateEndToEndTests {
     @Test func reducedAccuracySnapsEveryFixToTheCityGrid() async throws {
         let world = try await AirlocWorld(authorized: false)
         defer { world.stop() }
-        _ = try await world.run(["auth", "grant", "--reduced"])
+        _ = try await world.run(["auth", "grant", "--always", "--reduced"])
         let result = try await world.run(["locate", "--json"])
         let location = try #require(try json(result.stdout)["location"] as? [String: Any])
         #expect(location["latitude"] as? Double == 52.5 && location["longitude"] as? Double == 13.4)

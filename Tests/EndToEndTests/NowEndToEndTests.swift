@@ -106,7 +106,7 @@ struct NowEndToEndTests {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let environment = AirlocBinary.environment(home: home.url, extra: ["AIRLOC_GPSD": "127.0.0.1:\(port)"])
-        _ = try await AirlocBinary.run(["auth", "grant"], environment: environment)
+        _ = try await AirlocBinary.run(["auth", "grant", "--always"], environment: environment)
         let result = try await AirlocBinary.run(["now"], environment: environment, timeout: 120)
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.contains("cannot reach gpsd at 127.0.0.1:\(port)"))

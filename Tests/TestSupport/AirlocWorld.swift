@@ -32,7 +32,7 @@ public struct AirlocWorld: Sendable {
             try config.write(to: directory.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
         }
         if authorized {
-            let granted = try await AirlocBinary.run(["auth", "grant"], environment: environment)
+            let granted = try await AirlocBinary.run(["auth", "grant", "--always"], environment: environment)
             guard granted.status == 0 else { throw FixtureError("auth grant failed: \(granted)") }
         }
     }
