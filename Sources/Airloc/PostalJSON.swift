@@ -13,6 +13,9 @@ public struct PostalJSON: Encodable {
     /// What was looked up offline and what was asked online (GB outward code, ZIP).
     public var offlineKey: String
     public var onlineCode: String
+    /// What the answer covers when that is more than the code: "area SW", "4-digit
+    /// district 1011", "outward code GY1", "ZIP code 90210"; null when it is the code.
+    public var granularity: String?
     public var places: [PlaceJSON]
     /// Null when the service was not asked or answered; else what went wrong.
     public var onlineError: String?
@@ -47,6 +50,7 @@ public struct PostalJSON: Encodable {
         code = lookup.code
         offlineKey = lookup.key
         onlineCode = lookup.onlineCode
+        granularity = lookup.granularity
         self.places = places.map { Self.placeJSON($0, first: places.first, gazetteer: gazetteer) }
         onlineError = failure?.description
         self.report = report.map(ReportJSON.init)

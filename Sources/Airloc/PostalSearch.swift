@@ -24,18 +24,32 @@ public enum PostalSearch {
         country: String, code: String, sources: Sources, gazetteer: Gazetteer, settings: Settings,
         transport: any HTTPTransport = URLSessionTransport()
     ) async throws(PostalSearchError) -> PostalAnswer {
-        let lookup = try PostalLookup(country: country, code: code, gazetteer: gazetteer)
-        // The whole code first; where the data holds only first parts (CA "M2M", GB
-        // areas), the first part.
-        var offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.key)
-        if offline.isEmpty && lookup.onlineCode != lookup.key {
-            offline = gazetteer.postalPlaces(countryCode: lookup.country, code: lookup.onlineCode)
+        var lookup = try PostalLookup(country: country, code: code, gazetteer: gazetteer)
+        // Every spelling and coarser part the data may hold, finest first; only a code the
+        // data does not hold must pass the country's format check (the data's own codes do
+        // not always match GeoNames' regex: Dutch districts, Czech codes without a space).
+        var offline: [PostalPlace] = []
+        for form in lookup.forms {
+            offline =
+                form.isPrefix
+                ? gazetteer.postalPlaces(countryCode: lookup.country, prefix: form.key)
+                : gazetteer.postalPlaces(countryCode: lookup.country, code: form.key)
+            if !offline.isEmpty {
+                lookup.key = form.key
+                lookup.granularity = form.granularity
+                break
+            }
         }
+        if offline.isEmpty { try lookup.checkFormat() }
         var online: [PostalPlace] = []
         var failure: WebError?
         let coveredOnline = Zippopotam.countries.contains(lookup.country)
+        // Online also when it knows the code more finely than the offline answer (GB:
+        // outward code "SW1A" where the data has only the area "SW").
+        let finerOnline = lookup.onlineCode.filter { $0 != " " }.count > lookup.key.filter { $0 != " " }.count
         let askOnline =
-            coveredOnline && (sources == .both || (sources == .automatic && offline.isEmpty))
+            coveredOnline
+            && (sources == .both || (sources == .automatic && (offline.isEmpty || finerOnline)))
         if askOnline {
             let service = Zippopotam(
                 base: settings.postalURL,
@@ -43,6 +57,10 @@ public enum PostalSearch {
             do { online = try await service.places(countryCode: lookup.country, code: lookup.onlineCode) } catch {
                 failure = error
             }
+        }
+        if finerOnline && !online.isEmpty {
+            // The service knew the code more finely: the coarse offline answer steps aside.
+            (offline, lookup.key, lookup.granularity) = ([], lookup.code, nil)
         }
         let places = PostalPlace.merge(offline: offline, online: online)
         guard !places.isEmpty else {
@@ -80,25 +98,51 @@ public struct PostalLookup: Sendable {
     public var countryName: String
     /// The normalised code as the user gave it ("SW1A 1AA").
     public var code: String
-    /// What the offline data is searched with (ZIP+4 → ZIP).
+    /// The form the offline data answered with ("1011" for "1011 AB"); the typed code
+    /// until then.
     public var key: String
+    /// What the offline answer covers when that is more than the code ("area SW",
+    /// "4-digit district 1011"); nil when it is the code itself.
+    public var granularity: String?
     /// What Zippopotam.us is asked for (GB outward code, ...).
     public var onlineCode: String
+    /// The forms the offline data is searched with, finest first.
+    public var forms: [PostalForm]
+    var format: PostalFormat?
 
-    /// Checks `typed` against the country's format; throws ``PostalSearchError``.
+    /// Checks that `typed` can be a code at all (characters, length); the country's
+    /// format is checked only when the offline data does not hold it (``checkFormat()``).
     public init(country text: String, code typed: String, gazetteer: Gazetteer) throws(PostalSearchError) {
         guard let country = gazetteer.countryCode(named: text) else { throw .unknownCountry(String(text.prefix(40))) }
         self.country = country
         countryName = gazetteer.countryName(code: country) ?? country
         let format = gazetteer.postalFormat(countryCode: country)
-        switch PostalCode.check(typed, regex: format?.regex ?? "", country: country) {
+        self.format = format
+        switch PostalCode.check(typed, regex: "", country: country) {
         case .success(let code):
             self.code = code
         case .failure(let problem):
             throw .badCode(Self.explain(problem, country: country, format: format))
         }
-        key = PostalCode.outward(code, country: country == "US" ? "US" : "")
+        key = code
         onlineCode = PostalCode.outward(code, country: country)
+        let spaced = [format?.regex, format?.format, format?.first].contains {
+            $0?.contains(" ") == true || $0?.contains(#"\s"#) == true
+        }
+        forms = PostalForm.forms(of: code, country: country, sample: format?.first, spaced: spaced)
+    }
+
+    /// Throws ``PostalSearchError/badCode(_:)`` unless the code has a form the country
+    /// uses: GeoNames' pattern, a first part where services know only that, or the shape
+    /// of the codes in the offline data.
+    public func checkFormat() throws(PostalSearchError) {
+        let regex = format?.regex ?? ""
+        if case .failure(let problem) = PostalCode.check(code, regex: regex, country: country) {
+            let shapes = [format?.first, format?.last].compactMap { $0.map(PostalForm.shape) }
+            let spellings = forms.filter { $0.granularity == nil }.map { PostalForm.shape($0.key) }
+            if spellings.contains(where: shapes.contains) { return }
+            throw .badCode(Self.explain(problem, country: country, format: format))
+        }
     }
 
     /// "US codes are 5 digits, or #####-#### (00501–99950 in the offline data)".

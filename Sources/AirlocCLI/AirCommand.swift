@@ -66,10 +66,18 @@ enum AirCommand {
             return (Fix(coordinate: coordinate, source: .manual, accuracySource: "given coordinates"), nil)
         }
         if let postal {
-            let parts = postal.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
-            guard parts.count == 2 else {
+            // As `airloc postal` takes them: the country (a code or a name of several words,
+            // "United States 90210"), then the code (which may hold a space: "GB SW1A 1AA").
+            let words = postal.split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
+            let split = (1..<max(words.count, 1)).first {
+                gazetteer.countryCode(named: words[0..<$0].joined(separator: " ")) != nil
+            }
+            guard words.count >= 2 else {
                 throw .usage("--postal takes a country and a code, e.g. --postal \"US 90210\"", command: spec.name)
             }
+            let parts = [
+                words[0..<(split ?? 1)].joined(separator: " "), words[(split ?? 1)...].joined(separator: " "),
+            ]
             let answer: PostalAnswer
             do {
                 answer = try await PostalSearch.places(

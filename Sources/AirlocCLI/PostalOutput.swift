@@ -17,6 +17,9 @@ struct PostalOutput {
 
     func text(console: Console) -> String {
         var lines = [console.bold("\(lookup.country) \(lookup.code)") + " · \(lookup.countryName)"]
+        if let granularity = lookup.granularity {
+            lines.append(console.dim("answered for the \(granularity): the offline data has no finer codes"))
+        }
         for (number, place) in places.enumerated() {
             let json = PostalJSON.placeJSON(place, first: places.first, gazetteer: gazetteer)
             var name = place.placeName

@@ -52,8 +52,17 @@ extension Gazetteer {
 
     /// The places for `code` in the country with ISO alpha-2 `countryCode`.
     public func postalPlaces(countryCode: String, code: String) -> [PostalPlace] {
+        postalPlaces(countryCode: countryCode, key: Array(code.utf8), prefix: false, limit: Int.max)
+    }
+
+    /// The places whose code starts with `prefix` ("GY1 " → GY1 1AA, ...), at most
+    /// `limit` of them, in code order.
+    public func postalPlaces(countryCode: String, prefix: String, limit: Int = 50) -> [PostalPlace] {
+        postalPlaces(countryCode: countryCode, key: Array(prefix.utf8), prefix: true, limit: limit)
+    }
+
+    private func postalPlaces(countryCode: String, key: [UInt8], prefix: Bool, limit: Int) -> [PostalPlace] {
         guard let country = countryIndex(iso2: countryCode) else { return [] }
-        let key = Array(code.utf8)
         var low = 0
         var high = postalCount
         while low < high {
@@ -62,13 +71,16 @@ extension Gazetteer {
         }
         var found: [PostalPlace] = []
         var index = low
-        while index < postalCount, comparePostal(index, country: country, key) == 0 {
+        while index < postalCount, found.count < limit,
+            let code = postalCode(index, country: country), prefix ? code.starts(with: key) : code.elementsEqual(key)
+        {
             let base = index * GazetteerFormat.postalStride
             let admin = Int(postal.u16(base + 2))
             let adminBase = admin * GazetteerFormat.admin1Stride
             let hasAdmin = admin < admin1Count
             var place = PostalPlace(
-                countryCode: countryCode.uppercased(), code: code, placeName: string(postal, at: base + 12),
+                countryCode: countryCode.uppercased(), code: String(decoding: code, as: UTF8.self),
+                placeName: string(postal, at: base + 12),
                 admin1: hasAdmin ? string(admin1, at: adminBase + 8) : "",
                 admin1Code: hasAdmin ? string(admin1, at: adminBase + 16) : "",
                 coordinate: Coordinate(
@@ -124,20 +136,28 @@ extension Gazetteer {
     }
 
     /// Orders postal entry `index` against (country, key).
-    /// `index` < postalCount, so the record's fields lie inside `postal` (a whole number
-    /// of records, checked at load); the code's reference comes from the file and is checked.
     private func comparePostal(_ index: Int, country: UInt16, _ key: [UInt8]) -> Int {
         let base = index * GazetteerFormat.postalStride
         let entryCountry = postal.uncheckedU16(base)
         if entryCountry != country { return entryCountry < country ? -1 : 1 }
+        guard let code = postalCode(index, country: country) else { return -1 }
+        if code.elementsEqual(key) { return 0 }
+        return code.lexicographicallyPrecedes(key) ? -1 : 1
+    }
+
+    /// The code of postal entry `index` when it belongs to `country` (nil otherwise, or
+    /// when its reference is damaged).
+    /// `index` < postalCount, so the record's fields lie inside `postal` (a whole number
+    /// of records, checked at load); the code's reference comes from the file and is checked.
+    private func postalCode(_ index: Int, country: UInt16) -> UnsafeRawBufferPointer? {
+        let base = index * GazetteerFormat.postalStride
+        guard postal.uncheckedU16(base) == country else { return nil }
         let offset = Int(postal.uncheckedU32(base + 4))
         let length = Int(postal.uncheckedU32(base + 8))
         guard offset <= strings.count, length <= strings.count - offset else {
             GazetteerDamage.note()
-            return -1
+            return nil
         }
-        let code = strings.uncheckedBytes(at: offset, count: length)
-        if code.elementsEqual(key) { return 0 }
-        return code.lexicographicallyPrecedes(key) ? -1 : 1
+        return strings.uncheckedBytes(at: offset, count: length)
     }
 }

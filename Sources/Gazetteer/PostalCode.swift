@@ -56,15 +56,24 @@ public enum PostalCode {
         return match.range == range
     }
 
-    /// The part of a checked code that Zippopotam.us looks up for `country`.
+    /// The part of a checked code that Zippopotam.us looks up for `country`, in the
+    /// spelling of GeoNames' postal data, which it is built on.
     public static func outward(_ code: String, country: String) -> String {
+        let compact = code.filter { $0 != " " }
         switch country {
-        case "GB":
+        case "GB", "GG", "JE", "IM":
             if let space = code.firstIndex(of: " ") { return String(code[..<space]) }
             return code.count > 4 ? String(code.dropLast(3)) : code
-        case "CA", "IE", "MT": return String(code.prefix(3))
-        case "BR", "US": return String(code.prefix { $0 != "-" })
-        default: return code
+        case "CA", "IE", "MT": return String(compact.prefix(3))
+        case "NL":
+            return compact.count > 4 && compact.prefix(4).allSatisfy(\.isNumber) ? String(compact.prefix(4)) : code
+        case "CZ", "SK", "SE":
+            guard compact.count == 5, compact.allSatisfy(\.isNumber) else { return code }
+            return String(compact.prefix(3)) + " " + String(compact.suffix(2))
+        case "BR": return String(code.prefix { $0 != "-" })
+        default:
+            if PostalForm.zipCountries.contains(country) { return String(code.prefix { $0 != "-" }) }
+            return code
         }
     }
 

@@ -175,4 +175,25 @@ struct PostalEndToEndTests {
         #expect((report["air_quality"] as? [String: Any])?["us_aqi"] as? Int == 41)
         #expect((report["sent_coordinate"] as? [String: Any])?["latitude"] as? Double == 34.09)
     }
+
+    /// A full British postcode: the offline data has only its area, Zippopotam.us its
+    /// outward code, which is finer, so the service answers; offline (or with the service
+    /// down) the area answers, and says so.
+    @Test func aFullPostcodeIsAnsweredAtTheFinestGranularityAvailable() async throws {
+        let double = try await HTTPDouble.start()
+        defer { double.stop() }
+        let online = try Self.json(try await Self.run(["postal", "GB", "sw1a", "1aa", "--json"], double: double))
+        #expect(online["granularity"] is NSNull && online["online_code"] as? String == "SW1A")
+        let place = try #require((online["places"] as? [[String: Any]])?.first)
+        #expect(place["place_name"] as? String == "London" && place["source"] as? String == "online")
+        #expect(try double.requests().map(\.path) == ["/gb/SW1A"])
+        let offline = try await Self.run(["postal", "GB", "SW1A 1AA", "--offline"], double: double)
+        #expect(offline.status == 0, "\(offline)")
+        #expect(offline.stdout.contains("answered for the area SW"), "\(offline)")
+        // `air --postal` takes what `postal` takes: a country of several words, a code with a space.
+        for postal in ["United States 90210", "NL 1011 AB"] {
+            let air = try Self.json(try await Self.run(["air", "--postal", postal, "--json"], double: double))
+            #expect((air["air_quality"] as? [String: Any])?["us_aqi"] is Int, "\(postal): \(air)")
+        }
+    }
 }
