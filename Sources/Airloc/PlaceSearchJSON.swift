@@ -12,6 +12,9 @@ public struct SearchJSON: Encodable {
     /// Why `results` is empty: "query_too_short" or "no_results"; null otherwise.
     public var reason: String?
     public var online: OnlineSearchJSON?
+    /// Set when the search could not be done (a query too short, the online search failed
+    /// with nothing offline); null for results and for a plain "no results".
+    public var error: JSONError?
 
     public init(query: String, results: [SearchResultJSON], reason: String?, online: OnlineSearchJSON?) {
         self.query = query

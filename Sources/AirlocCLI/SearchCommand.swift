@@ -59,8 +59,10 @@ enum SearchCommand {
         guard Gazetteer.isSearchable(query) else {
             let reason = "type at least \(Gazetteer.minimumQueryLength) letters or digits to search"
             if arguments.has(.json) {
-                context.console.out(
-                    JSONDocument.encode(SearchJSON(query: query, results: [], reason: "query_too_short", online: nil)))
+                var document = SearchJSON(query: query, results: [], reason: "query_too_short", online: nil)
+                document.error = JSONError(code: Int(ExitCode.usage.rawValue), message: reason)
+                context.console.out(JSONDocument.encode(document))
+                context.console.err("Error: \(reason)\n")
                 return .usage
             }
             throw .usage(reason, command: spec.name)
@@ -76,29 +78,36 @@ enum SearchCommand {
             online = outcome.json
             results = OnlineSearch.merge(offline: results, online: outcome.results, limit: limit)
         }
+        // Nothing found and the online search failed: that is not "no such place" (1) but
+        // "could not ask" — 75 when trying later helps (429, 5xx, timeout), else 69.
+        var code = ExitCode.ok
+        if results.isEmpty {
+            switch online?.status {
+            case "unavailable"?: code = .tempFail
+            case "failed"?: code = .unavailable
+            default: code = .noMatch
+            }
+        }
+        let failure =
+            code == .tempFail || code == .unavailable
+            ? "online search \(online?.status ?? ""), and nothing matched offline: \(online?.message ?? "")" : nil
         if arguments.has(.json) {
-            context.console.out(
-                JSONDocument.encode(
-                    SearchJSON(
-                        query: query, results: results, reason: results.isEmpty ? "no_results" : nil, online: online)))
-        } else {
+            var document = SearchJSON(
+                query: query, results: results, reason: results.isEmpty ? "no_results" : nil, online: online)
+            document.error = failure.map { JSONError(code: Int(code.rawValue), message: $0) }
+            context.console.out(JSONDocument.encode(document))
+        } else if failure == nil {
             printText(results, query: query, online: online, console: context.console)
         }
-        guard results.isEmpty else { return .ok }
-        // Nothing offline and the online search failed: that is not "no such place" (1)
-        // but "could not ask" — 75 when trying later helps (429, 5xx, timeout), else 69.
-        switch online?.status {
-        case "unavailable"?: return .tempFail
-        case "failed"?: return .unavailable
-        default: return .noMatch
-        }
+        if let failure { context.console.err("Error: \(failure)\n") }
+        return code
     }
 
     private static func printText(
         _ results: [SearchResultJSON], query: String, online: OnlineSearchJSON?, console: Console
     ) {
         if let online, online.status != "ok" {
-            console.err("airloc: online search \(online.status): \(online.message ?? "")\n")
+            console.err("airloc: warning: online search \(online.status): \(online.message ?? "")\n")
         }
         guard !results.isEmpty else {
             console.out("No results for \"\(query)\".\n")

@@ -47,9 +47,15 @@ public enum AirlocBinary {
         return environment(home: home, extra: services.merging(extra) { $1 })
     }
 
+    /// Runs airloc; throws ``JSONSchemaCheck/Violation`` when it printed JSON its schema
+    /// does not allow.
     public static func run(
         _ arguments: [String], environment: [String: String], stdin: String? = nil, timeout: TimeInterval = 120
     ) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(path, arguments, environment: environment, stdin: stdin, timeout: timeout)
+        let result = try await ChildProcess.run(
+            path, arguments, environment: environment, stdin: stdin, timeout: timeout)
+        // Whatever JSON a test sees is checked against its schema (docs/schema/).
+        try await JSONSchemaCheck.shared.check(stdout: result.stdout, command: arguments)
+        return result
     }
 }
