@@ -12,11 +12,12 @@ let package = Package(
         .executable(name: "airloc-example-logger", targets: ["airloc-example-logger"]),
         .library(
             name: "AirlocKit",
-            targets: ["Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration"]),
+            targets: ["Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook"]),
     ],
     targets: [
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CINIH", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The C library's wcwidth (part of libc: nothing to install or link).
         .systemLibrary(name: "CWideChar"),
         .target(name: "Geo"),
@@ -28,12 +29,14 @@ let package = Package(
         .target(name: "Airloc", dependencies: ["Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality"]),
         .target(
             name: "Configuration", dependencies: ["Airloc", "AirQuality", "Platform", "Location", "Web", "CINIH"]),
+        .target(
+            name: "Logbook", dependencies: ["Geo", "Web", "Platform", "Location", "AirQuality", "Airloc", "CSQLite"]),
         .target(name: "TerminalUI", dependencies: ["Geo", "Gazetteer", "Platform", "CWideChar"]),
         .target(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "TerminalUI",
+                "Logbook", "TerminalUI",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -53,6 +56,7 @@ let package = Package(
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
         .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Configuration", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
+        .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Airloc", "TestSupport"]),
         .testTarget(name: "AirlocTests", dependencies: ["Airloc", "Gazetteer", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Airloc", "TestSupport"]),
         .testTarget(

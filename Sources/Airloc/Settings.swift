@@ -83,6 +83,18 @@ public struct Settings: Sendable {
     /// The authorization store in the state directory.
     public var authorizationStore: AuthorizationStore { AuthorizationStore(stateDirectory: directories.state) }
 
+    /// `[log]`: when the field logger records points and fetches air (``LogTrigger``).
+    public var logTrigger = LogTrigger.Options()
+    /// `[log] database` / `AIRLOC_LOG_DATABASE`; nil: the state directory's logbook.sqlite.
+    public var logDatabasePath: String?
+    /// `[log] keep`: rows older than this are pruned by the logger (nil: kept forever).
+    public var logKeep: Double?
+
+    /// The logbook file: `[log] database`, else `$XDG_STATE_HOME/airloc/logbook.sqlite`.
+    public var logDatabase: URL {
+        logDatabasePath.map { URL(fileURLWithPath: $0) } ?? directories.state.appendingPathComponent("logbook.sqlite")
+    }
+
     /// The place chosen with `airloc use`, if any (read from the state directory).
     public var chosenPlace: ChosenPlace? { ChosenPlace.load(from: directories.state) }
 

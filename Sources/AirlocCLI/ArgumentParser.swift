@@ -37,6 +37,10 @@ enum OptionName: String, Sendable, CaseIterable {
     case countries
     case air
     case verify
+    case since
+    case until
+    case kind
+    case before
 }
 
 /// One option a command accepts.

@@ -12,7 +12,7 @@ struct FailureJSON: Encodable {
         "now": "airloc.report/1", "air": "airloc.report/1", "locate": "airloc.locate/1",
         "doctor": "airloc.doctor/1", "search": "airloc.search/1", "use": "airloc.use/1",
         "popular": "airloc.popular/1", "reverse": "airloc.reverse/1", "postal": "airloc.postal/1",
-        "data": "airloc.data/1", "auth": "airloc.auth/1",
+        "data": "airloc.data/1", "auth": "airloc.auth/1", "log": "airloc.log-status/1",
     ]
 
     /// The document for `error` from `command`, when the command has a JSON form.

@@ -135,6 +135,9 @@ public enum ConfigurationFiles {
                 throw ConfigurationError("AIRLOC_OPEN_METEO_API_KEY: not an API key (letters, digits, - and _)")
             }
         }
+        if let database = environment["AIRLOC_LOG_DATABASE"], !database.isEmpty {
+            settings.logDatabasePath = database
+        }
         if let gpsd = environment["AIRLOC_GPSD"], !gpsd.isEmpty {
             settings.gpsd = try parseGPSD(gpsd, origin: "AIRLOC_GPSD")
         }
@@ -158,7 +161,7 @@ public enum ConfigurationFiles {
     }
 
     /// "6h", "30m", "90s" or plain seconds, up to a week.
-    public static func parseDuration(_ text: String) -> Double? {
+    public static func parseDuration(_ text: String, maximum: Double = 7 * 86_400) -> Double? {
         let factors: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         var digits = Substring(text)
         var factor = 1.0
@@ -166,9 +169,12 @@ public enum ConfigurationFiles {
             digits = text.dropLast()
             factor = unit
         }
-        guard let value = Double(digits), value.isFinite, value >= 0, value * factor <= 7 * 86_400 else { return nil }
+        guard let value = Double(digits), value.isFinite, value >= 0, value * factor <= maximum else { return nil }
         return value * factor
     }
+
+    /// A retention: "365d", "12h", "90m", "30s" or plain seconds, up to 100 years.
+    public static func parseRetention(_ text: String) -> Double? { parseDuration(text, maximum: 100 * 365 * 86_400) }
 
     /// "host:port", "host" or "[::1]:2947"; `origin` names where it came from in errors.
     public static func parseGPSD(_ text: String, origin: String) throws(ConfigurationError) -> GPSDProvider.Options {

@@ -134,7 +134,7 @@ public struct ConfigurationKey: Sendable {
         },
         parsed(
             "cache", "max-stale", "a duration: seconds, or with m or h (e.g. 6h); 0 turns the offline fallback off",
-            ConfigurationFiles.parseDuration
+            { ConfigurationFiles.parseDuration($0) }
         ) { $0.maxStale = $1 },
         number("location", "latitude", "degrees", -90...90) { $0.manualLatitude = $1 },
         number("location", "longitude", "degrees", -180...180) { $0.manualLongitude = $1 },
@@ -156,6 +156,16 @@ public struct ConfigurationKey: Sendable {
         choice("authorization", "max-accuracy", AccuracyAuthorization.self) { settings, accuracy in
             if let accuracy { settings.policy.maximumAccuracy = accuracy }
         },
+        number("log", "track-interval", "seconds", 0.1...86_400) { $0.logTrigger.trackInterval = $1 },
+        number("log", "track-distance", "metres", 0...100_000) { $0.logTrigger.trackDistance = $1 },
+        number("log", "max-error", "metres", 1...1_000_000) { $0.logTrigger.maxError = $1 },
+        number("log", "segment-gap", "seconds", 1...86_400) { $0.logTrigger.segmentGap = $1 },
+        number("log", "air-distance", "metres", 100...1_000_000) { $0.logTrigger.airDistance = $1 },
+        text("log", "database", "a file path") { !$0.isEmpty && !$0.contains("\0") } set: { $0.logDatabasePath = $1 },
+        parsed(
+            "log", "keep", "a duration with d, h, m or s (e.g. 365d); 0 keeps everything",
+            ConfigurationFiles.parseRetention
+        ) { $0.logKeep = $1 > 0 ? $1 : nil },
         choice("display", "color", Settings.ColorChoice.self) { settings, color in
             if let color { settings.color = color }
         },

@@ -29,6 +29,26 @@ public enum StandardStream {
         }
     }
 
+    /// Writes all of `data` to `descriptor` (a file or stdout), retrying short writes and
+    /// `EINTR`; unlike ``write(_:to:)`` a failure is thrown (a full disk must not pass
+    /// for a complete export). `EPIPE` comes back with `code` set: the reader left.
+    public static func writeAll(_ data: Data, to descriptor: Int32, path: String = "stdout") throws(FileError) {
+        var failure: FileError?
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 {
+                    failure = FileError.fromErrno("write", path: path)
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// True when `descriptor` is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 }

@@ -8,6 +8,7 @@ public enum RecordedAnswers {
     /// The answer for a GET of `path` with `query`, as the service would give it at `date`.
     public static func answer(path: String, query: [String: String], date: Date) -> (status: Int, body: Data) {
         switch path {
+        case "/v1/air-quality" where query["hourly"] != nil: return airQualityHistory(query: query)
         case "/v1/air-quality": return (200, Data(airQuality(at: date).utf8))
         case "/v1/archive": return archive(query: query, today: date)
         default: return (404, Data("{}".utf8))
@@ -35,6 +36,43 @@ public enum RecordedAnswers {
             "european_aqi_sulphur_dioxide":1,"alder_pollen":null,"birch_pollen":null,"grass_pollen":null,\#
             "mugwort_pollen":null,"olive_pollen":null,"ragweed_pollen":null}}
             """#
+    }
+
+    /// The hourly series for `start_hour`...`end_hour` (GMT), as the service answers a
+    /// back-fill: US AQI 30 + the hour of day, PM2.5 a tenth of that; a 400 before 2013,
+    /// as the service refuses dates before its coverage.
+    public static func airQualityHistory(query: [String: String]) -> (status: Int, body: Data) {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        guard let start = query["start_hour"].flatMap(formatter.date(from:)),
+            let end = query["end_hour"].flatMap(formatter.date(from:)), start <= end
+        else { return (400, Data(#"{"error":true,"reason":"Parameter 'start_hour' is invalid"}"#.utf8)) }
+        if start < formatter.date(from: "2013-01-01T00:00")! {
+            return (
+                400,
+                Data(#"{"error":true,"reason":"Parameter 'start_date' is out of allowed range from 2013-01-01 to 2026-12-07"}"#.utf8)
+            )
+        }
+        var times: [String] = []
+        var aqi: [String] = []
+        var pm25: [String] = []
+        var hour = start
+        while hour <= end {
+            times.append("\"" + formatter.string(from: hour) + "\"")
+            let index = 30 + Int(hour.timeIntervalSince1970 / 3600) % 24
+            aqi.append(String(index))
+            pm25.append(String(Double(index) / 10))
+            hour = hour.addingTimeInterval(3600)
+        }
+        let body = """
+            {"latitude":52.549995,"longitude":13.400002,"utc_offset_seconds":0,"timezone":"GMT",\
+            "hourly_units":{"time":"iso8601","us_aqi":"USAQI","pm2_5":"μg/m³"},\
+            "hourly":{"time":[\(times.joined(separator: ","))],"us_aqi":[\(aqi.joined(separator: ","))],\
+            "pm2_5":[\(pm25.joined(separator: ","))]}}
+            """
+        return (200, Data(body.utf8))
     }
 
     /// ERA5 daily means for `start_date`...`end_date`: 10 °C before 2025, 11.8 °C from

@@ -1,0 +1,131 @@
+import Foundation
+import Geo
+
+/// When a field logger records a track point and when it fetches the air: a pure state
+/// machine (events in, actions out, every time given by the caller), so the rules are
+/// tested without waiting on a clock. Used by `airloc log run` and `airloc now --watch`.
+///
+/// Contract:
+/// - **Track points**: a fix is recorded when `trackInterval` seconds passed or the
+///   position moved `trackDistance` metres since the last recorded point, whichever comes
+///   first. A fix whose error radius exceeds `maxError` is skipped. The first point after
+///   start, after ``restart()``, or after no fix for longer than `segmentGap` seconds
+///   opens a new segment.
+/// - **Air**: fetched at the first usable fix; again when the position moved more than
+///   `airDistance` metres from where the last reading was fetched, or when the data's next
+///   value exists (``airFetched(nextValueAt:at:)``: never earlier). One fetch at a time.
+///   After a failure, retried after a pause doubling from `firstRetryPause` up to
+///   `maxRetryPause`, or at the time the caller gives (a 429's back-off), whichever is later.
+public struct LogTrigger: Sendable {
+    public struct Options: Sendable, Equatable {
+        public var trackInterval: TimeInterval = 5
+        public var trackDistance: Double = 10
+        public var maxError: Double = 100
+        public var segmentGap: TimeInterval = 60
+        public var airDistance: Double = 2000
+        public var firstRetryPause: TimeInterval = 5
+        public var maxRetryPause: TimeInterval = 60
+
+        public init() {}
+    }
+
+    public enum Action: Sendable, Equatable {
+        /// Record this fix; `newSegment` when it starts one.
+        case recordPoint(newSegment: Bool)
+        /// Fetch the air at this position.
+        case fetchAir(Coordinate)
+    }
+
+    private enum Air: Sendable, Equatable {
+        case never
+        case fetching(at: Coordinate)
+        case fetched(at: Coordinate, nextValueAt: Date)
+        case failing(retryAt: Date)
+    }
+
+    public let options: Options
+    private var lastPoint: (time: Date, coordinate: Coordinate)?
+    private var lastFix: Date?
+    private var position: Coordinate?
+    private var air = Air.never
+    /// Failed fetches since the last success: the retry pause doubles with each.
+    private var failures = 0
+    private var segmentPending = true
+
+    public init(options: Options = Options()) { self.options = options }
+
+    /// A fix arrived at `now` (this device's clock).
+    public mutating func fix(_ fix: Fix, at now: Date) -> [Action] {
+        if let error = fix.horizontalAccuracy, error > options.maxError { return [] }
+        var actions: [Action] = []
+        if let last = lastFix, now.timeIntervalSince(last) > options.segmentGap { segmentPending = true }
+        lastFix = now
+        position = fix.coordinate
+        let due: Bool
+        if let point = lastPoint, !segmentPending {
+            due =
+                now.timeIntervalSince(point.time) >= options.trackInterval
+                || point.coordinate.distance(to: fix.coordinate) >= options.trackDistance
+        } else {
+            due = true
+        }
+        if due {
+            actions.append(.recordPoint(newSegment: segmentPending))
+            segmentPending = false
+            lastPoint = (now, fix.coordinate)
+        }
+        if let fetch = airDue(at: now) { actions.append(fetch) }
+        return actions
+    }
+
+    /// Time passed without a fix (the caller's timer): an air fetch may be due.
+    public mutating func tick(at now: Date) -> [Action] {
+        airDue(at: now).map { [$0] } ?? []
+    }
+
+    /// The fetch succeeded; the data's next value exists from `nextValueAt`.
+    public mutating func airFetched(nextValueAt: Date, at now: Date) {
+        guard case .fetching(let coordinate) = air else { return }
+        air = .fetched(at: coordinate, nextValueAt: max(nextValueAt, now))
+        failures = 0
+    }
+
+    /// The fetch failed; `retryNotBefore` is a back-off the service asked for (429).
+    public mutating func airFailed(retryNotBefore: Date? = nil, at now: Date) {
+        guard case .fetching = air else { return }
+        failures += 1
+        let pause = min(options.firstRetryPause * pow(2, Double(failures - 1)), options.maxRetryPause)
+        air = .failing(retryAt: max(now.addingTimeInterval(pause), retryNotBefore ?? .distantPast))
+    }
+
+    /// The logger restarted or gpsd came back: the next point opens a segment.
+    public mutating func restart() { segmentPending = true }
+
+    /// When ``tick(at:)`` should next be called for a due air fetch (nil: only a fix can
+    /// make one due).
+    public var nextAirCheck: Date? {
+        switch air {
+        case .fetched(_, let next): return next
+        case .failing(let retryAt): return retryAt
+        case .never, .fetching: return nil
+        }
+    }
+
+    /// True while the last fetch failed and no later one succeeded.
+    public var airIsFailing: Bool { failures > 0 }
+
+    private mutating func airDue(at now: Date) -> Action? {
+        guard let position else { return nil }
+        let due: Bool
+        switch air {
+        case .never: due = true
+        case .fetching: due = false
+        case .fetched(let at, let next):
+            due = now >= next || at.distance(to: position) > options.airDistance
+        case .failing(let retryAt): due = now >= retryAt
+        }
+        guard due else { return nil }
+        air = .fetching(at: position)
+        return .fetchAir(position)
+    }
+}

@@ -1,0 +1,159 @@
+import Airloc
+import Configuration
+import Foundation
+import Gazetteer
+import Location
+import Logbook
+import Platform
+
+/// `airloc log`: the field logbook — run the logger, see what it holds, export it, prune it.
+enum LogCommand {
+    static let spec = CommandSpec(
+        name: "log", summary: "Log position and air quality durably; show, export or prune the logbook",
+        usage:
+            "run [--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT] | status [--json] | "
+            + "export --format ndjson|csv|gpx|geojson [--kind track|air|all] [--since T] [--until T] [--output FILE] | "
+            + "prune --before T",
+        discussion: """
+              run      the logger in the foreground (systemd: airloc-log.service): track points every
+                       [log] track-interval s or track-distance m, air quality at the first fix, when the
+                       data's next hour exists and after moving [log] air-distance m; hours the service
+                       could not be asked are recorded as pending and back-filled when it answers again.
+                       Needs the 'always' grant (`airloc auth grant --always`); --lat/--lon logs a fixed
+                       place without sensing. SIGTERM or SIGINT: finish the row being written, exit 0.
+              status   the database, its rows by kind, first and last time, pending hours, last error
+              export   stream the rows: NDJSON (schema airloc.log/1), CSV, GPX 1.1 or GeoJSON
+              prune    delete rows older than T
+            The logbook is $XDG_STATE_HOME/airloc/logbook.sqlite ([log] database, AIRLOC_LOG_DATABASE;
+            the system service uses /var/lib/airloc/logbook.sqlite), mode 0600: it holds exact positions.
+            T is an ISO 8601 time or date (2026-11-30, 2026-11-30T12:00Z) or an age (90m, 24h, 7d).
+            Exit status: 0 ok; 77 not authorized to sense unattended; 66 no logbook yet (status,
+            export); 74 the logbook cannot be written; 78 bad configuration; 64 usage.
+            """,
+        options: LocationOptions.specs + [
+            .flag(.json, "with status: print JSON (schema airloc.log-status/1)"),
+            .value(.format, "FORMAT", "with export: ndjson, csv, gpx or geojson"),
+            .value(.kind, "KIND", "with export: track, air or all (default all)"),
+            .value(.since, "T", "with export: rows from T on"),
+            .value(.until, "T", "with export: rows before T"),
+            .value(.output, "FILE", "with export: write FILE (0600) instead of stdout"),
+            .value(.before, "T", "with prune: delete rows older than T"),
+        ],
+        maxPositionals: 1)
+
+    static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
+
+    static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
+        let verb = context.arguments.positionals.first ?? "status"
+        switch verb {
+        case "run": return try await LogRun.run(context)
+        case "status": return try status(context)
+        case "export": return try LogExportCommand.run(context)
+        case "prune": return try prune(context)
+        default:
+            let hint = suggestion(for: verb, among: ["run", "status", "export", "prune"])
+            throw .usage(
+                "unknown action '\(verb)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); "
+                    + "expected run, status, export or prune", command: spec.name)
+        }
+    }
+
+    /// The logbook for reading; a missing one is "no input" (66), not a crash.
+    static func open(_ context: CommandContext, readOnly: Bool) throws(CLIError) -> Logbook {
+        do { return try Logbook(url: context.configuration.logDatabase, readOnly: readOnly) } catch {
+            switch error {
+            case .missing: throw CLIError(code: .noInput, message: error.description)
+            case .newerSchema: throw CLIError(code: .dataError, message: error.description)
+            default: throw CLIError(code: .ioError, message: error.description)
+            }
+        }
+    }
+
+    /// `log status --json`, schema airloc.log-status/1.
+    struct StatusJSON: Encodable {
+        var schema = "airloc.log-status/1"
+        var database: String
+        var sizeBytes: Int
+        var trackRows: Int
+        var airRows: Int
+        var segments: Int
+        var pending: Int
+        var unavailable: Int
+        var firstTime: String?
+        var lastTime: String?
+        var lastFixAgeS: Double?
+        var lastError: String?
+        var lastErrorAt: String?
+    }
+
+    static func status(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        let logbook = try open(context, readOnly: true)
+        let status: LogStatus
+        do { status = try logbook.status(now: Date()) } catch {
+            throw CLIError(code: .ioError, message: error.description)
+        }
+        let path = logbook.url.path
+        let size = ["", "-wal"].reduce(0) { total, suffix in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
+        }
+        let iso = ISO8601DateFormatter()
+        let document = StatusJSON(
+            database: path, sizeBytes: size, trackRows: status.trackRows, airRows: status.airRows,
+            segments: status.segments, pending: status.pending, unavailable: status.unavailable,
+            firstTime: status.firstTime.map(iso.string), lastTime: status.lastTime.map(iso.string),
+            lastFixAgeS: status.lastFixAge.map { ($0 * 10).rounded() / 10 }, lastError: status.lastError,
+            lastErrorAt: status.lastErrorAt)
+        if context.arguments.has(.json) {
+            context.console.out(JSONDocument.encode(document))
+            return .ok
+        }
+        var lines = [
+            "database:  \(path) (\(size / 1024) KiB)",
+            "track:     \(status.trackRows) points in \(status.segments) segments",
+            "air:       \(status.airRows) readings (\(status.pending) pending back-fill, \(status.unavailable) unavailable)",
+        ]
+        if let first = document.firstTime, let last = document.lastTime { lines.append("time:      \(first) – \(last)") }
+        if let age = status.lastFixAge { lines.append("last fix:  \(Int(age)) s ago") }
+        if let error = status.lastError { lines.append("last error: \(error) (\(status.lastErrorAt ?? "?"))") }
+        context.console.out(lines.joined(separator: "\n") + "\n")
+        return .ok
+    }
+
+    static func prune(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        guard let text = context.arguments.value(.before) else {
+            throw .usage("prune needs --before T (e.g. --before 365d)", command: spec.name)
+        }
+        let cutoff = try LogTime.parse(text, option: "--before", now: Date())
+        let logbook = try open(context, readOnly: false)
+        do {
+            let removed = try logbook.prune(before: cutoff)
+            context.console.out("removed \(removed.track) track points and \(removed.air) air readings\n")
+            return .ok
+        } catch {
+            throw CLIError(code: .ioError, message: error.description)
+        }
+    }
+}
+
+/// A time as `--since/--until/--before` take it: ISO 8601, a date, or an age.
+enum LogTime {
+    static func parse(_ text: String, option: String, now: Date) throws(CLIError) -> Date {
+        if let age = Double(text.dropLast()), age >= 0, let unit = ["s": 1.0, "m": 60, "h": 3600, "d": 86_400][
+            String(text.suffix(1))]
+        {
+            return now.addingTimeInterval(-age * unit)
+        }
+        let iso = ISO8601DateFormatter()
+        for options: ISO8601DateFormatter.Options in [
+            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
+            [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate],
+        ] {
+            iso.formatOptions = options
+            iso.timeZone = TimeZone(identifier: "UTC")
+            if let date = iso.date(from: text) { return date }
+        }
+        throw .usage(
+            "invalid \(option) '\(text.prefix(40))': expected an ISO 8601 time or date (2026-11-30T12:00Z, "
+                + "2026-11-30) or an age (90m, 24h, 7d)", command: "log")
+    }
+}

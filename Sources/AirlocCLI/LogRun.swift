@@ -1,0 +1,49 @@
+import Airloc
+import Foundation
+import Location
+import Logbook
+import Platform
+
+/// `airloc log run`: the field logger in the foreground, until SIGTERM or SIGINT.
+///
+/// Contract: logging senses the location continuously and unattended, so it needs the
+/// "always" grant (77 otherwise, naming the command that gives it); coordinates given
+/// with --lat/--lon log a fixed place and need none. Notices go to stderr (the journal
+/// under systemd) and never hold a precise position.
+enum LogRun {
+    static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
+        let settings = try LocationOptions.configure(context, command: LogCommand.spec.name)
+        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let session = LocationSession(settings: settings, gazetteer: gazetteer, unattended: true)
+        let following: LocationSession.Following
+        do { following = try session.follow() } catch {
+            if case .notAuthorized(let refusal) = error, refusal == .notDetermined || refusal == .needsAlways {
+                throw CLIError(
+                    code: .noPermission,
+                    message: "the logger senses this device's location continuously and unattended, which needs the "
+                        + "'always' grant: run `airloc auth grant --always` (as a service: as the service's user), "
+                        + "or log a fixed place with --lat/--lon")
+            }
+            throw CLIError(error)
+        }
+        let logbook = try LogCommand.open(context, readOnly: false)
+        let console = context.console
+        console.err("airloc: logging to \(logbook.url.path)\n")
+        for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }
+        let logger = FieldLogger(
+            logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
+            notify: { notice in console.err("airloc: \(notice.level.rawValue): \(notice.message)\n") })
+        let task = Task {
+            var logger = logger
+            await logger.run(following.events)
+            return logger.written
+        }
+        let signals = SignalWatch.interruptAndTerminate { task.cancel() }
+        let written = await task.value
+        signals.cancel()
+        console.err(
+            "airloc: stopped; this run wrote \(written.track) track points, \(written.air) air readings, "
+                + "\(written.pending) pending hours, back-filled \(written.backfilled)\n")
+        return .ok
+    }
+}

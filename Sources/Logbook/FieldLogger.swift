@@ -1,0 +1,286 @@
+import AirQuality
+import Airloc
+import Foundation
+import Gazetteer
+import Geo
+import Location
+import Platform
+import Web
+
+/// What the logger has to say to the journal (stderr under systemd).
+///
+/// Contract: never a precise position (the journal is readable by administrators and
+/// often shipped elsewhere); the place name at most.
+public struct LoggerNotice: Sendable, Equatable {
+    public enum Level: String, Sendable { case info, warning, error }
+    public var level: Level
+    public var message: String
+}
+
+/// The field logger: follows the location, records track points and air readings in the
+/// logbook as ``LogTrigger`` decides, fills the hours an outage missed, and keeps going
+/// through every trouble it can outlive (`airloc log run`).
+///
+/// Contract:
+/// - Rows are stamped by ``GPSClock``: this device's clock until GPS time is trusted, GPS
+///   time where the two disagree; rows this boot logged before that are re-stamped.
+/// - An air fetch that fails leaves a `pending` row for each hour it misses (one per hour
+///   and sent coordinate); the first success afterwards back-fills them (``Backfill``).
+/// - A failed write (full disk, read-only file system) is reported and kept as the last
+///   error; the logger carries on, and the next write tries again.
+/// - Times come from the events (when this device received a fix), not from when they
+///   are processed, so a slow air fetch does not shift the track.
+public struct FieldLogger {
+    public let logbook: Logbook
+    public var settings: Settings
+    public let gazetteer: Gazetteer
+    public var accuracy: AccuracyAuthorization
+    public var transport: any HTTPTransport
+    public var time: any TimeSource
+    public var bootID: String?
+    /// The monotonic clock (``BootClock/seconds``); injected for tests.
+    public var bootSeconds: @Sendable () -> Double?
+    public var notify: @Sendable (LoggerNotice) -> Void
+
+    public private(set) var trigger: LogTrigger
+    public private(set) var clock = GPSClock()
+    private var segment: Int64?
+    private var lastFix: (fix: Fix, provider: String)?
+    private var lastAirHour: Date?
+    private var lastPrune: Date?
+    /// Rows written by this run.
+    public private(set) var written = (track: 0, air: 0, pending: 0, backfilled: 0)
+
+    public init(
+        logbook: Logbook, settings: Settings, gazetteer: Gazetteer, accuracy: AccuracyAuthorization,
+        transport: any HTTPTransport = URLSessionTransport(), time: any TimeSource = SystemTime(),
+        bootID: String? = BootClock.bootID, bootSeconds: @escaping @Sendable () -> Double? = { BootClock.seconds },
+        notify: @escaping @Sendable (LoggerNotice) -> Void = { _ in }
+    ) {
+        self.logbook = logbook
+        self.settings = settings
+        self.gazetteer = gazetteer
+        self.accuracy = accuracy
+        self.transport = transport
+        self.time = time
+        self.bootID = bootID
+        self.bootSeconds = bootSeconds
+        self.notify = notify
+        trigger = LogTrigger(options: settings.logTrigger)
+    }
+
+    // MARK: events
+
+    /// A fix (already limited to the allowed accuracy) from `provider`, received at
+    /// `received` by this device's clock.
+    public mutating func fixArrived(_ fix: Fix, provider: String, received: Date) async {
+        let processing = time.date
+        if case .corrected(let offset) = clock.observe(fix, system: received) {
+            notify(.init(level: .warning, message: String(format: "system clock is off by %.1f s; using GPS time", offset)))
+            if let bootID, let boot = bootSeconds() {
+                Self.attempt("re-stamping", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+                    let changed = try logbook.restamp(
+                        bootID: bootID, trustedTime: processing.addingTimeInterval(offset), atBootSeconds: boot)
+                    if changed > 0 {
+                        notify(.init(level: .info, message: "re-stamped \(changed) track points logged before GPS time"))
+                    }
+                }
+            }
+        }
+        lastFix = (fix, provider)
+        for action in trigger.fix(fix, at: received) {
+            switch action {
+            case .recordPoint(let newSegment):
+                record(fix, provider: provider, received: received, processing: processing, newSegment: newSegment)
+            case .fetchAir:
+                await fetchAir(fix, provider: provider)
+            }
+        }
+    }
+
+    /// Time passed: an air fetch (or a retry) may be due without a new fix; old rows
+    /// may be due for pruning.
+    public mutating func tick() async {
+        let now = time.date
+        if let keep = settings.logKeep, lastPrune.map({ now.timeIntervalSince($0) >= 3600 }) ?? true {
+            lastPrune = now
+            Self.attempt("pruning", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+                let removed = try logbook.prune(before: now.addingTimeInterval(-keep))
+                if removed.track + removed.air > 0 {
+                    notify(.init(level: .info, message: "pruned \(removed.track) track and \(removed.air) air rows"))
+                }
+            }
+        }
+        guard let last = lastFix else { return }
+        for action in trigger.tick(at: now) {
+            if case .fetchAir = action { await fetchAir(last.fix, provider: last.provider) }
+        }
+    }
+
+    /// The followed provider went away (gpsd stopped, the receiver unplugged): the next
+    /// point opens a new segment, and the gap is in the journal.
+    public mutating func gap(_ reason: String) {
+        trigger.restart()
+        segment = nil
+        notify(.init(level: .warning, message: "no position: \(reason); waiting"))
+    }
+
+    // MARK: the loop
+
+    private enum Input: Sendable {
+        case event(FollowEvent)
+        case tick
+        case ended
+    }
+
+    /// Logs from `events` until the task is cancelled (SIGTERM), waking once a second for
+    /// due air fetches — also after the events end (a fixed place reports once and is
+    /// then logged on the air's own schedule).
+    public mutating func run(_ events: AsyncStream<FollowEvent>) async {
+        let (inputs, continuation) = AsyncStream<Input>.makeStream()
+        let time = self.time
+        let forward = Task {
+            for await event in events { continuation.yield(.event(event)) }
+            continuation.yield(.ended)
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await time.sleep(for: .seconds(1))
+                continuation.yield(.tick)
+            }
+        }
+        defer {
+            forward.cancel()
+            ticker.cancel()
+            continuation.finish()
+        }
+        await tick()
+        for await input in inputs {
+            if Task.isCancelled { return }
+            switch input {
+            case .event(let event):
+                switch event.kind {
+                case .fix:
+                    if let fix = event.fix { await fixArrived(fix, provider: event.provider, received: event.time) }
+                case .disconnected, .lost:
+                    if segment != nil { gap(event.reason ?? event.kind.rawValue) }
+                case .connected, .stale, .noFixYet:
+                    break
+                }
+            case .tick:
+                await tick()
+            case .ended:
+                continue
+            }
+        }
+    }
+
+    // MARK: writing
+
+    private mutating func record(_ fix: Fix, provider: String, received: Date, processing: Date, newSegment: Bool) {
+        let stamp = clock.stamp(received)
+        // The monotonic time of reception: now's, less what processing took since.
+        let boot = bootSeconds().map { $0 - max(0, processing.timeIntervalSince(received)) }
+        Self.attempt("writing a track point", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+            if newSegment || segment == nil {
+                segment = try logbook.startSegment(
+                    at: stamp.time, bootID: bootID, reason: segment == nil && written.track == 0 ? "start" : "gap")
+            }
+            try logbook.append(
+                TrackPoint(time: stamp.time, timeSource: stamp.source, fix: fix, provider: provider, segment: segment!),
+                bootSeconds: boot)
+            written.track += 1
+        }
+    }
+
+    private mutating func fetchAir(_ fix: Fix, provider: String) async {
+        let report = await AirReport.make(
+            fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
+            request: AirReport.Request(climate: false), transport: transport, time: time)
+        // SIGTERM during the fetch: nothing was learned about the air; record nothing.
+        if Task.isCancelled { return }
+        let now = time.date
+        let stamp = clock.stamp(now)
+        let place = report.place?.place.displayName
+        let currentHour = stamp.time.hourStart
+        if case .success(let reading) = report.air, !report.data.airIsStale {
+            let hour = (reading.dataTime ?? currentHour).hourStart
+            let source: AirRecord.Source = report.data.airCachedAge == nil ? .live : .cached
+            Self.attempt("writing an air reading", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+                if try !logbook.hasAir(hour: hour, sent: report.sentCoordinate) {
+                    try logbook.append(
+                        AirRecord(
+                            hour: hour, loggedAt: stamp.time, coordinate: fix.coordinate,
+                            sentCoordinate: report.sentCoordinate, place: place, values: AirValues(reading),
+                            source: source, segment: segment ?? 0))
+                    written.air += 1
+                }
+            }
+            lastAirHour = max(lastAirHour ?? hour, hour)
+            trigger.airFetched(nextValueAt: reading.nextUpdate ?? now.addingTimeInterval(900), at: now)
+            await backfill()
+            return
+        }
+        // Failed (or only a stale cached answer): the hours missed become pending.
+        let reason: String
+        switch report.air {
+        case .failure(let error): reason = error.description
+        case .success: reason = "only an older cached answer"
+        }
+        var hour = lastAirHour.map { $0.addingTimeInterval(3600) } ?? currentHour
+        if currentHour.timeIntervalSince(hour) > 7 * 86_400 { hour = currentHour }
+        Self.attempt("recording a pending hour", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+            while hour <= currentHour {
+                if try !logbook.hasAir(hour: hour, sent: report.sentCoordinate) {
+                    try logbook.append(
+                        AirRecord(
+                            hour: hour, loggedAt: stamp.time, coordinate: fix.coordinate,
+                            sentCoordinate: report.sentCoordinate, place: place, source: .pending, reason: reason,
+                            segment: segment ?? 0))
+                    written.pending += 1
+                }
+                hour = hour.addingTimeInterval(3600)
+            }
+        }
+        lastAirHour = currentHour
+        let backoff = RateLimitBackoff.load(from: ResponseCache(directory: settings.directories.cache), now: now)
+        trigger.airFailed(retryNotBefore: backoff?.until, at: now)
+        let message = "air quality not fetched (\(reason)); will back-fill"
+        notify(.init(level: .warning, message: message))
+        try? logbook.setMeta("last_error", message)
+        try? logbook.setMeta("last_error_at", LogFields.time(now))
+    }
+
+    private mutating func backfill() async {
+        guard (try? logbook.pending().isEmpty) == false else { return }
+        let service = OpenMeteoAirQuality(
+            endpoint: settings.airQualityEndpoint,
+            client: HTTPClient(timeout: .milliseconds(Int(settings.serviceTimeout * 1000)), transport: transport, time: time))
+        let outcome = await Backfill.run(logbook: logbook, service: service)
+        written.backfilled += outcome.filled
+        if outcome.filled + outcome.unavailable > 0 {
+            notify(
+                .init(
+                    level: .info,
+                    message: "back-filled \(outcome.filled) hours (\(outcome.unavailable) unavailable) "
+                        + "in \(outcome.requests) request\(outcome.requests == 1 ? "" : "s")"))
+        }
+        if let failure = outcome.failure {
+            notify(.init(level: .warning, message: "back-fill stopped: \(failure)"))
+        }
+    }
+
+    /// Runs a logbook write; a failure is reported and remembered, never fatal. (Static:
+    /// the body mutates the logger, which must not be borrowed meanwhile.)
+    private static func attempt(
+        _ what: String, logbook: Logbook, notify: (LoggerNotice) -> Void, time: any TimeSource,
+        _ body: () throws(LogbookError) -> Void
+    ) {
+        do { try body() } catch {
+            let message = "\(what) failed: \(error)" + (error.isStorageProblem ? "; will retry" : "")
+            notify(.init(level: .error, message: message))
+            try? logbook.setMeta("last_error", message)
+            try? logbook.setMeta("last_error_at", LogFields.time(time.date))
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+
+/// The fields of a logbook row in each export format: one place for names, order and
+/// number formatting, so NDJSON, CSV, GPX and GeoJSON cannot drift apart.
+///
+/// Contract: `airloc.log/1` field names (docs/logbook.md); numbers in their shortest
+/// exact decimal form; text JSON- or XML-escaped, CSV fields quoted when they hold a
+/// comma, quote or line break.
+enum LogFields {
+    static let schema = "airloc.log/1"
+
+    // MARK: values
+
+    static func time(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = milliseconds / 1000
+        var fraction = milliseconds % 1000
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1000
+        }
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let base = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+            parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return fraction == 0 ? base + "Z" : base + String(format: ".%03dZ", fraction)
+    }
+
+    static func number(_ value: Double?) -> String? {
+        guard let value, value.isFinite else { return nil }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    static func mode(_ mode: Int?) -> String? {
+        switch mode {
+        case 2?: return "2d"
+        case 3?: return "3d"
+        case 1?: return "none"
+        default: return nil
+        }
+    }
+
+    /// A field value: a JSON number, or text, or nothing.
+    enum Value {
+        case number(String?)
+        case text(String?)
+    }
+
+    static func trackValues(_ p: TrackPoint) -> [(String, Value)] {
+        [
+            ("id", .text("t\(p.id)")), ("kind", .text("track")), ("time", .text(time(p.time))),
+            ("latitude", .number(number(p.coordinate.latitude))), ("longitude", .number(number(p.coordinate.longitude))),
+            ("time_source", .text(p.timeSource)), ("altitude_m", .number(number(p.altitude))),
+            ("speed_ms", .number(number(p.speed))), ("course_deg", .number(number(p.course))),
+            ("accuracy_m", .number(number(p.accuracy))), ("mode", .text(mode(p.mode))),
+            ("satellites", .number(p.satellites.map(String.init))), ("provider", .text(p.provider)),
+            ("segment", .number(String(p.segment))),
+        ]
+    }
+
+    static func airValues(_ r: AirRecord) -> [(String, Value)] {
+        var fields: [(String, Value)] = [
+            ("id", .text("a\(r.id)")), ("kind", .text("air")), ("time", .text(time(r.hour))),
+            ("latitude", .number(number(r.coordinate.latitude))), ("longitude", .number(number(r.coordinate.longitude))),
+            ("logged_at", .text(time(r.loggedAt))), ("sent_latitude", .number(number(r.sentCoordinate.latitude))),
+            ("sent_longitude", .number(number(r.sentCoordinate.longitude))), ("place", .text(r.place)),
+            ("us_aqi", .number(r.values.usAQI.map(String.init))), ("category", .text(r.values.category)),
+            ("dominant_pollutant", .text(r.values.dominantPollutant)),
+        ]
+        for name in AirValues.pollutantNames { fields.append((name, .number(number(r.values.pollutants[name])))) }
+        fields += [
+            ("european_aqi", .number(r.values.europeanAQI.map(String.init))), ("pollen", .text(r.values.pollen)),
+            ("source", .text(r.source.rawValue)), ("reason", .text(r.reason)), ("segment", .number(String(r.segment))),
+        ]
+        return fields
+    }
+
+    // MARK: JSON
+
+    static func json(_ fields: [(String, Value)]) -> String {
+        var line = "{\"schema\":\"\(schema)\""
+        for (name, value) in fields {
+            line += ",\"\(name)\":"
+            switch value {
+            case .number(let text): line += text ?? "null"
+            case .text(let text): line += text.map(jsonString) ?? "null"
+            }
+        }
+        return line + "}"
+    }
+
+    static func trackJSON(_ point: TrackPoint) -> String { json(trackValues(point)) }
+    static func airJSON(_ record: AirRecord) -> String { json(airValues(record)) }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: CSV
+
+    static let csvColumns: [String] = {
+        var names: [String] = []
+        for (name, _) in trackValues(placeholderPoint) + airValues(placeholderRecord) where !names.contains(name) {
+            names.append(name)
+        }
+        return names
+    }()
+
+    static func csvRow(_ fields: [(String, Value)]) -> String {
+        var byName: [String: String] = [:]
+        for (name, value) in fields {
+            switch value {
+            case .number(let text): byName[name] = text
+            case .text(let text): byName[name] = text
+            }
+        }
+        return csvColumns.map { csvField(byName[$0] ?? "") }.joined(separator: ",") + "\r\n"
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static let placeholderPoint = TrackPoint(
+        time: Date(timeIntervalSince1970: 0), fix: .init(coordinate: .init(uncheckedLatitude: 0, longitude: 0), source: .gps),
+        provider: "", segment: 0)
+    static let placeholderRecord = AirRecord(
+        hour: Date(timeIntervalSince1970: 0), loggedAt: Date(timeIntervalSince1970: 0),
+        coordinate: .init(uncheckedLatitude: 0, longitude: 0), sentCoordinate: .init(uncheckedLatitude: 0, longitude: 0),
+        place: nil, source: .pending, segment: 0)
+
+    // MARK: GPX
+
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            // XML 1.0 cannot hold most control characters even escaped: dropped.
+            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r": continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func gpxPoint(_ p: TrackPoint) -> String {
+        var text = "      <trkpt lat=\"\(number(p.coordinate.latitude)!)\" lon=\"\(number(p.coordinate.longitude)!)\">"
+        if let altitude = number(p.altitude) { text += "<ele>\(altitude)</ele>" }
+        text += "<time>\(time(p.time))</time>"
+        // GPX 1.1's order: ele, time, ..., fix, sat.
+        if let mode = mode(p.mode) { text += "<fix>\(mode)</fix>" }
+        if let satellites = p.satellites { text += "<sat>\(satellites)</sat>" }
+        return text + "</trkpt>\n"
+    }
+
+    static func gpxWaypoint(_ r: AirRecord) -> String {
+        var text = "  <wpt lat=\"\(number(r.coordinate.latitude)!)\" lon=\"\(number(r.coordinate.longitude)!)\">"
+        text += "<time>\(time(r.hour))</time>"
+        let name = r.values.usAQI.map { "US AQI \($0)" } ?? "air \(r.source.rawValue)"
+        text += "<name>\(xml(name))</name>"
+        if let place = r.place { text += "<desc>\(xml(place))</desc>" }
+        text += "<extensions><airloc:air"
+        for (name, value) in airValues(r) where !["id", "kind", "time", "latitude", "longitude"].contains(name) {
+            switch value {
+            case .number(let v?), .text(let v?): text += " \(name)=\"\(xml(v))\""
+            default: break
+            }
+        }
+        return text + " id=\"a\(r.id)\"/></extensions></wpt>\n"
+    }
+
+    // MARK: GeoJSON
+
+    static func position(_ p: TrackPoint) -> String {
+        let base = "[\(number(p.coordinate.longitude)!),\(number(p.coordinate.latitude)!)"
+        return base + (number(p.altitude).map { ",\($0)]" } ?? "]")
+    }
+
+    static let geojsonLineStart = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":["
+
+    static func geojsonLineEnd(start: TrackPoint, end: TrackPoint, points: Int) -> String {
+        "]},\"properties\":{\"kind\":\"track\",\"segment\":\(start.segment),\"start\":\"\(time(start.time))\","
+            + "\"end\":\"\(time(end.time))\",\"points\":\(points)}}"
+    }
+
+    static func geojsonLonePoint(_ p: TrackPoint) -> String {
+        "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(position(p))},\"properties\":"
+            + trackJSON(p) + "}"
+    }
+
+    static func geojsonAirPoint(_ r: AirRecord) -> String {
+        "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(number(r.coordinate.longitude)!),"
+            + "\(number(r.coordinate.latitude)!)]},\"properties\":" + airJSON(r) + "}"
+    }
+}

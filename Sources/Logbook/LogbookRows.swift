@@ -1,0 +1,160 @@
+import Foundation
+import Geo
+
+/// Reading rows back: one track or air row from a statement, the cursors the exports
+/// stream from, and the numbers `log status` shows.
+///
+/// Contract: cursors hold one row at a time (an export of any size runs in constant
+/// memory) and return rows in time order, then id order.
+enum LogbookRows {
+    static let trackSelect =
+        "SELECT id, t_ms, time_source, lat, lon, alt, speed, course, accuracy, mode, satellites, provider, segment FROM track"
+    static let airSelect = """
+        SELECT id, hour_s, logged_ms, lat, lon, sent_lat, sent_lon, place, us_aqi, category, dominant, pm2_5, pm10,
+               nitrogen_dioxide, sulphur_dioxide, ozone, carbon_monoxide, european_aqi, pollen, source, reason, segment
+        FROM air
+        """
+
+    static func track(_ row: SQLiteDatabase.Statement) -> TrackPoint {
+        var point = TrackPoint(
+            time: Date(milliseconds: row.int(1) ?? 0), timeSource: row.text(2) ?? "system",
+            fix: Fix(
+                coordinate: Coordinate(uncheckedLatitude: row.real(3) ?? 0, longitude: row.real(4) ?? 0),
+                source: .gps),
+            provider: row.text(11) ?? "", segment: row.int(12) ?? 0)
+        point.id = row.int(0) ?? 0
+        point.altitude = row.real(5)
+        point.speed = row.real(6)
+        point.course = row.real(7)
+        point.accuracy = row.real(8)
+        point.mode = row.int(9).map(Int.init)
+        point.satellites = row.int(10).map(Int.init)
+        return point
+    }
+
+    static func air(_ row: SQLiteDatabase.Statement) -> AirRecord {
+        var values = AirValues()
+        values.usAQI = row.int(8).map(Int.init)
+        values.category = row.text(9)
+        values.dominantPollutant = row.text(10)
+        for (offset, name) in AirValues.pollutantNames.enumerated() {
+            values.pollutants[name] = row.real(Int32(11 + offset))
+        }
+        values.europeanAQI = row.int(17).map(Int.init)
+        values.pollen = row.text(18)
+        var record = AirRecord(
+            hour: Date(timeIntervalSince1970: Double(row.int(1) ?? 0)), loggedAt: Date(milliseconds: row.int(2) ?? 0),
+            coordinate: Coordinate(uncheckedLatitude: row.real(3) ?? 0, longitude: row.real(4) ?? 0),
+            sentCoordinate: Coordinate(uncheckedLatitude: row.real(5) ?? 0, longitude: row.real(6) ?? 0),
+            place: row.text(7), values: values, source: AirRecord.Source(rawValue: row.text(19) ?? "") ?? .pending,
+            reason: row.text(20), segment: row.int(21) ?? 0)
+        record.id = row.int(0) ?? 0
+        return record
+    }
+}
+
+/// A time window of the log (both ends optional; `until` exclusive).
+public struct LogWindow: Sendable, Equatable {
+    public var since: Date?
+    public var until: Date?
+
+    public init(since: Date? = nil, until: Date? = nil) {
+        self.since = since
+        self.until = until
+    }
+}
+
+extension Logbook {
+    /// Track points in time order, one at a time.
+    public func trackPoints(in window: LogWindow = LogWindow()) throws(LogbookError) -> TrackCursor {
+        do {
+            let query = try database.prepare(
+                "\(LogbookRows.trackSelect) WHERE t_ms >= ? AND t_ms < ? ORDER BY t_ms, id")
+            try query.bind([
+                .integer(window.since?.milliseconds ?? Int64.min), .integer(window.until?.milliseconds ?? Int64.max),
+            ])
+            return TrackCursor(query: query, path: url.path)
+        } catch { throw .database(url.path, error) }
+    }
+
+    /// Air rows in hour order, one at a time.
+    public func airRecords(in window: LogWindow = LogWindow()) throws(LogbookError) -> AirCursor {
+        do {
+            let query = try database.prepare("\(LogbookRows.airSelect) WHERE hour_s >= ? AND hour_s < ? ORDER BY hour_s, id")
+            try query.bind([
+                .integer(window.since.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Int64.min),
+                .integer(window.until.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.max),
+            ])
+            return AirCursor(query: query, path: url.path)
+        } catch { throw .database(url.path, error) }
+    }
+
+    /// What `log status` shows.
+    public func status(now: Date) throws(LogbookError) -> LogStatus {
+        do {
+            var status = LogStatus()
+            status.trackRows = Int(try database.integer("SELECT count(*) FROM track") ?? 0)
+            status.airRows = Int(try database.integer("SELECT count(*) FROM air") ?? 0)
+            status.segments = Int(try database.integer("SELECT count(*) FROM segment") ?? 0)
+            status.pending = Int(try database.integer("SELECT count(*) FROM air WHERE source = 'pending'") ?? 0)
+            status.unavailable = Int(try database.integer("SELECT count(*) FROM air WHERE source = 'unavailable'") ?? 0)
+            let first = try database.integer("SELECT min(t_ms) FROM track")
+            let last = try database.integer("SELECT max(t_ms) FROM track")
+            status.firstTime = first.map(Date.init(milliseconds:))
+            status.lastTime = last.map(Date.init(milliseconds:))
+            status.lastError = try meta("last_error")
+            status.lastErrorAt = try meta("last_error_at")
+            status.lastFixAge = status.lastTime.map { max(0, now.timeIntervalSince($0)) }
+            return status
+        } catch let error as LogbookError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .database(url.path, error)
+        } catch {
+            throw .file(url.path, "\(error)")
+        }
+    }
+}
+
+/// What is in the logbook (`airloc log status`).
+public struct LogStatus: Sendable, Equatable {
+    public var trackRows = 0
+    public var airRows = 0
+    public var segments = 0
+    public var pending = 0
+    public var unavailable = 0
+    public var firstTime: Date?
+    public var lastTime: Date?
+    public var lastFixAge: TimeInterval?
+    public var lastError: String?
+    public var lastErrorAt: String?
+}
+
+/// Streams track points (``Logbook/trackPoints(in:)``).
+public struct TrackCursor: IteratorProtocol, Sequence {
+    let query: SQLiteDatabase.Statement
+    let path: String
+    /// Set when reading stopped on an error instead of at the end.
+    public private(set) var error: LogbookError?
+
+    public mutating func next() -> TrackPoint? {
+        do { return try query.step() ? LogbookRows.track(query) : nil } catch {
+            self.error = .database(path, error)
+            return nil
+        }
+    }
+}
+
+/// Streams air rows (``Logbook/airRecords(in:)``).
+public struct AirCursor: IteratorProtocol, Sequence {
+    let query: SQLiteDatabase.Statement
+    let path: String
+    public private(set) var error: LogbookError?
+
+    public mutating func next() -> AirRecord? {
+        do { return try query.step() ? LogbookRows.air(query) : nil } catch {
+            self.error = .database(path, error)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// The logbook's tables, and how a file of an older version is brought forward.
+///
+/// Contract: `version` is stored in `PRAGMA user_version`; each migration runs in one
+/// transaction with the version bump, so a file is never left half-migrated. Times are
+/// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
+/// cards: docs/performance.md measures bytes per row.
+enum LogbookSchema {
+    static let version = 1
+
+    static let migrations: [Int: String] = [
+        1: """
+        CREATE TABLE segment (
+            id INTEGER PRIMARY KEY,
+            started_ms INTEGER NOT NULL,
+            boot_id TEXT,
+            reason TEXT NOT NULL
+        );
+        CREATE TABLE track (
+            id INTEGER PRIMARY KEY,
+            t_ms INTEGER NOT NULL,
+            time_source TEXT NOT NULL,
+            boot_s REAL,
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            alt REAL,
+            speed REAL,
+            course REAL,
+            accuracy REAL,
+            mode INTEGER,
+            satellites INTEGER,
+            provider TEXT NOT NULL,
+            segment INTEGER NOT NULL
+        );
+        CREATE INDEX track_time ON track (t_ms);
+        CREATE TABLE air (
+            id INTEGER PRIMARY KEY,
+            hour_s INTEGER NOT NULL,
+            logged_ms INTEGER NOT NULL,
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            sent_lat REAL NOT NULL,
+            sent_lon REAL NOT NULL,
+            place TEXT,
+            us_aqi INTEGER,
+            category TEXT,
+            dominant TEXT,
+            pm2_5 REAL,
+            pm10 REAL,
+            nitrogen_dioxide REAL,
+            sulphur_dioxide REAL,
+            ozone REAL,
+            carbon_monoxide REAL,
+            european_aqi INTEGER,
+            pollen TEXT,
+            source TEXT NOT NULL,
+            reason TEXT,
+            segment INTEGER NOT NULL
+        );
+        CREATE INDEX air_hour ON air (hour_s);
+        CREATE INDEX air_pending ON air (source) WHERE source = 'pending';
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+        """
+    ]
+
+    static func migrate(_ database: SQLiteDatabase, from current: Int) throws(SQLiteError) {
+        for next in (current + 1)...version {
+            guard let sql = migrations[next] else { continue }
+            try database.transaction { () throws(SQLiteError) in
+                try database.execute(sql)
+                try database.execute("PRAGMA user_version = \(next)")
+            }
+        }
+    }
+}

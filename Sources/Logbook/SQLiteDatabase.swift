@@ -1,0 +1,180 @@
+import CSQLite
+import Foundation
+
+/// Why a database operation failed, in words a person can act on.
+///
+/// Contract: `isFull` and `isReadOnly` single out the two conditions a field logger must
+/// survive (a full SD card, a file system remounted read-only): the logger reports them
+/// and keeps running, and the next write tries again.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    public var code: Int32
+    public var message: String
+
+    public var isFull: Bool { code & 0xFF == SQLITE_FULL }
+    public var isReadOnly: Bool { code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN }
+    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+
+    public var description: String {
+        if isFull { return "the disk is full (\(message))" }
+        return message
+    }
+}
+
+/// A SQLite database file: the only place airloc touches libsqlite3.
+///
+/// Contract: one connection, used from one task at a time (the logbook's writer or a
+/// reader); statements are prepared once and reused; every error comes back as a
+/// ``SQLiteError`` with SQLite's own message. Text is UTF-8; integers 64-bit; reals IEEE.
+public final class SQLiteDatabase: @unchecked Sendable {
+    private var handle: OpaquePointer?
+    public let path: String
+
+    /// Opens (or, with `create`, creates) the file. A busy database is waited for up to
+    /// `busyTimeout` (a reader while the logger commits).
+    public init(path: String, create: Bool = true, readOnly: Bool = false, busyTimeout: Int32 = 5000) throws(SQLiteError) {
+        self.path = path
+        var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        flags |= SQLITE_OPEN_NOMUTEX
+        var db: OpaquePointer?
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(db)
+            throw SQLiteError(code: status, message: "\(path): \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeout)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return nothing (schema, pragmas).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if status != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: status, message: message)
+        }
+    }
+
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status) }
+        return Statement(handle: statement, database: self)
+    }
+
+    /// The first column of the first row of `sql` as an integer (pragmas, counts).
+    public func integer(_ sql: String) throws(SQLiteError) -> Int64? {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.int(0) : nil
+    }
+
+    /// The first column of every row of `sql` as text.
+    public func texts(_ sql: String) throws(SQLiteError) -> [String] {
+        let statement = try prepare(sql)
+        var rows: [String] = []
+        while try statement.step() { rows.append(statement.text(0) ?? "") }
+        return rows
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    func error(_ status: Int32) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// A prepared statement: bind by position (1-based), step, read columns (0-based).
+    public final class Statement {
+        private let handle: OpaquePointer
+        private let database: SQLiteDatabase
+
+        init(handle: OpaquePointer, database: SQLiteDatabase) {
+            self.handle = handle
+            self.database = database
+        }
+
+        deinit { sqlite3_finalize(handle) }
+
+        /// Binds `values` in order after clearing earlier bindings and resetting.
+        @discardableResult
+        public func bind(_ values: [SQLiteValue?]) throws(SQLiteError) -> Statement {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let status: Int32
+                switch value {
+                case nil: status = sqlite3_bind_null(handle, index)
+                case .integer(let v)?: status = sqlite3_bind_int64(handle, index, v)
+                case .real(let v)?: status = v.isFinite ? sqlite3_bind_double(handle, index, v) : sqlite3_bind_null(handle, index)
+                case .text(let v)?:
+                    // SQLITE_TRANSIENT: SQLite copies the bytes before this call returns.
+                    status = sqlite3_bind_text(handle, index, v, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                }
+                if status != SQLITE_OK { throw database.error(status) }
+            }
+            return self
+        }
+
+        /// Advances: true while there is a row to read.
+        public func step() throws(SQLiteError) -> Bool {
+            let status = sqlite3_step(handle)
+            switch status {
+            case SQLITE_ROW: return true
+            case SQLITE_DONE:
+                sqlite3_reset(handle)
+                return false
+            default:
+                let error = database.error(status)
+                sqlite3_reset(handle)
+                throw error
+            }
+        }
+
+        /// Runs a statement that returns no rows.
+        public func run(_ values: [SQLiteValue?] = []) throws(SQLiteError) {
+            try bind(values)
+            while try step() {}
+        }
+
+        public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+        public func int(_ column: Int32) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(handle, column) }
+        public func real(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
+        public func text(_ column: Int32) -> String? {
+            guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+            return String(cString: bytes)
+        }
+    }
+}
+
+/// A value bound into a statement.
+public enum SQLiteValue: Sendable, Equatable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+extension SQLiteValue {
+    public static func int(_ value: Int?) -> SQLiteValue? { value.map { .integer(Int64($0)) } }
+    public static func double(_ value: Double?) -> SQLiteValue? { value.map { .real($0) } }
+    public static func string(_ value: String?) -> SQLiteValue? { value.map { .text($0) } }
+}
