@@ -13,7 +13,7 @@ ARGS ?= now
 SWIFT ?= swift
 # Debian packages the build, the tests and the demo need. libcurl4-openssl-dev: the
 # release build links Foundation statically, which links libcurl by its -dev name.
-DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema
+DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd
 
 .PHONY: all deps build release demo test test-repeat lint format run bench acceptance install uninstall clean
 
@@ -64,15 +64,29 @@ acceptance: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product airloc-bench
 	.build/release/airloc-bench acceptance ../shared/corpus/geocode data/gazetteer.bin
 
+# The logger's unit goes where an administrator's units go (a package puts it in
+# /usr/lib/systemd/system); its user is made when installing for real (no DESTDIR).
+SYSTEMD_UNIT_DIR ?= /etc/systemd/system
+
 install: release
 	install -D -m 0755 .build/release/airloc $(DESTDIR)$(PREFIX)/bin/airloc
 	install -D -m 0644 data/gazetteer.bin $(DESTDIR)$(PREFIX)/share/airloc/gazetteer.bin
 	install -D -m 0644 config/airloc.conf $(DESTDIR)$(PREFIX)/share/doc/airloc/airloc.conf.example
 	install -D -m 0644 NOTICE $(DESTDIR)$(PREFIX)/share/doc/airloc/NOTICE
 	install -D -m 0644 udev/61-airloc-gps.rules $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
+	install -D -m 0644 docs/logbook.md $(DESTDIR)$(PREFIX)/share/doc/airloc/logbook.md
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|' -e 's|@DOCDIR@|$(PREFIX)/share/doc/airloc|' systemd/airloc-log.service \
+	    > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && ! id airloc >/dev/null 2>&1; then \
+	    useradd --system --home-dir /var/lib/airloc --no-create-home --shell /usr/sbin/nologin airloc; fi
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then install -d -o airloc -g airloc -m 0700 /var/lib/airloc; fi
+	@if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/airloc $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
+	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/airloc $(DESTDIR)$(PREFIX)/share/doc/airloc
 
 clean:

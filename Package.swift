@@ -12,7 +12,9 @@ let package = Package(
         .executable(name: "airloc-example-logger", targets: ["airloc-example-logger"]),
         .library(
             name: "AirlocKit",
-            targets: ["Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook"]),
+            targets: [
+                "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
+            ]),
     ],
     targets: [
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -45,7 +47,7 @@ let package = Package(
             path: "Examples/LoggerExample"),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(
-            name: "airloc-bench", dependencies: ["Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance"],
+            name: "airloc-bench", dependencies: ["Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook"],
             path: "Sources/Bench"),
         .target(name: "TestSupport", dependencies: ["Geo", "Web"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),

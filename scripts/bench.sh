@@ -92,5 +92,31 @@ kill "$watch_pid"; wait "$watch_pid" 2>/dev/null || true
 hz=$(getconf CLK_TCK)
 awk -v used=$((after - before)) -v hz="$hz" 'BEGIN { printf "airloc locate --watch --json: %.2f%% of one core over 30 s (%d ticks at %d Hz)\n", 100 * used / hz / 30, used, hz }'
 
+# The logger beside gpsd's gpxlogger on the same gpsfake feed: CPU over 60 s and peak
+# memory (gpxlogger writes GPX only; airloc also fetches the air and commits each row).
+idle() { # label, command... (the command runs in the background for 60 s)
+    local label=$1; shift
+    "$@" >/dev/null 2>&1 &
+    local pid=$!
+    sleep 3
+    local before after
+    before=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+    sleep 60
+    after=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+    local rss
+    rss=$(awk '/VmHWM/ { print $2 / 1024 }' "/proc/$pid/status")
+    kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+    awk -v used=$((after - before)) -v hz="$(getconf CLK_TCK)" -v label="$label" -v rss="$rss" \
+        'BEGIN { printf "%s: %.2f%% of one core over 60 s, peak RSS %.1f MB\n", label, 100 * used / hz / 60, rss }'
+}
+"$bin" auth grant --always >/dev/null
+export AIRLOC_LOG_DATABASE="$WORK/bench-log.sqlite"
+idle "airloc log run (track every 5 s, air hourly; 1 Hz receiver)" "$bin" log run
+idle "gpxlogger -f FILE (same feed)" gpxlogger -f "$WORK/bench.gpx" "127.0.0.1:$GPSD_PORT"
+echo "== logbook: .build/release/airloc-bench logbook DIR 1000000"
+mkdir -p "$WORK/logbook-bench"
+.build/release/airloc-bench logbook "$WORK/logbook-bench" 1000000
+echo "== a week offline: pending hours back-filled (see the in-process test aWeekOfflineIsOneRequest: 168 hours, 1 request)"
+
 # The machine speed at the end, to compare with the start.
 taskset -c 0 .build/release/airloc-bench speed

@@ -107,7 +107,10 @@ def check_docs(path, schemas):
 
 
 def keys(schema, schemas, depth=0, parent=""):
-    """Property names of a schema and, one level down, of its inline objects."""
+    """Property names of a schema (of each of its `oneOf` shapes) and, one level down,
+    of its inline objects."""
+    for shape in schema.get("oneOf", []):
+        yield from keys(shape, schemas, depth, parent)
     for key, sub in schema.get("properties", {}).items():
         yield key, parent
         if depth == 0:

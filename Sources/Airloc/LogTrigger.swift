@@ -98,6 +98,13 @@ public struct LogTrigger: Sendable {
         air = .failing(retryAt: max(now.addingTimeInterval(pause), retryNotBefore ?? .distantPast))
     }
 
+    /// The fetch just asked for cannot run yet (the clock is not yet judged): it is due
+    /// again at the next fix or tick, without counting as a failure.
+    public mutating func airPostponed(at now: Date) {
+        guard case .fetching = air else { return }
+        air = .failing(retryAt: now)
+    }
+
     /// The logger restarted or gpsd came back: the next point opens a segment.
     public mutating func restart() { segmentPending = true }
 

@@ -112,7 +112,9 @@ enum LogCommand {
             "track:     \(status.trackRows) points in \(status.segments) segments",
             "air:       \(status.airRows) readings (\(status.pending) pending back-fill, \(status.unavailable) unavailable)",
         ]
-        if let first = document.firstTime, let last = document.lastTime { lines.append("time:      \(first) – \(last)") }
+        if let first = document.firstTime, let last = document.lastTime {
+            lines.append("time:      \(first) – \(last)")
+        }
         if let age = status.lastFixAge { lines.append("last fix:  \(Int(age)) s ago") }
         if let error = status.lastError { lines.append("last error: \(error) (\(status.lastErrorAt ?? "?"))") }
         context.console.out(lines.joined(separator: "\n") + "\n")
@@ -138,8 +140,9 @@ enum LogCommand {
 /// A time as `--since/--until/--before` take it: ISO 8601, a date, or an age.
 enum LogTime {
     static func parse(_ text: String, option: String, now: Date) throws(CLIError) -> Date {
-        if let age = Double(text.dropLast()), age >= 0, let unit = ["s": 1.0, "m": 60, "h": 3600, "d": 86_400][
-            String(text.suffix(1))]
+        if let age = Double(text.dropLast()), age >= 0,
+            let unit = ["s": 1.0, "m": 60, "h": 3600, "d": 86_400][
+                String(text.suffix(1))]
         {
             return now.addingTimeInterval(-age * unit)
         }

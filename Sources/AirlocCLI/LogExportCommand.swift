@@ -15,7 +15,8 @@ enum LogExportCommand {
             throw .usage("export needs --format ndjson, csv, gpx or geojson", command: command)
         }
         guard let format = LogExport.Format(rawValue: formatText) else {
-            throw .usage("unknown --format '\(formatText.prefix(40))': expected ndjson, csv, gpx or geojson", command: command)
+            throw .usage(
+                "unknown --format '\(formatText.prefix(40))': expected ndjson, csv, gpx or geojson", command: command)
         }
         let kindText = arguments.value(.kind) ?? "all"
         guard let kind = LogExport.Kind(rawValue: kindText) else {
@@ -28,12 +29,15 @@ enum LogExportCommand {
         let logbook = try LogCommand.open(context, readOnly: true)
 
         let output = arguments.value(.output).map { URL(fileURLWithPath: $0) }
-        let temporary = output.map { $0.deletingLastPathComponent().appendingPathComponent(".\($0.lastPathComponent).partial") }
+        let temporary = output.map {
+            $0.deletingLastPathComponent().appendingPathComponent(".\($0.lastPathComponent).partial")
+        }
         var descriptor = StandardStream.output
         if let temporary {
             descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             if descriptor < 0 {
-                throw CLIError(code: .ioError, message: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
+                throw CLIError(
+                    code: .ioError, message: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
             }
         }
         let target = descriptor
@@ -46,7 +50,8 @@ enum LogExportCommand {
                 fsync(target)
                 close(target)
                 guard rename(temporary.path, output.path) == 0 else {
-                    throw CLIError(code: .ioError, message: "cannot write \(output.path): \(String(cString: strerror(errno)))")
+                    throw CLIError(
+                        code: .ioError, message: "cannot write \(output.path): \(String(cString: strerror(errno)))")
                 }
             }
         } catch {

@@ -95,6 +95,26 @@ if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "fuzz" {
     exit(0)
 }
 
+// `airloc-bench logbook-write FILE COUNT` (the crash test's writer) and
+// `airloc-bench logbook DIR [ROWS]` (bytes per row, export speed and memory).
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "logbook-write" {
+    do {
+        try LogbookBench.writeLoop(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3]) ?? 1000)
+    } catch {
+        FileHandle.standardError.write(Data("logbook-write: \(error)\n".utf8))
+        exit(74)
+    }
+    exit(0)
+}
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "logbook" {
+    let rows = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 1_000_000 : 1_000_000
+    do { try LogbookBench.figures(directory: CommandLine.arguments[2], rows: rows) } catch {
+        FileHandle.standardError.write(Data("logbook: \(error)\n".utf8))
+        exit(74)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "speed" {
     print(speedCheck())
     exit(0)

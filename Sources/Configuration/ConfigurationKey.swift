@@ -161,7 +161,11 @@ public struct ConfigurationKey: Sendable {
         number("log", "max-error", "metres", 1...1_000_000) { $0.logTrigger.maxError = $1 },
         number("log", "segment-gap", "seconds", 1...86_400) { $0.logTrigger.segmentGap = $1 },
         number("log", "air-distance", "metres", 100...1_000_000) { $0.logTrigger.airDistance = $1 },
-        text("log", "database", "a file path") { !$0.isEmpty && !$0.contains("\0") } set: { $0.logDatabasePath = $1 },
+        text("log", "database", "a file path") {
+            !$0.isEmpty && !$0.contains("\0")
+        } set: {
+            $0.logDatabasePath = $1
+        },
         parsed(
             "log", "keep", "a duration with d, h, m or s (e.g. 365d); 0 keeps everything",
             ConfigurationFiles.parseRetention

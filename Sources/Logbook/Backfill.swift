@@ -45,7 +45,8 @@ public enum Backfill {
                     current = span
                 } else {
                     if let span = current { spans.append(span) }
-                    current = Span(sent: record.sentCoordinate, first: record.hour, last: record.hour, rows: [record.id])
+                    current = Span(
+                        sent: record.sentCoordinate, first: record.hour, last: record.hour, rows: [record.id])
                 }
             }
             if let span = current { spans.append(span) }

@@ -76,13 +76,16 @@ public struct FieldLogger {
     public mutating func fixArrived(_ fix: Fix, provider: String, received: Date) async {
         let processing = time.date
         if case .corrected(let offset) = clock.observe(fix, system: received) {
-            notify(.init(level: .warning, message: String(format: "system clock is off by %.1f s; using GPS time", offset)))
+            notify(
+                .init(level: .warning, message: String(format: "system clock is off by %.1f s; using GPS time", offset))
+            )
             if let bootID, let boot = bootSeconds() {
                 Self.attempt("re-stamping", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
                     let changed = try logbook.restamp(
                         bootID: bootID, trustedTime: processing.addingTimeInterval(offset), atBootSeconds: boot)
                     if changed > 0 {
-                        notify(.init(level: .info, message: "re-stamped \(changed) track points logged before GPS time"))
+                        notify(
+                            .init(level: .info, message: "re-stamped \(changed) track points logged before GPS time"))
                     }
                 }
             }
@@ -93,7 +96,7 @@ public struct FieldLogger {
             case .recordPoint(let newSegment):
                 record(fix, provider: provider, received: received, processing: processing, newSegment: newSegment)
             case .fetchAir:
-                await fetchAir(fix, provider: provider)
+                await fetchAirWhenJudged(fix, provider: provider, at: received)
             }
         }
     }
@@ -113,7 +116,7 @@ public struct FieldLogger {
         }
         guard let last = lastFix else { return }
         for action in trigger.tick(at: now) {
-            if case .fetchAir = action { await fetchAir(last.fix, provider: last.provider) }
+            if case .fetchAir = action { await fetchAirWhenJudged(last.fix, provider: last.provider, at: now) }
         }
     }
 
@@ -193,6 +196,12 @@ public struct FieldLogger {
         }
     }
 
+    /// An air reading is stamped with its hour: not before the clock is judged.
+    private mutating func fetchAirWhenJudged(_ fix: Fix, provider: String, at now: Date) async {
+        guard clock.isJudged else { return trigger.airPostponed(at: now) }
+        await fetchAir(fix, provider: provider)
+    }
+
     private mutating func fetchAir(_ fix: Fix, provider: String) async {
         let report = await AirReport.make(
             fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
@@ -206,7 +215,8 @@ public struct FieldLogger {
         if case .success(let reading) = report.air, !report.data.airIsStale {
             let hour = (reading.dataTime ?? currentHour).hourStart
             let source: AirRecord.Source = report.data.airCachedAge == nil ? .live : .cached
-            Self.attempt("writing an air reading", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+            Self.attempt("writing an air reading", logbook: logbook, notify: notify, time: time) {
+                () throws(LogbookError) in
                 if try !logbook.hasAir(hour: hour, sent: report.sentCoordinate) {
                     try logbook.append(
                         AirRecord(
@@ -214,6 +224,10 @@ public struct FieldLogger {
                             sentCoordinate: report.sentCoordinate, place: place, values: AirValues(reading),
                             source: source, segment: segment ?? 0))
                     written.air += 1
+                } else {
+                    // The hour was pending: the service answered for it after all.
+                    written.air += try logbook.settle(
+                        hour: hour, sent: report.sentCoordinate, values: AirValues(reading), source: source)
                 }
             }
             lastAirHour = max(lastAirHour ?? hour, hour)
@@ -229,7 +243,8 @@ public struct FieldLogger {
         }
         var hour = lastAirHour.map { $0.addingTimeInterval(3600) } ?? currentHour
         if currentHour.timeIntervalSince(hour) > 7 * 86_400 { hour = currentHour }
-        Self.attempt("recording a pending hour", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+        Self.attempt("recording a pending hour", logbook: logbook, notify: notify, time: time) {
+            () throws(LogbookError) in
             while hour <= currentHour {
                 if try !logbook.hasAir(hour: hour, sent: report.sentCoordinate) {
                     try logbook.append(
@@ -255,7 +270,8 @@ public struct FieldLogger {
         guard (try? logbook.pending().isEmpty) == false else { return }
         let service = OpenMeteoAirQuality(
             endpoint: settings.airQualityEndpoint,
-            client: HTTPClient(timeout: .milliseconds(Int(settings.serviceTimeout * 1000)), transport: transport, time: time))
+            client: HTTPClient(
+                timeout: .milliseconds(Int(settings.serviceTimeout * 1000)), transport: transport, time: time))
         let outcome = await Backfill.run(logbook: logbook, service: service)
         written.backfilled += outcome.filled
         if outcome.filled + outcome.unavailable > 0 {

@@ -20,6 +20,7 @@ public struct GPSClock: Sendable {
 
     public let tolerance: TimeInterval
     private var consecutive = 0
+    private var seen = 0
     public private(set) var trusted = false
     /// What to add to the system clock (0 when it agrees with GPS or is not yet judged).
     public private(set) var offset: TimeInterval = 0
@@ -28,6 +29,7 @@ public struct GPSClock: Sendable {
 
     /// A fix with the receiver's time, received when the system clock said `system`.
     public mutating func observe(_ fix: Fix, system: Date) -> Verdict {
+        if fix.source == .gps { seen += 1 }
         guard fix.source == .gps, fix.mode == .threeD, let gps = fix.time else {
             if fix.source == .gps { consecutive = 0 }
             return .unchanged
@@ -42,6 +44,11 @@ public struct GPSClock: Sendable {
         if offset != 0 && (first || wasOff == 0) { return .corrected(offset: offset) }
         return .unchanged
     }
+
+    /// True when rows may be stamped for good (an air reading's hour): GPS time is
+    /// trusted, or ten GPS fixes came without three good ones in a row (a receiver that
+    /// never reaches 3D must not stop the air from being logged), or nothing is from GPS.
+    public var isJudged: Bool { trusted || seen >= 10 || seen == 0 }
 
     /// The time to stamp a row received at `system`, and where it came from.
     public func stamp(_ system: Date) -> (time: Date, source: String) {

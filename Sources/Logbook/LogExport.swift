@@ -104,11 +104,11 @@ public enum LogExport {
         try merged(
             logbook, kind: kind, window: window,
             track: { point in
-                try out.write(LogFields.csvRow(LogFields.trackValues(point)))
+                try out.write(LogFields.csvRow(LogFields.trackValues(point), columns: LogFields.trackColumns))
                 counts.track += 1
             },
             air: { record in
-                try out.write(LogFields.csvRow(LogFields.airValues(record)))
+                try out.write(LogFields.csvRow(LogFields.airValues(record), columns: LogFields.airColumns))
                 counts.air += 1
             })
     }

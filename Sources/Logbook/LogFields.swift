@@ -11,21 +11,55 @@ enum LogFields {
 
     // MARK: values
 
+    /// ISO 8601 UTC with `Z`, milliseconds only when there are any. Written by hand:
+    /// Foundation's formatters cost more than the rest of an export row together.
     static func time(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = milliseconds / 1000
-        var fraction = milliseconds % 1000
+        var fraction = Int(milliseconds % 1000)
         if fraction < 0 {
             seconds -= 1
             fraction += 1000
         }
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        let base = String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-            parts.tm_hour, parts.tm_min, parts.tm_sec)
-        return fraction == 0 ? base + "Z" : base + String(format: ".%03dZ", fraction)
+        var days = seconds / 86_400
+        var second = Int(seconds % 86_400)
+        if second < 0 {
+            days -= 1
+            second += 86_400
+        }
+        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
+        let month = Int(mp < 10 ? mp + 3 : mp - 9)
+        let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+        var text = ""
+        text.reserveCapacity(24)
+        func pad(_ value: Int, _ width: Int) {
+            let digits = String(value)
+            if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
+            text += digits
+        }
+        pad(year, 4)
+        text += "-"
+        pad(month, 2)
+        text += "-"
+        pad(day, 2)
+        text += "T"
+        pad(second / 3600, 2)
+        text += ":"
+        pad(second / 60 % 60, 2)
+        text += ":"
+        pad(second % 60, 2)
+        if fraction != 0 {
+            text += "."
+            pad(fraction, 3)
+        }
+        return text + "Z"
     }
 
     static func number(_ value: Double?) -> String? {
@@ -52,7 +86,8 @@ enum LogFields {
     static func trackValues(_ p: TrackPoint) -> [(String, Value)] {
         [
             ("id", .text("t\(p.id)")), ("kind", .text("track")), ("time", .text(time(p.time))),
-            ("latitude", .number(number(p.coordinate.latitude))), ("longitude", .number(number(p.coordinate.longitude))),
+            ("latitude", .number(number(p.coordinate.latitude))),
+            ("longitude", .number(number(p.coordinate.longitude))),
             ("time_source", .text(p.timeSource)), ("altitude_m", .number(number(p.altitude))),
             ("speed_ms", .number(number(p.speed))), ("course_deg", .number(number(p.course))),
             ("accuracy_m", .number(number(p.accuracy))), ("mode", .text(mode(p.mode))),
@@ -64,7 +99,8 @@ enum LogFields {
     static func airValues(_ r: AirRecord) -> [(String, Value)] {
         var fields: [(String, Value)] = [
             ("id", .text("a\(r.id)")), ("kind", .text("air")), ("time", .text(time(r.hour))),
-            ("latitude", .number(number(r.coordinate.latitude))), ("longitude", .number(number(r.coordinate.longitude))),
+            ("latitude", .number(number(r.coordinate.latitude))),
+            ("longitude", .number(number(r.coordinate.longitude))),
             ("logged_at", .text(time(r.loggedAt))), ("sent_latitude", .number(number(r.sentCoordinate.latitude))),
             ("sent_longitude", .number(number(r.sentCoordinate.longitude))), ("place", .text(r.place)),
             ("us_aqi", .number(r.values.usAQI.map(String.init))), ("category", .text(r.values.category)),
@@ -92,10 +128,28 @@ enum LogFields {
         return line + "}"
     }
 
-    static func trackJSON(_ point: TrackPoint) -> String { json(trackValues(point)) }
+    /// A track row's NDJSON line, written directly (the hot path of a big export).
+    static func trackJSON(_ p: TrackPoint) -> String {
+        var line = "{\"schema\":\"\(schema)\",\"id\":\"t\(p.id)\",\"kind\":\"track\",\"time\":\""
+        line += time(p.time)
+        line += "\",\"latitude\":" + (number(p.coordinate.latitude) ?? "null")
+        line += ",\"longitude\":" + (number(p.coordinate.longitude) ?? "null")
+        line += ",\"time_source\":" + jsonString(p.timeSource)
+        line += ",\"altitude_m\":" + (number(p.altitude) ?? "null")
+        line += ",\"speed_ms\":" + (number(p.speed) ?? "null")
+        line += ",\"course_deg\":" + (number(p.course) ?? "null")
+        line += ",\"accuracy_m\":" + (number(p.accuracy) ?? "null")
+        line += ",\"mode\":" + (mode(p.mode).map { "\"\($0)\"" } ?? "null")
+        line += ",\"satellites\":" + (p.satellites.map(String.init) ?? "null")
+        line += ",\"provider\":" + jsonString(p.provider)
+        line += ",\"segment\":\(p.segment)}"
+        return line
+    }
     static func airJSON(_ record: AirRecord) -> String { json(airValues(record)) }
 
     static func jsonString(_ text: String) -> String {
+        // Most values (ids, times, names of things) need no escaping: one scan decides.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 < 0x7F }) { return "\"" + text + "\"" }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -122,15 +176,28 @@ enum LogFields {
         return names
     }()
 
-    static func csvRow(_ fields: [(String, Value)]) -> String {
-        var byName: [String: String] = [:]
-        for (name, value) in fields {
-            switch value {
-            case .number(let text): byName[name] = text
-            case .text(let text): byName[name] = text
+    /// For each CSV column, the index of the field in a track (or air) row's list, or nil.
+    static let trackColumns: [Int?] = {
+        let names = trackValues(placeholderPoint).map(\.0)
+        return csvColumns.map { names.firstIndex(of: $0) }
+    }()
+    static let airColumns: [Int?] = {
+        let names = airValues(placeholderRecord).map(\.0)
+        return csvColumns.map { names.firstIndex(of: $0) }
+    }()
+
+    static func csvRow(_ fields: [(String, Value)], columns: [Int?]) -> String {
+        var line = ""
+        for (position, index) in columns.enumerated() {
+            if position > 0 { line += "," }
+            guard let index else { continue }
+            switch fields[index].1 {
+            case .number(let text?): line += text
+            case .text(let text?): line += csvField(text)
+            default: break
             }
         }
-        return csvColumns.map { csvField(byName[$0] ?? "") }.joined(separator: ",") + "\r\n"
+        return line + "\r\n"
     }
 
     static func csvField(_ text: String) -> String {
@@ -139,11 +206,13 @@ enum LogFields {
     }
 
     static let placeholderPoint = TrackPoint(
-        time: Date(timeIntervalSince1970: 0), fix: .init(coordinate: .init(uncheckedLatitude: 0, longitude: 0), source: .gps),
+        time: Date(timeIntervalSince1970: 0),
+        fix: .init(coordinate: .init(uncheckedLatitude: 0, longitude: 0), source: .gps),
         provider: "", segment: 0)
     static let placeholderRecord = AirRecord(
         hour: Date(timeIntervalSince1970: 0), loggedAt: Date(timeIntervalSince1970: 0),
-        coordinate: .init(uncheckedLatitude: 0, longitude: 0), sentCoordinate: .init(uncheckedLatitude: 0, longitude: 0),
+        coordinate: .init(uncheckedLatitude: 0, longitude: 0),
+        sentCoordinate: .init(uncheckedLatitude: 0, longitude: 0),
         place: nil, source: .pending, segment: 0)
 
     // MARK: GPX

@@ -92,7 +92,9 @@ public struct AirValues: Sendable, Equatable {
 
     public init() {}
 
-    public static let pollutantNames = ["pm2_5", "pm10", "nitrogen_dioxide", "sulphur_dioxide", "ozone", "carbon_monoxide"]
+    public static let pollutantNames = [
+        "pm2_5", "pm10", "nitrogen_dioxide", "sulphur_dioxide", "ozone", "carbon_monoxide",
+    ]
 }
 
 extension Date {

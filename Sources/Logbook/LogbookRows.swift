@@ -80,7 +80,8 @@ extension Logbook {
     /// Air rows in hour order, one at a time.
     public func airRecords(in window: LogWindow = LogWindow()) throws(LogbookError) -> AirCursor {
         do {
-            let query = try database.prepare("\(LogbookRows.airSelect) WHERE hour_s >= ? AND hour_s < ? ORDER BY hour_s, id")
+            let query = try database.prepare(
+                "\(LogbookRows.airSelect) WHERE hour_s >= ? AND hour_s < ? ORDER BY hour_s, id")
             try query.bind([
                 .integer(window.since.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Int64.min),
                 .integer(window.until.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.max),

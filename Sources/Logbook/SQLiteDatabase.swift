@@ -31,7 +31,9 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Opens (or, with `create`, creates) the file. A busy database is waited for up to
     /// `busyTimeout` (a reader while the logger commits).
-    public init(path: String, create: Bool = true, readOnly: Bool = false, busyTimeout: Int32 = 5000) throws(SQLiteError) {
+    public init(path: String, create: Bool = true, readOnly: Bool = false, busyTimeout: Int32 = 5000)
+        throws(SQLiteError)
+    {
         self.path = path
         var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
@@ -125,10 +127,12 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 switch value {
                 case nil: status = sqlite3_bind_null(handle, index)
                 case .integer(let v)?: status = sqlite3_bind_int64(handle, index, v)
-                case .real(let v)?: status = v.isFinite ? sqlite3_bind_double(handle, index, v) : sqlite3_bind_null(handle, index)
+                case .real(let v)?:
+                    status = v.isFinite ? sqlite3_bind_double(handle, index, v) : sqlite3_bind_null(handle, index)
                 case .text(let v)?:
                     // SQLITE_TRANSIENT: SQLite copies the bytes before this call returns.
-                    status = sqlite3_bind_text(handle, index, v, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                    status = sqlite3_bind_text(
+                        handle, index, v, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                 }
                 if status != SQLITE_OK { throw database.error(status) }
             }

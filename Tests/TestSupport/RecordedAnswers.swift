@@ -39,7 +39,7 @@ public enum RecordedAnswers {
     }
 
     /// The hourly series for `start_hour`...`end_hour` (GMT), as the service answers a
-    /// back-fill: US AQI 30 + the hour of day, PM2.5 a tenth of that; a 400 before 2013,
+    /// back-fill: US AQI 100 + the hour of day, PM2.5 a tenth of that; a 400 before 2013,
     /// as the service refuses dates before its coverage.
     public static func airQualityHistory(query: [String: String]) -> (status: Int, body: Data) {
         let formatter = DateFormatter()
@@ -52,7 +52,9 @@ public enum RecordedAnswers {
         if start < formatter.date(from: "2013-01-01T00:00")! {
             return (
                 400,
-                Data(#"{"error":true,"reason":"Parameter 'start_date' is out of allowed range from 2013-01-01 to 2026-12-07"}"#.utf8)
+                Data(
+                    #"{"error":true,"reason":"Parameter 'start_date' is out of allowed range from 2013-01-01 to 2026-12-07"}"#
+                        .utf8)
             )
         }
         var times: [String] = []
@@ -61,7 +63,7 @@ public enum RecordedAnswers {
         var hour = start
         while hour <= end {
             times.append("\"" + formatter.string(from: hour) + "\"")
-            let index = 30 + Int(hour.timeIntervalSince1970 / 3600) % 24
+            let index = 100 + Int(hour.timeIntervalSince1970 / 3600) % 24
             aqi.append(String(index))
             pm25.append(String(Double(index) / 10))
             hour = hour.addingTimeInterval(3600)

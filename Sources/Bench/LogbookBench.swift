@@ -1,0 +1,97 @@
+import Foundation
+import Geo
+import Logbook
+
+/// The logbook's figures for docs/performance.md, and the write loop the crash test kills.
+enum LogbookBench {
+    static func point(_ index: Int, segment: Int64, start: Date) -> TrackPoint {
+        let step = Double(index)
+        return TrackPoint(
+            time: start.addingTimeInterval(step), timeSource: "system",
+            fix: Fix(
+                coordinate: Coordinate(
+                    uncheckedLatitude: 52.52 + sin(step / 500) * 0.01, longitude: 13.405 + cos(step / 500) * 0.01),
+                source: .gps, horizontalAccuracy: 3.2 + Double(index % 7) * 0.1, altitudeMSL: 34.5 + Double(index % 11),
+                speed: 1.4, track: Double(index % 360), mode: .threeD, satellitesUsed: 9),
+            provider: "gpsd", segment: segment)
+    }
+
+    /// `airloc-bench logbook-write FILE COUNT`: appends COUNT track points, one
+    /// transaction each as the logger writes them, printing "committed N" after each.
+    static func writeLoop(path: String, count: Int) throws {
+        let logbook = try Logbook(url: URL(fileURLWithPath: path))
+        let segment = try logbook.startSegment(at: Date(), bootID: nil, reason: "start")
+        let start = Date()
+        for index in 0..<count {
+            try logbook.append(point(index, segment: segment, start: start), bootSeconds: Double(index))
+            FileHandle.standardOutput.write(Data("committed \(index + 1)\n".utf8))
+        }
+    }
+
+    /// Bytes the process has caused to be written to storage (SD-card wear).
+    static func writtenBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+            return Int(line.split(separator: " ").last ?? "0") ?? 0
+        }
+        return 0
+    }
+
+    static func peakRSSMegabytes() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+        }
+        return 0
+    }
+
+    /// `airloc-bench logbook DIR [ROWS]`: bytes per row as the logger writes them, and
+    /// the export of ROWS (default 1,000,000) track points.
+    static func figures(directory: String, rows: Int) throws {
+        let dir = URL(fileURLWithPath: directory)
+        // Row by row, as `log run` commits them: what reaches the disk per row.
+        let small = dir.appendingPathComponent("rows.sqlite")
+        let logbook = try Logbook(url: small)
+        let segment = try logbook.startSegment(at: Date(), bootID: nil, reason: "start")
+        let start = Date()
+        let n = 2000
+        let before = writtenBytes()
+        let started = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<n {
+            try logbook.append(point(index, segment: segment, start: start), bootSeconds: Double(index))
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let written = writtenBytes() - before
+        _ = try logbook.integrityCheck()
+        try logbook.checkpoint()
+        let size = (try? FileManager.default.attributesOfItem(atPath: small.path)[.size] as? Int) ?? 0
+        print(
+            String(
+                format: "logbook: %d track rows, one transaction each: %.2f ms per row; %d bytes written per row "
+                    + "(/proc/self/io, WAL + fsync); %d bytes on disk per row", n, elapsed * 1000 / Double(n),
+                written / n, size / n))
+
+        // A big logbook, filled in bulk, then exported.
+        let big = dir.appendingPathComponent("big.sqlite")
+        let bulk = try Logbook(url: big)
+        let bigSegment = try bulk.startSegment(at: Date(), bootID: nil, reason: "start")
+        try bulk.bulk {
+            for index in 0..<rows { try bulk.append(point(index, segment: bigSegment, start: start)) }
+        }
+        let rssBefore = peakRSSMegabytes()
+        for format in [LogExport.Format.ndjson, .gpx, .csv, .geojson] {
+            let output = FileHandle(forWritingAtPath: "/dev/null")!
+            var bytes = 0
+            let begin = DispatchTime.now().uptimeNanoseconds
+            let counts = try LogExport.write(bulk, format: format, kind: .track, window: LogWindow()) { chunk in
+                bytes += chunk.count
+                output.write(chunk)
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9
+            print(
+                String(
+                    format: "export --format %@ of %d track rows: %.2f s (%.0f MB); peak RSS %.1f MB (%.1f MB before)",
+                    format.rawValue, counts.track, seconds, Double(bytes) / 1e6, peakRSSMegabytes(), rssBefore))
+        }
+    }
+}

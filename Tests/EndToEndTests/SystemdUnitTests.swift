@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// systemd/airloc-log.service as `make install` writes it: systemd itself accepts it, and
+/// it keeps the promises docs/logbook.md makes (its own user, its state directory, no
+/// restart loop on "not authorized" or "bad configuration", hardened).
+@Suite(.enabled(if: ExternalTool.available("systemd-analyze")))
+struct SystemdUnitTests {
+    @Test func systemdAcceptsTheUnitAndItIsHardened() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let template = try String(contentsOf: PackagePaths.file("systemd/airloc-log.service"), encoding: .utf8)
+        let binDirectory = URL(fileURLWithPath: AirlocBinary.path).deletingLastPathComponent().path
+        let unit = template.replacingOccurrences(of: "@BINDIR@", with: binDirectory)
+            .replacingOccurrences(of: "@DOCDIR@", with: PackagePaths.file("docs").path)
+        let file = directory.file("airloc-log.service")
+        try unit.write(to: file, atomically: true, encoding: .utf8)
+        let analyze = try #require(ExternalTool.path(of: "systemd-analyze"))
+        let verified = try await ChildProcess.run(
+            analyze, ["verify", file.path], environment: ProcessInfo.processInfo.environment)
+        #expect(verified.status == 0, "\(verified)")
+        let lines = Set(unit.split(separator: "\n").map(String.init))
+        for expected in [
+            "User=airloc", "StateDirectory=airloc", "StateDirectoryMode=0700", "Restart=on-failure",
+            "RestartPreventExitStatus=77 78", "ProtectSystem=strict", "NoNewPrivileges=yes", "UMask=0077",
+            "ExecStart=\(binDirectory)/airloc log run",
+        ] {
+            #expect(lines.contains(expected), "\(expected) is missing")
+        }
+    }
+}

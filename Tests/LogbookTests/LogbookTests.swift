@@ -1,0 +1,220 @@
+import Foundation
+import Geo
+import TestSupport
+import Testing
+
+@testable import Logbook
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The logbook file itself: a real SQLite database in a temporary directory.
+@Suite struct LogbookTests {
+    static let hour = Date(timeIntervalSince1970: 1_795_003_200)
+
+    static func point(_ seconds: Double, segment: Int64, north: Double = 0) -> TrackPoint {
+        TrackPoint(
+            time: hour.addingTimeInterval(seconds),
+            fix: Fix(
+                coordinate: Coordinate(uncheckedLatitude: 52.52 + north, longitude: 13.405), source: .gps,
+                horizontalAccuracy: 4.5, altitudeMSL: 35, speed: 1.5, track: 90, mode: .threeD, satellitesUsed: 9),
+            provider: "gpsd", segment: segment)
+    }
+
+    static func air(_ hour: Date, source: AirRecord.Source, place: String? = "Berlin, Berlin, Germany", segment: Int64)
+        -> AirRecord
+    {
+        var values = AirValues()
+        if source != .pending {
+            values.usAQI = 41
+            values.category = "good"
+            values.pollutants = ["pm2_5": 8.8, "pm10": 9.7]
+        }
+        return AirRecord(
+            hour: hour, loggedAt: hour.addingTimeInterval(120),
+            coordinate: .init(uncheckedLatitude: 52.52, longitude: 13.405),
+            sentCoordinate: .init(uncheckedLatitude: 52.52, longitude: 13.41), place: place, values: values,
+            source: source, segment: segment)
+    }
+
+    /// Two segments (3 points and 1 point), a live reading and a pending hour.
+    static func filled(_ directory: TemporaryDirectory) throws -> Logbook {
+        let logbook = try Logbook(url: directory.file("state/airloc/logbook.sqlite"))
+        let first = try logbook.startSegment(at: hour, bootID: "boot", reason: "start")
+        for second in [0.0, 5, 10] { try logbook.append(point(second, segment: first, north: second / 1e5)) }
+        try logbook.append(air(hour, source: .live, place: "Frankfurt (Oder), \"Brandenburg\"", segment: first))
+        let second = try logbook.startSegment(at: hour.addingTimeInterval(4000), bootID: "boot", reason: "gap")
+        try logbook.append(point(4000, segment: second))
+        try logbook.append(air(hour.addingTimeInterval(3600), source: .pending, segment: second))
+        return logbook
+    }
+
+    func mode(_ path: String) -> mode_t {
+        var info = stat()
+        _ = stat(path, &info)
+        return info.st_mode & 0o777
+    }
+
+    @Test func theFileIsPrivateDurableAndVersioned() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Self.filled(directory)
+        let path = logbook.url.path
+        #expect(mode(path) == 0o600 && mode(path + "-wal") == 0o600, "it holds exact positions")
+        #expect(mode(logbook.url.deletingLastPathComponent().path) == 0o700)
+        #expect(try logbook.database.texts("PRAGMA journal_mode") == ["wal"])
+        #expect(try logbook.database.integer("PRAGMA synchronous") == 2, "FULL")
+        #expect(try logbook.database.integer("PRAGMA user_version") == Int64(LogbookSchema.version))
+        #expect(try logbook.integrityCheck() == ["ok"])
+        // Another reader sees every committed row while the writer is open.
+        let reader = try Logbook(url: logbook.url, readOnly: true)
+        let status = try reader.status(now: Self.hour.addingTimeInterval(4010))
+        #expect(status.trackRows == 4 && status.airRows == 2 && status.segments == 2 && status.pending == 1)
+        #expect(status.lastFixAge == 10)
+    }
+
+    @Test func aNewerFileIsRefusedNotDamagedAndAMissingOneIsSaidSo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Self.filled(directory)
+        try logbook.database.execute("PRAGMA user_version = 99")
+        #expect(throws: LogbookError.self) { try Logbook(url: logbook.url) }
+        do {
+            _ = try Logbook(url: directory.file("nothing.sqlite"), readOnly: true)
+            Issue.record("opened a logbook that does not exist")
+        } catch {
+            #expect(error.description.contains("no logbook at"))
+        }
+    }
+
+    @Test func ndjsonHasEveryKeyOfEveryRowInTimeOrder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Self.filled(directory)
+        var data = Data()
+        let counts = try LogExport.write(logbook, format: .ndjson, kind: .all, window: LogWindow()) { data.append($0) }
+        #expect(counts == LogExport.Counts(track: 4, air: 2))
+        let rows = try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(rows.map { $0["id"] as? String } == ["a1", "t1", "t2", "t3", "a2", "t4"])
+        #expect(rows.allSatisfy { $0["schema"] as? String == "airloc.log/1" })
+        let pending = try #require(rows.first { $0["id"] as? String == "a2" })
+        #expect(pending["us_aqi"] is NSNull && pending["source"] as? String == "pending", "nulls are kept")
+        #expect(rows[1]["time"] as? String == "2026-11-18T12:00:00Z" && rows[1]["mode"] as? String == "3d")
+        // A window: only the second hour.
+        var windowed = Data()
+        let second = try LogExport.write(
+            logbook, format: .ndjson, kind: .all,
+            window: LogWindow(since: Self.hour.addingTimeInterval(3600), until: nil)
+        ) { windowed.append($0) }
+        #expect(second == LogExport.Counts(track: 1, air: 1))
+    }
+
+    @Test func gpxIsValidXMLWithATrackSegmentPerSegmentAndTheAirAsWaypoints() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Self.filled(directory)
+        var data = Data()
+        _ = try LogExport.write(logbook, format: .gpx, kind: .all, window: LogWindow()) { data.append($0) }
+        final class Counter: NSObject, XMLParserDelegate {
+            var elements: [String: Int] = [:]
+            var order: [String] = []
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
+                elements[name, default: 0] += 1
+                if ["wpt", "trk"].contains(name) { order.append(name) }
+            }
+        }
+        let parser = XMLParser(data: data)
+        let counter = Counter()
+        parser.delegate = counter
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(counter.elements["trk"] == 1 && counter.elements["trkseg"] == 2 && counter.elements["trkpt"] == 4)
+        #expect(counter.elements["wpt"] == 2 && counter.order.first == "wpt", "GPX puts waypoints first")
+        #expect(String(decoding: data, as: UTF8.self).contains("Frankfurt (Oder), &quot;Brandenburg&quot;"))
+    }
+
+    @Test func geojsonHasALineStringPerSegmentAndAPointPerReading() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Self.filled(directory)
+        var data = Data()
+        _ = try LogExport.write(logbook, format: .geojson, kind: .all, window: LogWindow()) { data.append($0) }
+        let collection = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        let kinds = features.map { (($0["geometry"] as? [String: Any])?["type"] as? String) ?? "?" }
+        // The second segment has one point: a LineString needs two, so it is a Point.
+        #expect(kinds == ["LineString", "Point", "Point", "Point"])
+        let line = try #require((features[0]["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
+        #expect(line.count == 3 && line[0] == [13.405, 52.52, 35], "longitude first, then latitude, then height")
+        #expect((features[0]["properties"] as? [String: Any])?["points"] as? Int == 3)
+    }
+
+    @Test func csvQuotesWhatNeedsQuotingAndHasOneColumnSet() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Self.filled(directory)
+        var data = Data()
+        _ = try LogExport.write(logbook, format: .csv, kind: .all, window: LogWindow()) { data.append($0) }
+        let text = String(decoding: data, as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.count == 7, "a header and six rows")
+        #expect(lines[0].hasPrefix("id,kind,time,latitude,longitude,"))
+        #expect(text.contains(#""Frankfurt (Oder), ""Brandenburg""""#))
+    }
+
+    @Test func restampingMovesOnlyThisBootsUnconfirmedRows() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("log.sqlite"))
+        let wrongClock = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
+        let segment = try logbook.startSegment(at: wrongClock, bootID: "this-boot", reason: "start")
+        for second in 0..<3 {
+            var point = Self.point(0, segment: segment)
+            point.time = wrongClock.addingTimeInterval(Double(second))
+            try logbook.append(point, bootSeconds: 100 + Double(second))
+        }
+        let other = try logbook.startSegment(at: wrongClock, bootID: "another-boot", reason: "start")
+        var unrelated = Self.point(0, segment: other)
+        unrelated.time = wrongClock
+        try logbook.append(unrelated, bootSeconds: 50)
+        // At boot second 110, GPS time says 2026-11-18T12:00:10Z.
+        let changed = try logbook.restamp(
+            bootID: "this-boot", trustedTime: Self.hour.addingTimeInterval(10), atBootSeconds: 110)
+        #expect(changed == 3)
+        let points = Array(try logbook.trackPoints())
+        #expect(
+            points.filter { $0.timeSource == "gps" }.map(\.time) == [0, 1, 2].map { Self.hour.addingTimeInterval($0) })
+        #expect(points.filter { $0.timeSource == "system" }.map(\.time) == [wrongClock], "another boot's row is left")
+    }
+
+    @Test func pruningRemovesOldRowsAndEmptySegments() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Self.filled(directory)
+        let removed = try logbook.prune(before: Self.hour.addingTimeInterval(3600))
+        #expect(removed.track == 3 && removed.air == 1)
+        let status = try logbook.status(now: Self.hour)
+        #expect(status.trackRows == 1 && status.airRows == 1 && status.segments == 1)
+    }
+
+    @Test func backfillPlansOneRequestPerPlaceAndContiguousSpan() {
+        var rows: [AirRecord] = []
+        for offset in Array(0..<168) + [200, 201] {
+            var record = Self.air(Self.hour.addingTimeInterval(Double(offset) * 3600), source: .pending, segment: 1)
+            record.id = Int64(offset + 1)
+            rows.append(record)
+        }
+        var elsewhere = Self.air(Self.hour, source: .pending, segment: 1)
+        elsewhere.sentCoordinate = Coordinate(uncheckedLatitude: 48.14, longitude: 11.58)
+        elsewhere.id = 999
+        let spans = Backfill.plan(rows + [elsewhere])
+        #expect(spans.count == 3, "a week in one place is one request; a later gap and another place are others")
+        let week = spans.first { $0.rows.count == 168 }
+        #expect(week?.first == Self.hour && week?.last == Self.hour.addingTimeInterval(167 * 3600))
+    }
+}
