@@ -11,16 +11,18 @@ struct Console: Sendable {
     var useColor: Bool
     var stdinIsTTY: Bool
     var stderrIsTTY: Bool
+    var stdoutIsTTY: Bool
 
     init(environment: [String: String], color: Settings.ColorChoice) {
-        let stdoutIsTTY = StandardStream.isTerminal(StandardStream.output)
+        stdoutIsTTY = StandardStream.isTerminal(StandardStream.output)
         stdinIsTTY = StandardStream.isTerminal(StandardStream.input)
         stderrIsTTY = StandardStream.isTerminal(StandardStream.error)
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         switch color {
         case .always: useColor = !noColor
         case .never: useColor = false
-        case .auto: useColor = stdoutIsTTY && !noColor && environment["TERM"] != "dumb"
+        case .auto:
+            useColor = StandardStream.isTerminal(StandardStream.output) && !noColor && environment["TERM"] != "dumb"
         }
     }
 
@@ -32,6 +34,22 @@ struct Console: Sendable {
     /// styling passes (JSON documents hold none: control characters are escaped there).
     func out(_ text: String) { StandardStream.write(TerminalText.keepingStyles(text), to: StandardStream.output) }
     func err(_ text: String) { StandardStream.write(TerminalText.keepingStyles(text), to: StandardStream.error) }
+
+    /// Full-screen output (`now --watch` on a terminal): the alternate screen with the
+    /// cursor hidden, so the user's scrollback is untouched and restored on leaving.
+    func enterScreen() { StandardStream.write("\u{1B}[?1049h\u{1B}[?25l", to: StandardStream.output) }
+    func leaveScreen() { StandardStream.write("\u{1B}[?25h\u{1B}[?1049l", to: StandardStream.output) }
+
+    /// Redraws the screen with `text` in one write, each line overwriting the one before
+    /// (no clearing first: no flicker). The text is sanitised as ``out(_:)``'s is; only the
+    /// cursor movements added here pass.
+    func redraw(_ text: String) {
+        var frame = "\u{1B}[H"
+        for line in TerminalText.keepingStyles(text).split(separator: "\n", omittingEmptySubsequences: false) {
+            frame += line + "\u{1B}[K\n"
+        }
+        StandardStream.write(frame + "\u{1B}[J", to: StandardStream.output)
+    }
 
     func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }

@@ -35,7 +35,7 @@ enum LogRun {
             notify: { notice in console.err("airloc: \(notice.level.rawValue): \(notice.message)\n") })
         let task = Task {
             var logger = logger
-            await logger.run(following.events)
+            await logger.run(following)
             return logger.written
         }
         let signals = SignalWatch.interruptAndTerminate { task.cancel() }

@@ -11,7 +11,7 @@ enum NowCommand {
     static let spec = CommandSpec(
         name: "now", summary: "Show the air quality at this device's location",
         usage:
-            "[--json | --format text|json|line] [--units U] [--scale S] [--refresh] [--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT] [--timeout S]",
+            "[--watch] [--json | --format text|json|line] [--units U] [--scale S] [--refresh] [--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT] [--timeout S]",
         discussion: """
             Finds this device's position through the provider chain ([location] providers, default
             gpsd then manual — the place chosen with 'airloc use', else [location]; gpsd and ip only
@@ -21,10 +21,17 @@ enum NowCommand {
             rounded to [privacy] outbound-precision (default 0.01°, about 1 km). Answers are cached
             (see 'airloc air --help'); --refresh asks anyway.
 
+            --watch keeps the report current until interrupted: on a terminal the card is redrawn in
+            place (the fix age ticking); otherwise one report per change of reading or place (one JSON
+            document per line with --json). The air is fetched again when its next hourly value
+            exists or after moving [log] air-distance metres, as the logger does.
+
             Exit status: 0 report complete; 75 air data temporarily unavailable (the location part is
             still printed); 69 gpsd or a service unavailable; 77 location not authorized; 64 bad usage.
             """,
-        options: ReportOptions.specs + LocationOptions.specs)
+        options: ReportOptions.specs + LocationOptions.specs + [
+            .flag(.watch, "keep the report current until interrupted (a redrawn card, or one report per change)")
+        ])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
@@ -35,6 +42,11 @@ enum NowCommand {
         // Load the places before sensing: a broken installation should fail before we
         // touch the receiver or ask the user anything.
         let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        if arguments.has(.watch) {
+            return try await NowWatch(
+                context: context, settings: configuration, gazetteer: gazetteer, options: options
+            ).run()
+        }
         let resolution: LocationSession.Location
         do {
             resolution = try await LocationOptions.session(context, settings: configuration, gazetteer: gazetteer)

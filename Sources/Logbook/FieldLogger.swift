@@ -130,35 +130,12 @@ public struct FieldLogger {
 
     // MARK: the loop
 
-    private enum Input: Sendable {
-        case event(FollowEvent)
-        case tick
-        case ended
-    }
-
-    /// Logs from `events` until the task is cancelled (SIGTERM), waking once a second for
-    /// due air fetches — also after the events end (a fixed place reports once and is
+    /// Logs `following` until the task is cancelled (SIGTERM), waking once a second for
+    /// due air fetches — also after its events end (a fixed place reports once and is
     /// then logged on the air's own schedule).
-    public mutating func run(_ events: AsyncStream<FollowEvent>) async {
-        let (inputs, continuation) = AsyncStream<Input>.makeStream()
-        let time = self.time
-        let forward = Task {
-            for await event in events { continuation.yield(.event(event)) }
-            continuation.yield(.ended)
-        }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await time.sleep(for: .seconds(1))
-                continuation.yield(.tick)
-            }
-        }
-        defer {
-            forward.cancel()
-            ticker.cancel()
-            continuation.finish()
-        }
+    public mutating func run(_ following: LocationSession.Following) async {
         await tick()
-        for await input in inputs {
+        for await input in following.withTicks(time: time) {
             if Task.isCancelled { return }
             switch input {
             case .event(let event):
@@ -172,8 +149,6 @@ public struct FieldLogger {
                 }
             case .tick:
                 await tick()
-            case .ended:
-                continue
             }
         }
     }

@@ -98,7 +98,7 @@ struct GPSDWatchTests {
         // watch once connected after the 10 s of fix had passed.
         let connected = ConnectedFlag()
         let collecting = Task {
-            await collect(provider, seconds: 120) { updates in
+            await collect(provider, seconds: 240) { updates in
                 if updates.last == .connected { connected.set() }
                 return updates.contains { if case .lost = $0 { return true } else { return false } }
             }

@@ -1,0 +1,35 @@
+import Foundation
+import Web
+
+/// A followed location's events, with a tick between them: what a loop that also acts on
+/// time (a due air fetch, a fix age on a screen) waits on — the logger and `now --watch`.
+///
+/// Contract: every event of `events` comes through in order; a `.tick` arrives every
+/// `interval` of `time` for as long as the stream is consumed, also after `events` ended
+/// (a fixed place reports once); cancelling the consuming task ends the stream and its
+/// helpers.
+public enum FollowInput: Sendable {
+    case event(FollowEvent)
+    case tick
+}
+
+extension LocationSession.Following {
+    public func withTicks(every interval: Duration = .seconds(1), time: any TimeSource) -> AsyncStream<FollowInput> {
+        let events = self.events
+        let (inputs, continuation) = AsyncStream<FollowInput>.makeStream()
+        let forward = Task {
+            for await event in events { continuation.yield(.event(event)) }
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await time.sleep(for: interval)
+                continuation.yield(.tick)
+            }
+        }
+        continuation.onTermination = { _ in
+            forward.cancel()
+            ticker.cancel()
+        }
+        return inputs
+    }
+}
