@@ -93,12 +93,7 @@ extension OpenMeteoAirQuality {
         var time: [String]
         var values: [String: [Double?]]
 
-        private struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
+        private typealias Key = VariableName
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)

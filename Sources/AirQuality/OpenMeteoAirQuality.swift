@@ -141,12 +141,7 @@ public struct OpenMeteoAirQuality: Sendable {
             var interval: Int?
             var values: [String: Double?]
 
-            private struct Key: CodingKey {
-                var stringValue: String
-                var intValue: Int? { nil }
-                init(stringValue: String) { self.stringValue = stringValue }
-                init?(intValue: Int) { nil }
-            }
+            private typealias Key = VariableName
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Key.self)
@@ -181,4 +176,13 @@ public enum AirQualityError: Error, Sendable, Equatable, CustomStringConvertible
         if case .web(let error) = self { return error.isRetryable }
         return false
     }
+}
+
+/// A key of an Open-Meteo block whose variables are whatever was asked for (`current`,
+/// `hourly`): decoded by name, one at a time.
+struct VariableName: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

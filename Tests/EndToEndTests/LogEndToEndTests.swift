@@ -160,4 +160,25 @@ struct LogEndToEndTests {
             environment: AirlocBinary.environment(home: home.url, extra: ["AIRLOC_LOG_DATABASE": database]))
         #expect(status.status == 0, "the next reader opens it: \(status)")
     }
+
+    /// gpsd stops and comes back (a restart, the receiver replugged): the logger waits
+    /// for it, says so, and continues in a new segment.
+    @Test func gpsdGoingAwayAndComingBackOpensANewSegment() async throws {
+        let world = try await AirlocWorld(config: "[log]\ntrack-interval = 1\n")
+        defer { world.stop() }
+        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        let before = try await Self.waitForStatus(world, "two track points") { ($0["track_rows"] as? Int ?? 0) >= 2 }
+        #expect(before["segments"] as? Int == 1)
+        world.gpsd.stop()
+        try await Poll.until("the logger to notice gpsd went away") { logger.errors.contains("no position") }
+        let again = try await GPSFake.start(log: world.home.file("track.nmea"), port: world.gpsd.port)
+        defer { again.stop() }
+        let after = try await Self.waitForStatus(world, "a second segment with points") {
+            ($0["segments"] as? Int ?? 0) >= 2 && ($0["track_rows"] as? Int ?? 0) > (before["track_rows"] as? Int ?? 0)
+        }
+        #expect(after["segments"] as? Int == 2)
+        logger.signal(SIGTERM)
+        let stopped = try await logger.wait()
+        #expect(stopped.status == 0, "\(stopped)")
+    }
 }
