@@ -6,6 +6,7 @@
 #   make bench    measure (docs/performance.md)
 #   make acceptance   the geocoding acceptance suites' report (needs ../shared/corpus)
 #   make install PREFIX=/usr/local DESTDIR=
+#   make deb      dist/airloc_<version>_<arch>.deb (docs/packaging.md); make deb-test: install it and check (root)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -13,9 +14,9 @@ ARGS ?= now
 SWIFT ?= swift
 # Debian packages the build, the tests and the demo need. libcurl4-openssl-dev: the
 # release build links Foundation statically, which links libcurl by its -dev name.
-DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd
+DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db
 
-.PHONY: all deps build release demo test test-repeat lint format run bench acceptance install uninstall clean
+.PHONY: all deps build release demo test test-repeat lint format run bench acceptance install uninstall clean deb deb-test
 
 all: build
 
@@ -75,6 +76,16 @@ install: release
 	install -D -m 0644 NOTICE $(DESTDIR)$(PREFIX)/share/doc/airloc/NOTICE
 	install -D -m 0644 udev/61-airloc-gps.rules $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
 	install -D -m 0644 docs/logbook.md $(DESTDIR)$(PREFIX)/share/doc/airloc/logbook.md
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	.build/release/airloc __generate man | gzip -9n > $(DESTDIR)$(PREFIX)/share/man/man1/airloc.1.gz
+	.build/release/airloc __generate conf-man | gzip -9n > $(DESTDIR)$(PREFIX)/share/man/man5/airloc.conf.5.gz
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
+	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	.build/release/airloc __generate bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/airloc
+	.build/release/airloc __generate zsh > $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_airloc
+	.build/release/airloc __generate fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/airloc.fish
+	@if [ ! -e $(DESTDIR)/etc/airloc/airloc.conf ]; then \
+	    install -d $(DESTDIR)/etc/airloc && sed -E 's/^([a-z][a-z-]* =)/; \1/' config/airloc.conf > $(DESTDIR)/etc/airloc/airloc.conf; fi
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|' -e 's|@DOCDIR@|$(PREFIX)/share/doc/airloc|' systemd/airloc-log.service \
 	    > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service
@@ -86,8 +97,18 @@ install: release
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/airloc $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
-	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service
+	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service $(DESTDIR)$(PREFIX)/share/man/man1/airloc.1.gz \
+	    $(DESTDIR)$(PREFIX)/share/man/man5/airloc.conf.5.gz $(DESTDIR)$(PREFIX)/share/bash-completion/completions/airloc \
+	    $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_airloc $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/airloc.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/airloc $(DESTDIR)$(PREFIX)/share/doc/airloc
 
 clean:
 	rm -rf .build
+
+deb: deps
+	@scripts/install-deps.sh dpkg-dev
+	@scripts/build-deb.sh
+
+deb-test: deps
+	@scripts/deb-test.sh
+

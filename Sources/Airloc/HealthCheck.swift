@@ -71,8 +71,9 @@ extension HealthCheck {
             checks.append(
                 HealthCheck(
                     name: "/dev/gps*", status: .warn, detail: "no /dev/gps* link",
-                    advice: "receivers Debian's 60-gpsd.rules does not know get one from airloc's udev rules: "
-                        + "`sudo make install`, then `sudo udevadm control --reload && sudo udevadm trigger`"))
+                    advice: "receivers Debian's 60-gpsd.rules does not know get one from airloc's udev rules "
+                        + "(the airloc package installs them, or `sudo make install`), "
+                        + "then `sudo udevadm control --reload && sudo udevadm trigger`"))
         } else {
             let described = links.map { name -> String in
                 let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/dev/\(name)")) ?? "?"

@@ -2,6 +2,7 @@ import Airloc
 import Configuration
 import Foundation
 import Gazetteer
+import Platform
 import Web
 
 /// What every command gets: the environment, the parsed arguments and lazy access to
@@ -75,6 +76,22 @@ public enum AirlocCommandLine {
             return 0
         case "--version", "version":
             plain.out("airloc \(AirlocVersion.string)\n")
+            return 0
+        case "__generate":
+            // For packaging (docs/packaging.md): the man pages and completions, from the
+            // same declarations the parser uses. Not listed: not for people.
+            let text: String
+            switch arguments.dropFirst().first {
+            case "man": text = ManualPage.command(commands)
+            case "conf-man": text = ManualPage.configuration()
+            case "bash": text = ShellCompletion.bash(commands)
+            case "zsh": text = ShellCompletion.zsh(commands)
+            case "fish": text = ShellCompletion.fish(commands)
+            default:
+                plain.err("Error: expected __generate man|conf-man|bash|zsh|fish\n")
+                return ExitCode.usage.rawValue
+            }
+            StandardStream.write(text, to: StandardStream.output)
             return 0
         default:
             break

@@ -71,6 +71,8 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec]
     /// Positional arguments accepted (names for help); nil = any number.
     var maxPositionals: Int? = 0
+    /// The actions a command takes as its first word (`auth grant`), for completion.
+    var verbs: [String] = []
 
     static let commonOptions: [OptionSpec] = [
         .value(.config, "PATH", "read this configuration file instead of the user's (also AIRLOC_CONFIG)"),

@@ -23,7 +23,7 @@ enum AuthCommand {
             .flag(.always, "with grant: also allow unattended use"),
             .flag(.reduced, "with grant: city-level accuracy only"),
         ],
-        maxPositionals: 1)
+        maxPositionals: 1, verbs: ["status", "grant", "deny", "reset"])
 
     /// `auth status --json`, schema airloc.auth/1.
     struct StatusJSON: Encodable {
@@ -41,7 +41,7 @@ enum AuthCommand {
         let store = context.configuration.authorizationStore
         var machine = LocationAuthorization(stored: store.load(), policy: context.configuration.policy)
         let verb = context.arguments.positionals.first ?? "status"
-        let verbs = ["status", "grant", "deny", "reset"]
+        let verbs = spec.verbs
         if verb != "grant" && (context.arguments.has(.always) || context.arguments.has(.reduced)) {
             throw .usage("--always and --reduced go with 'grant'", command: spec.name)
         }

@@ -23,7 +23,7 @@ enum DataCommand {
             .value(.output, "FILE", "with import: where to write gazetteer.bin"),
             .value(.source, "TEXT", "with import: source description stored in the file"),
         ],
-        maxPositionals: 1)
+        maxPositionals: 1, verbs: ["info", "import"])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 

@@ -39,7 +39,7 @@ enum LogCommand {
             .value(.output, "FILE", "with export: write FILE (0600) instead of stdout"),
             .value(.before, "T", "with prune: delete rows older than T"),
         ],
-        maxPositionals: 1)
+        maxPositionals: 1, verbs: ["run", "status", "export", "prune"])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
@@ -51,7 +51,7 @@ enum LogCommand {
         case "export": return try LogExportCommand.run(context)
         case "prune": return try prune(context)
         default:
-            let hint = suggestion(for: verb, among: ["run", "status", "export", "prune"])
+            let hint = suggestion(for: verb, among: spec.verbs)
             throw .usage(
                 "unknown action '\(verb)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); "
                     + "expected run, status, export or prune", command: spec.name)

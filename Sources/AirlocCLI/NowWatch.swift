@@ -39,6 +39,9 @@ struct NowWatch {
         let screen = options.format == .text && console.stdoutIsTTY
         let accuracy = following.accuracy
         let watch = self
+        // The alternate screen before anything is drawn: a first frame on the user's own
+        // screen would erase what was there.
+        if screen { console.enterScreen() }
         let task = Task {
             var shown = Shown(trigger: LogTrigger(options: watch.settings.logTrigger))
             if screen { console.redraw(shown.waiting) }
@@ -76,7 +79,6 @@ struct NowWatch {
                 }
             }
         }
-        if screen { console.enterScreen() }
         let signals = SignalWatch.interruptAndTerminate { task.cancel() }
         await task.value
         signals.cancel()

@@ -179,6 +179,25 @@ public struct ConfigurationKey: Sendable {
         },
     ]
 
+    /// Each key's default as a person writes it ("section.name" → value; "none" when
+    /// unset), for airloc.conf(5). A test checks it against ``all`` and against the values
+    /// config/airloc.conf gives.
+    public static let defaults: [String: String] = [
+        "gpsd.host": "localhost", "gpsd.port": "2947", "gpsd.timeout": "10", "gpsd.stale-after": "5",
+        "gpsd.lost-after": "30", "services.air-quality-url": "https://air-quality-api.open-meteo.com",
+        "services.geocoding-url": "https://geocoding-api.open-meteo.com",
+        "services.archive-url": "https://archive-api.open-meteo.com",
+        "services.postal-url": "https://api.zippopotam.us",
+        "services.ip-url": "the ip-service's own endpoint", "services.timeout": "10", "services.deadline": "15",
+        "services.ip-service": "ipwho.is", "services.open-meteo-api-key": "none", "cache.max-stale": "6h",
+        "location.latitude": "none", "location.longitude": "none", "location.place": "none",
+        "location.providers": "gpsd, manual", "privacy.outbound-precision": "0.01", "authorization.policy": "ask",
+        "authorization.max-accuracy": "full", "log.track-interval": "5", "log.track-distance": "10",
+        "log.max-error": "100", "log.segment-gap": "60", "log.air-distance": "2000",
+        "log.database": "$XDG_STATE_HOME/airloc/logbook.sqlite", "log.keep": "0", "display.color": "auto",
+        "display.units": "auto", "display.scale": "us",
+    ]
+
     /// The sections, in the order of ``all``.
     public static var sections: [String] {
         var seen = Set<String>()

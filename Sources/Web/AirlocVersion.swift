@@ -1,4 +1,4 @@
 /// The airloc release, shown by `--version` and sent as the User-Agent product token.
 public enum AirlocVersion {
-    public static let string = "0.1.0"
+    public static let string = "0.2.0"
 }

@@ -38,9 +38,9 @@ public struct ChildProcess {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
+        let out = Pipe.privateToThisProcess()
+        let err = Pipe.privateToThisProcess()
+        let input = Pipe.privateToThisProcess()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input

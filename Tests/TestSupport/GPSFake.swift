@@ -83,7 +83,7 @@ public final class GPSFake: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
             // gpsfake reads a line before each sentence; the pipe stays open until stop()
             // (at end of input it would fail instead of waiting).
-            let gate = gated ? Pipe() : nil
+            let gate = gated ? Pipe.privateToThisProcess() : nil
             if let gate { process.standardInput = gate }
             try process.run()
             let fake = GPSFake(process: process, port: port, shmKey: shmKey, gate: gate?.fileHandleForWriting, log: log)

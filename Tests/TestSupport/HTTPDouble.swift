@@ -31,7 +31,7 @@ public final class HTTPDouble: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [PackagePaths.file("scripts/http-double.py").path] + faults.flatMap { ["--fault", $0] }
-        let out = Pipe()
+        let out = Pipe.privateToThisProcess()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()

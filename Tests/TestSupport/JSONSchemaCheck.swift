@@ -64,8 +64,8 @@ public final class JSONSchemaCheck: @unchecked Sendable {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: python)
         child.arguments = [script, "--serve"]
-        let input = Pipe()
-        let output = Pipe()
+        let input = Pipe.privateToThisProcess()
+        let output = Pipe.privateToThisProcess()
         child.standardInput = input
         child.standardOutput = output
         child.standardError = FileHandle.nullDevice

@@ -21,8 +21,8 @@ public final class RunningProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
+        let stdout = Pipe.privateToThisProcess()
+        let stderr = Pipe.privateToThisProcess()
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
