@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CINIH", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // The C library's wcwidth (part of libc: nothing to install or link).
         .systemLibrary(name: "CWideChar"),
         .target(name: "Geo"),
@@ -33,12 +34,13 @@ let package = Package(
             name: "Configuration", dependencies: ["Airloc", "AirQuality", "Platform", "Location", "Web", "CINIH"]),
         .target(
             name: "Logbook", dependencies: ["Geo", "Web", "Platform", "Location", "AirQuality", "Airloc", "CSQLite"]),
+        .target(name: "Fleet", dependencies: ["Geo", "Web", "Platform", "Airloc", "Logbook", "CMosquitto"]),
         .target(name: "TerminalUI", dependencies: ["Geo", "Gazetteer", "Platform", "CWideChar"]),
         .target(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "Logbook", "TerminalUI",
+                "Logbook", "Fleet", "TerminalUI",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).

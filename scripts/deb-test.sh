@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "Error: deb-test installs a package: run it as root on a throwaway machine" >&2; exit 77; }
-scripts/install-deps.sh dpkg-dev lintian man-db bash-completion systemd
+scripts/install-deps.sh dpkg-dev lintian man-db bash-completion systemd zsh
 deb=$(scripts/build-deb.sh | tail -1)
 fail() { echo "deb-test: FAIL: $*" >&2; exit 1; }
 echo "== $deb"
@@ -40,10 +40,11 @@ done
 bash -c 'source /usr/share/bash-completion/completions/airloc && complete -p airloc >/dev/null \
     && COMP_WORDS=(airloc lo) COMP_CWORD=1 && _airloc && [ "${COMPREPLY[*]}" = "locate log" ]' \
     || fail "bash completion of 'airloc lo'"
+zsh -n /usr/share/zsh/vendor-completions/_airloc || fail "the zsh completion does not parse"
 systemd-analyze verify /usr/lib/systemd/system/airloc-log.service || fail "systemd-analyze verify"
 getent passwd airloc >/dev/null || fail "no airloc user"
 [ "$(stat -c '%U %a' /var/lib/airloc)" = "airloc 700" ] || fail "/var/lib/airloc"
-echo "installed: --version, reverse, both man pages, completion, unit, service user: ok"
+echo "installed: --version, reverse, both man pages, bash and zsh completion, unit, service user: ok"
 
 echo "== dpkg -r"
 dpkg -r airloc >/dev/null

@@ -83,6 +83,9 @@ public struct Settings: Sendable {
     /// The authorization store in the state directory.
     public var authorizationStore: AuthorizationStore { AuthorizationStore(stateDirectory: directories.state) }
 
+    /// `[mqtt]`: publishing the logbook to a broker (module `Fleet`); off without a url.
+    public var mqtt = MQTTSettings()
+
     /// `[log]`: when the field logger records points and fetches air (``LogTrigger``).
     public var logTrigger = LogTrigger.Options()
     /// `[log] database` / `AIRLOC_LOG_DATABASE`; nil: the state directory's logbook.sqlite.

@@ -84,6 +84,8 @@ enum LogCommand {
         var lastFixAgeS: Double?
         var lastError: String?
         var lastErrorAt: String?
+        /// Rows the MQTT broker has not acknowledged yet (0 without a broker).
+        var unsent: Int
     }
 
     static func status(_ context: CommandContext) throws(CLIError) -> ExitCode {
@@ -102,7 +104,7 @@ enum LogCommand {
             segments: status.segments, pending: status.pending, unavailable: status.unavailable,
             firstTime: status.firstTime.map(iso.string), lastTime: status.lastTime.map(iso.string),
             lastFixAgeS: status.lastFixAge.map { ($0 * 10).rounded() / 10 }, lastError: status.lastError,
-            lastErrorAt: status.lastErrorAt)
+            lastErrorAt: status.lastErrorAt, unsent: (try? logbook.unsentCount()) ?? 0)
         if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(document))
             return .ok
@@ -116,6 +118,7 @@ enum LogCommand {
             lines.append("time:      \(first) – \(last)")
         }
         if let age = status.lastFixAge { lines.append("last fix:  \(Int(age)) s ago") }
+        if document.unsent > 0 { lines.append("mqtt:      \(document.unsent) rows not yet acknowledged by the broker") }
         if let error = status.lastError { lines.append("last error: \(error) (\(status.lastErrorAt ?? "?"))") }
         context.console.out(lines.joined(separator: "\n") + "\n")
         return .ok

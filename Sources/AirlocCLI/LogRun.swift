@@ -30,20 +30,39 @@ enum LogRun {
         let console = context.console
         console.err("airloc: logging to \(logbook.url.path)\n")
         for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }
+        let publisher = try FleetSetup.publisher(context, settings: settings, logbook: logbook)
         let logger = FieldLogger(
             logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
             notify: { notice in console.err("airloc: \(notice.level.rawValue): \(notice.message)\n") })
-        let task = Task {
+        let loggerTask = Task {
             var logger = logger
             await logger.run(following)
             return logger.written
         }
-        let signals = SignalWatch.interruptAndTerminate { task.cancel() }
-        let written = await task.value
+        let publisherTask = publisher.map { start in
+            Task {
+                var publisher = start
+                let fatal = await publisher.run()
+                publisher.close()
+                if fatal != nil { loggerTask.cancel() }
+                return fatal
+            }
+        }
+        let signals = SignalWatch.interruptAndTerminate {
+            loggerTask.cancel()
+            publisherTask?.cancel()
+        }
+        let written = await loggerTask.value
+        publisherTask?.cancel()
+        let fatal = await publisherTask?.value ?? nil
         signals.cancel()
         console.err(
             "airloc: stopped; this run wrote \(written.track) track points, \(written.air) air readings, "
                 + "\(written.pending) pending hours, back-filled \(written.backfilled)\n")
+        if let fatal {
+            throw CLIError(
+                code: .config, message: "MQTT: \(fatal); check [mqtt] username and password (or password-file)")
+        }
         return .ok
     }
 }

@@ -135,6 +135,11 @@ public enum ConfigurationFiles {
                 throw ConfigurationError("AIRLOC_OPEN_METEO_API_KEY: not an API key (letters, digits, - and _)")
             }
         }
+        if let url = environment["AIRLOC_MQTT_URL"], !url.isEmpty {
+            guard set("mqtt", "url", to: url, in: &settings) else {
+                throw ConfigurationError("AIRLOC_MQTT_URL='\(url)': expected mqtt://host[:port] or mqtts://host[:port]")
+            }
+        }
         if let database = environment["AIRLOC_LOG_DATABASE"], !database.isEmpty {
             settings.logDatabasePath = database
         }

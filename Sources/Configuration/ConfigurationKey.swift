@@ -170,6 +170,66 @@ public struct ConfigurationKey: Sendable {
             "log", "keep", "a duration with d, h, m or s (e.g. 365d); 0 keeps everything",
             ConfigurationFiles.parseRetention
         ) { $0.logKeep = $1 > 0 ? $1 : nil },
+        ConfigurationKey("mqtt", "url", "mqtt://host[:port] or mqtts://host[:port] (TLS)") { settings, value in
+            guard MQTTSettings.broker(value) != nil else { return false }
+            settings.mqtt.url = value
+            return true
+        },
+        text("mqtt", "ca-file", "a file path") {
+            !$0.isEmpty
+        } set: {
+            $0.mqtt.caFile = $1
+        },
+        text("mqtt", "cert-file", "a file path") {
+            !$0.isEmpty
+        } set: {
+            $0.mqtt.certFile = $1
+        },
+        text("mqtt", "key-file", "a file path") {
+            !$0.isEmpty
+        } set: {
+            $0.mqtt.keyFile = $1
+        },
+        text("mqtt", "username", "a user name") {
+            !$0.isEmpty
+        } set: {
+            $0.mqtt.username = $1
+        },
+        text("mqtt", "password", "a password (better: password-file)") {
+            !$0.isEmpty
+        } set: {
+            $0.mqtt.password = $1
+        },
+        text("mqtt", "password-file", "a file path") {
+            !$0.isEmpty
+        } set: {
+            $0.mqtt.passwordFile = $1
+        },
+        text("mqtt", "client-id", "letters, digits, - and _") { value in
+            value.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_")).contains($0)
+            }
+        } set: {
+            $0.mqtt.clientID = $1
+        },
+        text("mqtt", "topic-prefix", "a topic without wildcards (e.g. airloc/pi-7)") { value in
+            !value.contains("#") && !value.contains("+") && !value.hasSuffix("/")
+        } set: {
+            $0.mqtt.topicPrefix = $1
+        },
+        ConfigurationKey("mqtt", "discovery", "homeassistant or off") { settings, value in
+            guard value == "homeassistant" || value == "off" else { return false }
+            settings.mqtt.discovery = value == "homeassistant"
+            return true
+        },
+        text("mqtt", "discovery-prefix", "a topic (Home Assistant's discovery prefix)") {
+            !$0.contains("#")
+        } set: {
+            $0.mqtt.discoveryPrefix = $1
+        },
+        choice("mqtt", "position", MQTTSettings.Position.self) { settings, position in
+            if let position { settings.mqtt.position = position }
+        },
         choice("display", "color", Settings.ColorChoice.self) { settings, color in
             if let color { settings.color = color }
         },
@@ -195,7 +255,11 @@ public struct ConfigurationKey: Sendable {
         "authorization.max-accuracy": "full", "log.track-interval": "5", "log.track-distance": "10",
         "log.max-error": "100", "log.segment-gap": "60", "log.air-distance": "2000",
         "log.database": "$XDG_STATE_HOME/airloc/logbook.sqlite", "log.keep": "0", "display.color": "auto",
-        "display.units": "auto", "display.scale": "us",
+        "display.units": "auto", "display.scale": "us", "mqtt.url": "none (not published)", "mqtt.ca-file": "none",
+        "mqtt.cert-file": "none", "mqtt.key-file": "none", "mqtt.username": "none", "mqtt.password": "none",
+        "mqtt.password-file": "none", "mqtt.client-id": "airloc-<device id>",
+        "mqtt.topic-prefix": "airloc/<device id>", "mqtt.discovery": "homeassistant",
+        "mqtt.discovery-prefix": "homeassistant", "mqtt.position": "coarse",
     ]
 
     /// The sections, in the order of ``all``.

@@ -145,7 +145,17 @@ enum LogFields {
         line += ",\"segment\":\(p.segment)}"
         return line
     }
-    static func airJSON(_ record: AirRecord) -> String { json(airValues(record)) }
+    /// An air row's line; without `position` its latitude and longitude are null (what is
+    /// published under `[mqtt] position = none`).
+    static func airJSON(_ record: AirRecord, position: Bool = true) -> String {
+        var fields = airValues(record)
+        if !position {
+            for index in fields.indices where fields[index].0 == "latitude" || fields[index].0 == "longitude" {
+                fields[index].1 = .number(nil)
+            }
+        }
+        return json(fields)
+    }
 
     static func jsonString(_ text: String) -> String {
         // Most values (ids, times, names of things) need no escaping: one scan decides.

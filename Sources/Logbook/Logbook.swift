@@ -18,6 +18,9 @@ import Platform
 public final class Logbook: @unchecked Sendable {
     public let url: URL
     let database: SQLiteDatabase
+    /// True when rows are to be published (an MQTT broker is configured): new and
+    /// back-filled rows are then marked unsent (the outbox).
+    public var outbox = false
     private var statements: [String: SQLiteDatabase.Statement] = [:]
 
     /// Opens the logbook at `url`, creating it (and its directory) unless `readOnly`.
@@ -91,14 +94,14 @@ public final class Logbook: @unchecked Sendable {
         try run(
             """
             INSERT INTO track (t_ms, time_source, boot_s, lat, lon, alt, speed, course, accuracy, mode, satellites,
-                               provider, segment)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               provider, segment, sent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .integer(point.time.milliseconds), .text(point.timeSource), .double(bootSeconds),
                 .real(point.coordinate.latitude), .real(point.coordinate.longitude), .double(point.altitude),
                 .double(point.speed), .double(point.course), .double(point.accuracy), .int(point.mode),
-                .int(point.satellites), .text(point.provider), .integer(point.segment),
+                .int(point.satellites), .text(point.provider), .integer(point.segment), .integer(outbox ? 0 : 1),
             ])
         return database.lastInsertedRow
     }
@@ -110,8 +113,8 @@ public final class Logbook: @unchecked Sendable {
             """
             INSERT INTO air (hour_s, logged_ms, lat, lon, sent_lat, sent_lon, place, us_aqi, category, dominant,
                              pm2_5, pm10, nitrogen_dioxide, sulphur_dioxide, ozone, carbon_monoxide, european_aqi,
-                             pollen, source, reason, segment)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             pollen, source, reason, segment, sent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .integer(Int64(record.hour.timeIntervalSince1970)), .integer(record.loggedAt.milliseconds),
@@ -119,6 +122,7 @@ public final class Logbook: @unchecked Sendable {
                 .real(record.sentCoordinate.latitude), .real(record.sentCoordinate.longitude), .string(record.place),
             ] + Self.valueColumns(record.values) + [
                 .text(record.source.rawValue), .string(record.reason), .integer(record.segment),
+                .integer(outbox ? 0 : 1),
             ])
         return database.lastInsertedRow
     }
@@ -152,12 +156,12 @@ public final class Logbook: @unchecked Sendable {
             """
             UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
                            sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
-                           source = ?, reason = NULL
+                           source = ?, reason = NULL, sent = CASE WHEN ? THEN 0 ELSE sent END
             WHERE hour_s = ? AND sent_lat = ? AND sent_lon = ? AND source = 'pending'
             """,
             Self.valueColumns(values) + [
-                .text(source.rawValue), .integer(Int64(hour.timeIntervalSince1970)), .real(sent.latitude),
-                .real(sent.longitude),
+                .text(source.rawValue), .integer(outbox ? 1 : 0), .integer(Int64(hour.timeIntervalSince1970)),
+                .real(sent.latitude), .real(sent.longitude),
             ])
         return database.changes
     }
@@ -186,14 +190,15 @@ public final class Logbook: @unchecked Sendable {
                     """
                     UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
                                    sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
-                                   source = ?, reason = ?
+                                   source = ?, reason = ?, sent = CASE WHEN ? THEN 0 ELSE sent END
                     WHERE id = ? AND source = 'pending'
                     """)
                 for answer in answers {
                     let source = answer.values == nil ? AirRecord.Source.unavailable : .backfill
                     try update.run(
                         Self.valueColumns(answer.values ?? AirValues()) + [
-                            .text(source.rawValue), .string(answer.reason), .integer(answer.id),
+                            .text(source.rawValue), .string(answer.reason), .integer(outbox ? 1 : 0),
+                            .integer(answer.id),
                         ])
                 }
             }

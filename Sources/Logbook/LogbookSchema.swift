@@ -5,7 +5,7 @@
 /// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
 /// cards: docs/performance.md measures bytes per row.
 enum LogbookSchema {
-    static let version = 1
+    static let version = 2
 
     static let migrations: [Int: String] = [
         1: """
@@ -59,7 +59,16 @@ enum LogbookSchema {
         CREATE INDEX air_hour ON air (hour_s);
         CREATE INDEX air_pending ON air (source) WHERE source = 'pending';
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-        """
+        """,
+        // The MQTT outbox: a row is published until the broker acknowledged it. Rows
+        // logged without a broker configured are born sent (1): the partial indexes then
+        // stay empty and cost nothing per row.
+        2: """
+        ALTER TABLE track ADD COLUMN sent INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE air ADD COLUMN sent INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX track_unsent ON track (id) WHERE sent = 0;
+        CREATE INDEX air_unsent ON air (id) WHERE sent = 0;
+        """,
     ]
 
     static func migrate(_ database: SQLiteDatabase, from current: Int) throws(SQLiteError) {

@@ -1,0 +1,201 @@
+import Airloc
+import Foundation
+import Geo
+import Logbook
+import Platform
+import Web
+
+/// The logbook's outbox, drained into an MQTT broker: every row to `<prefix>/history`
+/// (QoS 1, in order), the latest live reading and position to the retained topics Home
+/// Assistant reads, availability on `<prefix>/status`.
+///
+/// Contract:
+/// - The logbook is the truth: a row is marked sent only when the broker's PUBACK for it
+///   arrived; a reconnect or a restart publishes again whatever was not acknowledged
+///   (at least once: subscribers drop duplicates by `id`). At most `inFlight` rows are
+///   unacknowledged at a time.
+/// - On every (re)connection: `online` (retained) on the status topic, the discovery
+///   configs, a subscription to Home Assistant's status (its `online` → discovery again).
+///   The will, and ``close()``, say `offline`.
+/// - What leaves the device is as coarse as `[mqtt] position` says: `exact`, `coarse`
+///   (the `[privacy] outbound-precision` grid, the accuracy no better than the grid), or
+///   `none` (no track rows, no position in air rows, no device tracker).
+/// - Back-filled history goes to the history topic only (Home Assistant would record it
+///   as "now"); the state topics get only rows younger than two hours (air) or two
+///   minutes (position).
+public struct FleetPublisher: Sendable {
+    public let logbook: Logbook
+    public let connection: MQTTConnection
+    public let settings: Settings
+    public let deviceID: String
+    public var time: any TimeSource
+    public var notify: @Sendable (String) -> Void
+
+    private var inFlight: [Int32: String] = [:]
+    private var handedOut: (track: Int64, air: Int64) = (0, 0)
+    private var greetedConnection = 0
+    private var reportedError: String?
+    /// Rows the broker acknowledged during this run.
+    public private(set) var acknowledged = 0
+
+    public init(
+        logbook: Logbook, connection: MQTTConnection, settings: Settings, deviceID: String,
+        time: any TimeSource = SystemTime(), notify: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.logbook = logbook
+        self.connection = connection
+        self.settings = settings
+        self.deviceID = deviceID
+        self.time = time
+        self.notify = notify
+    }
+
+    public var prefix: String { Self.prefix(settings: settings, deviceID: deviceID) }
+
+    public static func prefix(settings: Settings, deviceID: String) -> String {
+        settings.mqtt.topicPrefix ?? "airloc/\(deviceID)"
+    }
+
+    var discovery: HomeAssistantDiscovery {
+        HomeAssistantDiscovery(
+            deviceID: deviceID, prefix: prefix, discoveryPrefix: settings.mqtt.discoveryPrefix,
+            tracker: settings.mqtt.position != .none)
+    }
+
+    /// Drains the outbox until the task is cancelled (nil), or until the broker refuses the
+    /// credentials (the reason: a configuration matter, retrying cannot help).
+    public mutating func run() async -> String? {
+        while !Task.isCancelled {
+            step()
+            if connection.credentialsRefused { return connection.lastError }
+            try? await time.sleep(for: .milliseconds(200))
+        }
+        return nil
+    }
+
+    /// One round: greet a new connection, settle acknowledgements, fill the window.
+    public mutating func step() {
+        let acks = connection.takeAcknowledged()
+        let done = acks.compactMap { inFlight.removeValue(forKey: $0) }
+        if !done.isEmpty {
+            do {
+                try logbook.markSent(done)
+                acknowledged += done.count
+            } catch { notify("cannot mark rows sent: \(error)") }
+        }
+        if let error = connection.lastError, error != reportedError {
+            reportedError = error
+            notify(error)
+        }
+        guard connection.isConnected else { return }
+        let connections = connection.connectionCount
+        if connections != greetedConnection {
+            greetedConnection = connections
+            reportedError = nil
+            greet()
+            // Whatever was in flight may be lost with the old connection: publish it again.
+            inFlight.removeAll()
+            handedOut = (0, 0)
+        }
+        for message in connection.takeMessages()
+        where message.topic == "\(settings.mqtt.discoveryPrefix)/status" && message.payload == "online" {
+            publishDiscovery()
+        }
+        fill()
+    }
+
+    private func greet() {
+        _ = try? connection.publish("\(prefix)/status", "online", retain: true)
+        if settings.mqtt.discovery {
+            publishDiscovery()
+            connection.subscribe("\(settings.mqtt.discoveryPrefix)/status")
+        }
+        notify("connected to the broker; publishing to \(prefix)")
+    }
+
+    private func publishDiscovery() {
+        guard settings.mqtt.discovery else { return }
+        for message in discovery.messages { _ = try? connection.publish(message.topic, message.payload, retain: true) }
+    }
+
+    private mutating func fill() {
+        let room = connection.options.inFlight - inFlight.count
+        guard room > 0 else { return }
+        let rows: [Logbook.OutboxRow]
+        do { rows = try logbook.unsent(afterTrack: handedOut.track, afterAir: handedOut.air, limit: room) } catch {
+            notify("cannot read the outbox: \(error)")
+            return
+        }
+        var skipped: [String] = []
+        let now = time.date
+        for row in rows {
+            switch row {
+            case .track(let point): handedOut.track = max(handedOut.track, point.id)
+            case .air(let record): handedOut.air = max(handedOut.air, record.id)
+            }
+            guard let line = outbound(row) else {
+                skipped.append(row.key)
+                continue
+            }
+            do {
+                let mid = try connection.publish("\(prefix)/history", line)
+                inFlight[mid] = row.key
+            } catch {
+                notify("\(error)")
+                return
+            }
+            publishState(row, now: now)
+        }
+        // Rows withheld by `[mqtt] position = none` are done with.
+        try? logbook.markSent(skipped)
+    }
+
+    /// The row as it may leave the device, or nil when it may not.
+    func outbound(_ row: Logbook.OutboxRow) -> String? {
+        let precision = settings.outboundPrecision
+        switch (row, settings.mqtt.position) {
+        case (.track, .none): return nil
+        case (.track(var point), .coarse):
+            point.coordinate = point.coordinate.rounded(toDegrees: precision)
+            point.accuracy = max(point.accuracy ?? 0, precision * 111_195 / 2)
+            point.altitude = nil
+            return Logbook.OutboxRow.track(point).json
+        case (.air(var record), .coarse):
+            record.coordinate = record.coordinate.rounded(toDegrees: precision)
+            return Logbook.OutboxRow.air(record).json
+        case (.air, .none):
+            return row.json(position: false)
+        default: return row.json
+        }
+    }
+
+    /// Live rows also update what Home Assistant shows now.
+    private func publishState(_ row: Logbook.OutboxRow, now: Date) {
+        switch row {
+        case .air(let record) where record.values.usAQI != nil && now.timeIntervalSince(record.hour) < 7200:
+            var state: [String: Any] = ["time": ISO8601DateFormatter().string(from: record.hour)]
+            state["us_aqi"] = record.values.usAQI
+            state["category"] = record.values.category
+            state["category_name"] = record.values.category.map {
+                $0.replacingOccurrences(of: "_", with: " ").capitalized
+            }
+            for (name, value) in record.values.pollutants { state[name] = value }
+            _ = try? connection.publish("\(prefix)/state", HomeAssistantDiscovery.json(state), retain: true)
+        case .track(let point) where settings.mqtt.position != .none && now.timeIntervalSince(point.time) < 120:
+            let exact = settings.mqtt.position == .exact
+            let coordinate = exact ? point.coordinate : point.coordinate.rounded(toDegrees: settings.outboundPrecision)
+            let accuracy =
+                exact ? (point.accuracy ?? 0) : max(point.accuracy ?? 0, settings.outboundPrecision * 111_195 / 2)
+            let attributes: [String: Any] = [
+                "latitude": coordinate.latitude, "longitude": coordinate.longitude, "gps_accuracy": accuracy.rounded(),
+            ]
+            _ = try? connection.publish("\(prefix)/position", HomeAssistantDiscovery.json(attributes), retain: true)
+        default: break
+        }
+    }
+
+    /// `offline` on the status topic, a clean disconnect.
+    public func close() {
+        connection.close(last: ("\(prefix)/status", "offline"))
+    }
+}

@@ -1,0 +1,87 @@
+import Airloc
+import Foundation
+import Web
+
+/// Home Assistant MQTT discovery for one device: retained config messages that make its
+/// air-quality sensors and (unless the position is withheld) a device tracker appear.
+///
+/// Contract: ids are stable across restarts (`airloc_<device id>_<sensor>`); sensors read
+/// `<prefix>/state`, the tracker `<prefix>/position`; all share the availability topic
+/// `<prefix>/status`. Units follow Home Assistant's lists (µg/m³ with the micro sign);
+/// carbon monoxide has no device class (Home Assistant's is in ppm).
+public struct HomeAssistantDiscovery: Sendable {
+    public var deviceID: String
+    public var prefix: String
+    public var discoveryPrefix: String
+    public var tracker: Bool
+
+    public struct Sensor: Sendable {
+        var object: String
+        var name: String
+        var field: String
+        var deviceClass: String?
+        var unit: String?
+    }
+
+    static let sensors: [Sensor] = [
+        Sensor(object: "aqi", name: "US AQI", field: "us_aqi", deviceClass: "aqi", unit: nil),
+        Sensor(object: "pm25", name: "PM2.5", field: "pm2_5", deviceClass: "pm25", unit: "µg/m³"),
+        Sensor(object: "pm10", name: "PM10", field: "pm10", deviceClass: "pm10", unit: "µg/m³"),
+        Sensor(
+            object: "nitrogen_dioxide", name: "Nitrogen dioxide", field: "nitrogen_dioxide",
+            deviceClass: "nitrogen_dioxide", unit: "µg/m³"),
+        Sensor(object: "ozone", name: "Ozone", field: "ozone", deviceClass: "ozone", unit: "µg/m³"),
+        Sensor(
+            object: "sulphur_dioxide", name: "Sulphur dioxide", field: "sulphur_dioxide",
+            deviceClass: "sulphur_dioxide", unit: "µg/m³"),
+        Sensor(
+            object: "carbon_monoxide", name: "Carbon monoxide", field: "carbon_monoxide", deviceClass: nil,
+            unit: "µg/m³"),
+        Sensor(object: "category", name: "Air quality", field: "category_name", deviceClass: nil, unit: nil),
+    ]
+
+    var node: String { "airloc_\(deviceID)" }
+
+    var device: [String: Any] {
+        [
+            "identifiers": [node], "name": "airloc \(deviceID)", "model": "airloc field logger",
+            "manufacturer": "airloc", "sw_version": AirlocVersion.string,
+        ]
+    }
+
+    /// (topic, retained JSON payload) for every entity.
+    public var messages: [(topic: String, payload: String)] {
+        var messages: [(String, String)] = []
+        for sensor in Self.sensors {
+            var config: [String: Any] = [
+                "name": sensor.name, "unique_id": "\(node)_\(sensor.object)", "object_id": "\(node)_\(sensor.object)",
+                "state_topic": "\(prefix)/state", "value_template": "{{ value_json.\(sensor.field) }}",
+                "availability_topic": "\(prefix)/status", "payload_available": "online",
+                "payload_not_available": "offline", "device": device,
+                "origin": ["name": "airloc", "sw_version": AirlocVersion.string],
+            ]
+            if sensor.field != "category_name" { config["state_class"] = "measurement" }
+            if let deviceClass = sensor.deviceClass { config["device_class"] = deviceClass }
+            if let unit = sensor.unit { config["unit_of_measurement"] = unit }
+            messages.append(("\(discoveryPrefix)/sensor/\(node)/\(sensor.object)/config", Self.json(config)))
+        }
+        if tracker {
+            let config: [String: Any] = [
+                "name": "Position", "unique_id": "\(node)_position", "object_id": "\(node)_position",
+                "json_attributes_topic": "\(prefix)/position", "source_type": "gps",
+                "availability_topic": "\(prefix)/status", "payload_available": "online",
+                "payload_not_available": "offline", "device": device,
+                "origin": ["name": "airloc", "sw_version": AirlocVersion.string],
+            ]
+            messages.append(("\(discoveryPrefix)/device_tracker/\(node)/position/config", Self.json(config)))
+        }
+        return messages
+    }
+
+    static func json(_ object: [String: Any]) -> String {
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

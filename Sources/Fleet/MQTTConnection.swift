@@ -1,0 +1,265 @@
+import CMosquitto
+import Foundation
+
+/// A connection to an MQTT broker: the only place airloc touches libmosquitto.
+///
+/// Contract:
+/// - Connects in the background and reconnects on its own (1 s doubling to 30 s), on a
+///   network thread of its own (libmosquitto's own loop thread gives up for good when the
+///   very first connection fails); a broker that is down is waited for, never an error. A refused connection (bad credentials, a
+///   TLS failure) is remembered in ``lastError`` and reported by the caller.
+/// - A persistent session (clean session off) under a fixed client id, and QoS 1: a
+///   message counts as delivered only when its PUBACK arrived (``takeAcknowledged()``).
+///   libmosquitto keeps unacknowledged messages in memory only, so the caller keeps the
+///   truth (the logbook) and publishes again what was not acknowledged.
+/// - The will is set before connecting: the broker publishes it if airloc dies.
+/// - Callbacks run on libmosquitto's thread; every state is behind one lock.
+public final class MQTTConnection: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var host: String
+        public var port: Int
+        public var clientID: String
+        public var username: String?
+        public var password: String?
+        public var tls: Bool = false
+        public var caFile: String?
+        public var certFile: String?
+        public var keyFile: String?
+        public var keepalive: Int = 30
+        /// At most this many QoS 1 messages in flight (unacknowledged) at once.
+        public var inFlight: Int = 100
+        public var will: (topic: String, payload: String, retain: Bool)?
+
+        public init(host: String, port: Int, clientID: String) {
+            self.host = host
+            self.port = port
+            self.clientID = clientID
+        }
+    }
+
+    private let lock = NSLock()
+    private var handle: OpaquePointer?
+    private var connected = false
+    private var connections = 0
+    private var acknowledged: [Int32] = []
+    private var messages: [(topic: String, payload: String)] = []
+    private var failure: String?
+    private var refused = false
+    private var stopping = false
+    private let stopped = DispatchSemaphore(value: 0)
+    private var running = false
+    public let options: Options
+
+    /// Sets up the client (nothing is sent yet). Throws when an option is unusable
+    /// (a CA file that cannot be read), with the library's reason.
+    public init(options: Options) throws(FleetError) {
+        self.options = options
+        mosquitto_lib_init()
+        guard let client = mosquitto_new(options.clientID, false, nil) else {
+            throw .setup("cannot create an MQTT client: \(String(cString: strerror(errno)))")
+        }
+        handle = client
+        mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        mosquitto_int_option(client, MOSQ_OPT_SEND_MAXIMUM, Int32(options.inFlight))
+        mosquitto_max_inflight_messages_set(client, UInt32(options.inFlight))
+        mosquitto_reconnect_delay_set(client, 1, 30, true)
+        if let username = options.username {
+            try check(mosquitto_username_pw_set(client, username, options.password), "username/password")
+        }
+        if options.tls {
+            try check(
+                mosquitto_tls_set(client, options.caFile, nil, options.certFile, options.keyFile, nil), "TLS setup")
+        }
+        if let will = options.will {
+            let bytes = Array(will.payload.utf8)
+            try check(mosquitto_will_set(client, will.topic, Int32(bytes.count), bytes, 1, will.retain), "the will")
+        }
+        mosquitto_connect_callback_set(client) { _, object, code in
+            MQTTConnection.from(object)?.connectedCallback(code)
+        }
+        mosquitto_disconnect_callback_set(client) { _, object, code in
+            MQTTConnection.from(object)?.disconnectedCallback(code)
+        }
+        mosquitto_publish_callback_set(client) { _, object, mid in
+            MQTTConnection.from(object)?.lockedAppend(acknowledged: mid)
+        }
+        mosquitto_message_callback_set(client) { _, object, message in
+            guard let message, let connection = MQTTConnection.from(object) else { return }
+            let topic = String(cString: message.pointee.topic)
+            let payload =
+                message.pointee.payload.map {
+                    String(
+                        decoding: UnsafeRawBufferPointer(start: $0, count: Int(message.pointee.payloadlen)),
+                        as: UTF8.self)
+                } ?? ""
+            connection.lockedAppend(message: (topic, payload))
+        }
+    }
+
+    deinit {
+        if let handle, !running { mosquitto_destroy(handle) }
+    }
+
+    private static func from(_ object: UnsafeMutableRawPointer?) -> MQTTConnection? {
+        object.map { Unmanaged<MQTTConnection>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func check(_ code: Int32, _ what: String) throws(FleetError) {
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            let reason =
+                code == MOSQ_ERR_ERRNO.rawValue
+                ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
+            throw .setup("\(what): \(reason)")
+        }
+    }
+
+    /// Starts the network thread: connect, read and write, reconnect with back-off.
+    public func start() throws(FleetError) {
+        guard handle != nil else { return }
+        running = true
+        let thread = Thread { [self] in
+            if let handle = self.handle { networkLoop(handle) }
+            stopped.signal()
+        }
+        thread.name = "airloc-mqtt"
+        thread.start()
+    }
+
+    private func networkLoop(_ handle: OpaquePointer) {
+        var delay: UInt32 = 1
+        var everConnected = false
+        var needConnect = true
+        while !lock.withLock({ stopping }) {
+            if needConnect {
+                let code =
+                    everConnected
+                    ? mosquitto_reconnect(handle)
+                    : mosquitto_connect(handle, options.host, Int32(options.port), Int32(options.keepalive))
+                guard code == MOSQ_ERR_SUCCESS.rawValue else {
+                    let reason =
+                        code == MOSQ_ERR_ERRNO.rawValue
+                        ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
+                    lock.withLock {
+                        if failure == nil || !connected {
+                            failure = "cannot reach the broker \(options.host):\(options.port) (\(reason)); retrying"
+                        }
+                    }
+                    pause(seconds: delay)
+                    delay = min(delay * 2, 30)
+                    continue
+                }
+                everConnected = true
+                needConnect = false
+            }
+            let code = mosquitto_loop(handle, 200, 1)
+            if code != MOSQ_ERR_SUCCESS.rawValue {
+                if lock.withLock({ stopping }) { break }
+                lock.withLock { connected = false }
+                needConnect = true
+                pause(seconds: delay)
+                delay = min(delay * 2, 30)
+            } else if lock.withLock({ connected }) {
+                delay = 1
+            }
+        }
+    }
+
+    /// Sleeps up to `seconds`, waking early when the connection is being closed.
+    private func pause(seconds: UInt32) {
+        for _ in 0..<(seconds * 10) where !lock.withLock({ stopping }) { usleep(100_000) }
+    }
+
+    private func connectedCallback(_ code: Int32) {
+        lock.withLock {
+            if code == 0 {
+                connected = true
+                connections += 1
+                failure = nil
+            } else {
+                connected = false
+                failure = "the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))"
+                // 4: bad user name or password, 5: not authorised — retrying cannot help.
+                refused = code == 4 || code == 5
+            }
+        }
+    }
+
+    private func disconnectedCallback(_ code: Int32) {
+        lock.withLock {
+            connected = false
+            if code != 0 && failure == nil { failure = "lost the connection to the broker" }
+        }
+    }
+
+    private func lockedAppend(acknowledged mid: Int32) { lock.withLock { acknowledged.append(mid) } }
+    private func lockedAppend(message: (topic: String, payload: String)) { lock.withLock { messages.append(message) } }
+
+    public var isConnected: Bool { lock.withLock { connected } }
+    /// How many times a connection was made (a change means: say hello again).
+    public var connectionCount: Int { lock.withLock { connections } }
+    public var lastError: String? { lock.withLock { failure } }
+    /// True when the broker rejected the credentials (a configuration matter).
+    public var credentialsRefused: Bool { lock.withLock { refused } }
+
+    /// Message ids whose PUBACK arrived since the last call.
+    public func takeAcknowledged() -> [Int32] {
+        lock.withLock {
+            defer { acknowledged.removeAll() }
+            return acknowledged
+        }
+    }
+
+    /// Messages received on subscribed topics since the last call.
+    public func takeMessages() -> [(topic: String, payload: String)] {
+        lock.withLock {
+            defer { messages.removeAll() }
+            return messages
+        }
+    }
+
+    /// Queues `payload` on `topic` with QoS 1; returns its message id.
+    public func publish(_ topic: String, _ payload: String, retain: Bool = false) throws(FleetError) -> Int32 {
+        guard let handle else { throw .setup("the client is closed") }
+        var mid: Int32 = 0
+        let bytes = Array(payload.utf8)
+        let code = mosquitto_publish(handle, &mid, topic, Int32(bytes.count), bytes, 1, retain)
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            throw .publish("\(topic): \(String(cString: mosquitto_strerror(code)))")
+        }
+        return mid
+    }
+
+    public func subscribe(_ topic: String) {
+        guard let handle else { return }
+        mosquitto_subscribe(handle, nil, topic, 1)
+    }
+
+    /// Publishes `last` (e.g. "offline"), disconnects cleanly (no will), stops the thread.
+    public func close(last: (topic: String, payload: String)? = nil) {
+        guard let handle else { return }
+        if let last, isConnected, let mid = try? publish(last.topic, last.payload, retain: true) {
+            // Let the network thread deliver it before the DISCONNECT (up to 2 s).
+            for _ in 0..<80 where !lock.withLock({ acknowledged.contains(mid) }) { usleep(25_000) }
+        }
+        lock.withLock { stopping = true }
+        mosquitto_disconnect(handle)
+        if running { stopped.wait() }
+        mosquitto_destroy(handle)
+        self.handle = nil
+        running = false
+    }
+}
+
+/// Why publishing cannot work as configured.
+public enum FleetError: Error, Sendable, CustomStringConvertible {
+    case setup(String)
+    case publish(String)
+    case configuration(String)
+
+    public var description: String {
+        switch self {
+        case .setup(let reason), .publish(let reason), .configuration(let reason): return reason
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `airloc log run` publishing to a real mosquitto the test starts on a port of its own:
+/// every logbook row reaches a subscriber (compared by `id`) across outages and kills;
+/// availability and Home Assistant discovery as a Home Assistant instance would see them.
+@Suite(.enabled(if: ExternalTool.available("gpsfake", "python3", "mosquitto_sub")))
+struct FleetEndToEndTests {
+    static func json(_ text: String) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    }
+
+    static func status(_ world: AirlocWorld) async throws -> [String: Any] {
+        json(try await world.run(["log", "status", "--json"]).stdout) ?? [:]
+    }
+
+    static func waitForStatus(_ world: AirlocWorld, _ what: String, _ condition: ([String: Any]) -> Bool) async throws {
+        let end = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < end {
+            if condition(try await status(world)) { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw FixtureError("timed out waiting for \(what): \(try await status(world))")
+    }
+
+    /// The ids of every row in the logbook.
+    static func loggedIDs(_ world: AirlocWorld) async throws -> Set<String> {
+        let export = try await world.run(["log", "export", "--format", "ndjson"])
+        return Set(export.stdout.split(separator: "\n").compactMap { json(String($0))?["id"] as? String })
+    }
+
+    static func receivedIDs(_ subscriber: MQTTSubscriber, prefix: String) -> Set<String> {
+        Set(
+            subscriber.messages.filter { $0.topic == "\(prefix)/history" }.compactMap {
+                json($0.payload)?["id"] as? String
+            })
+    }
+
+    static func config(_ broker: MosquittoBroker, extra: String = "") -> String {
+        "[log]\ntrack-interval = 1\n[mqtt]\nurl = \(broker.url)\ntopic-prefix = airloc/test-device\n\(extra)"
+    }
+
+    /// The broker is down when logging starts and comes back (restarted with its
+    /// persistence): every row reaches the subscriber's persistent session; a clean stop
+    /// says `offline`.
+    @Test func everyRowArrivesAcrossABrokerOutage() async throws {
+        let broker = try await MosquittoBroker.start()
+        // The subscriber's persistent session exists before the outage, as a real
+        // consumer's would.
+        let first = try MQTTSubscriber(broker: broker, id: "history-consumer", topics: ["airloc/#"])
+        try await Task.sleep(for: .seconds(1))
+        await first.stop()
+        await broker.stop()
+        let world = try await AirlocWorld(config: Self.config(broker))
+        defer { world.stop() }
+        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        try await Self.waitForStatus(world, "rows waiting for the broker") { ($0["unsent"] as? Int ?? 0) >= 3 }
+        try await broker.start()
+        let subscriber = try MQTTSubscriber(broker: broker, id: "history-consumer", topics: ["airloc/#"])
+        try await Self.waitForStatus(world, "the backlog acknowledged") {
+            ($0["unsent"] as? Int) == 0 && ($0["track_rows"] as? Int ?? 0) >= 5
+        }
+        logger.signal(SIGTERM)
+        let stopped = try await logger.wait()
+        #expect(stopped.status == 0, "\(stopped)")
+        let logged = try await Self.loggedIDs(world)
+        try await Poll.until("every logged row at the subscriber") {
+            logged.isSubset(of: Self.receivedIDs(subscriber, prefix: "airloc/test-device"))
+        }
+        try await Poll.until("offline on a clean stop") {
+            subscriber.messages.last { $0.topic == "airloc/test-device/status" }?.payload == "offline"
+        }
+        // Coarse by default: no published track point is finer than the 0.01° grid.
+        for message in subscriber.messages where message.topic == "airloc/test-device/history" {
+            guard let row = Self.json(message.payload), row["kind"] as? String == "track" else { continue }
+            let latitude = try #require(row["latitude"] as? Double)
+            #expect(abs(latitude * 100 - (latitude * 100).rounded()) < 1e-6, "\(message.payload)")
+        }
+        await subscriber.stop()
+        await broker.stop()
+    }
+
+    /// SIGKILL: the broker says `offline` for the dead logger (its will); the next start
+    /// publishes what was not acknowledged, and everything arrives.
+    @Test func aKilledLoggerIsOfflineAndTheNextStartCatchesUp() async throws {
+        let broker = try await MosquittoBroker.start()
+        let subscriber = try MQTTSubscriber(broker: broker, id: "kill-consumer", topics: ["airloc/#"])
+        let world = try await AirlocWorld(config: Self.config(broker))
+        defer { world.stop() }
+        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        try await Poll.until("online") {
+            subscriber.messages.contains { $0.topic == "airloc/test-device/status" && $0.payload == "online" }
+        }
+        try await Self.waitForStatus(world, "a few rows") { ($0["track_rows"] as? Int ?? 0) >= 3 }
+        logger.signal(SIGKILL)
+        _ = try await logger.wait()
+        try await Poll.until("the will: offline") {
+            subscriber.messages.last { $0.topic == "airloc/test-device/status" }?.payload == "offline"
+        }
+        let again = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        try await Self.waitForStatus(world, "everything acknowledged after the restart") {
+            ($0["unsent"] as? Int) == 0 && ($0["segments"] as? Int ?? 0) >= 2
+        }
+        again.signal(SIGTERM)
+        #expect(try await again.wait().status == 0)
+        let logged = try await Self.loggedIDs(world)
+        try await Poll.until("every logged row at the subscriber") {
+            logged.isSubset(of: Self.receivedIDs(subscriber, prefix: "airloc/test-device"))
+        }
+        await subscriber.stop()
+        await broker.stop()
+    }
+
+    /// What Home Assistant's discovery sees: retained configs for the air sensors with
+    /// their device classes and units, a device tracker, availability, and states.
+    @Test func homeAssistantDiscoversTheDevice() async throws {
+        let broker = try await MosquittoBroker.start()
+        let world = try await AirlocWorld(config: Self.config(broker))
+        defer { world.stop() }
+        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        try await Self.waitForStatus(world, "an air reading published") {
+            ($0["air_rows"] as? Int ?? 0) >= 1 && ($0["unsent"] as? Int) == 0
+        }
+        // A late subscriber (Home Assistant starting) gets the retained messages.
+        let homeAssistant = try MQTTSubscriber(
+            broker: broker, id: "home-assistant", topics: ["homeassistant/#", "airloc/test-device/+"])
+        try await Poll.until("the discovery configs and the state") {
+            let topics = Set(homeAssistant.messages.map(\.topic))
+            return topics.contains { $0.hasSuffix("/aqi/config") } && topics.contains("airloc/test-device/state")
+                && topics.contains { $0.hasPrefix("homeassistant/device_tracker/") }
+        }
+        logger.signal(SIGTERM)
+        _ = try await logger.wait()
+        let configs = Dictionary(
+            homeAssistant.messages.filter { $0.topic.hasSuffix("/config") }.map { ($0.topic, $0.payload) },
+            uniquingKeysWith: { _, last in last })
+        let aqi = try #require(configs.first { $0.key.hasSuffix("/aqi/config") }.flatMap { Self.json($0.value) })
+        #expect(aqi["device_class"] as? String == "aqi" && aqi["state_class"] as? String == "measurement")
+        #expect(aqi["availability_topic"] as? String == "airloc/test-device/status")
+        #expect((aqi["unique_id"] as? String)?.hasSuffix("_aqi") == true)
+        let pm25 = try #require(configs.first { $0.key.hasSuffix("/pm25/config") }.flatMap { Self.json($0.value) })
+        #expect(pm25["unit_of_measurement"] as? String == "\u{00B5}g/m\u{00B3}", "the micro sign Home Assistant lists")
+        let state = try #require(
+            homeAssistant.messages.last { $0.topic == "airloc/test-device/state" }.flatMap { Self.json($0.payload) })
+        #expect(state["us_aqi"] as? Int == 41)
+        let position = homeAssistant.messages.last { $0.topic == "airloc/test-device/position" }.flatMap {
+            Self.json($0.payload)
+        }
+        if let position {
+            #expect(
+                position["latitude"] as? Double == 52.52 && position["longitude"] as? Double == 13.41,
+                "coarse: \(position)")
+        }
+        await homeAssistant.stop()
+        await broker.stop()
+    }
+
+    /// Credentials the broker refuses are a configuration matter: exit 78, said clearly,
+    /// the password never shown.
+    @Test func refusedCredentialsStopWithAConfigurationError() async throws {
+        let broker = try MosquittoBroker.prepare()
+        try
+            "listener \(broker.port) 127.0.0.1\nallow_anonymous false\npassword_file \(broker.directory.file("passwords").path)\n"
+            .write(to: broker.directory.file("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try "someone:$7$101$invalidinvalidinv$invalid\n".write(
+            to: broker.directory.file("passwords"), atomically: true, encoding: .utf8)
+        try await broker.start()
+        let world = try await AirlocWorld(
+            config: Self.config(broker, extra: "username = airloc\npassword = s3cret-pass\n"))
+        defer { world.stop() }
+        let result = try await world.run(["log", "run"], timeout: 120)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("refused") && result.stderr.contains("[mqtt] username"), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cret-pass") && !result.stdout.contains("s3cret-pass"))
+        await broker.stop()
+    }
+}
