@@ -73,7 +73,11 @@ public final class GPSFake: @unchecked Sendable {
             // therefore start before a client watches: tests that need every sentence
             // loop the log and watch for a whole cycle.
             var arguments = ["-q", "-n", "-c", String(cycle), "-P", String(port)]
-            if !loop { arguments += ["-1", "-W", "3"] }
+            // A log played once: gpsd stays up 60 s after its end (-W) and stop() ends it.
+            // With 3 s, a busy machine that got a log's last part in a burst saw gpsd go
+            // away before a 9 s "lost" timer could run: a test whose outcome depended on
+            // the machine's speed.
+            if !loop { arguments += ["-1", "-W", "60"] }
             if gated { arguments.append("-i") }
             process.arguments = arguments + [log.path]
             var environment = ProcessInfo.processInfo.environment
