@@ -1,3 +1,4 @@
+import AirQuality
 import Foundation
 import Geo
 
@@ -134,5 +135,22 @@ public struct LogTrigger: Sendable {
         guard due else { return nil }
         air = .fetching(at: position)
         return .fetchAir(position)
+    }
+}
+
+extension LogTrigger {
+    /// What a fetched report means for the next fetch: a current reading waits for the
+    /// data's next value (15 minutes when the data does not say); a failure, or only an
+    /// older cached answer standing in, is retried — not before a rate limit's back-off
+    /// recorded in the settings' cache. Returns the reading when it is current.
+    @discardableResult
+    public mutating func fetched(_ report: AirReport, settings: Settings, at now: Date) -> AirQualityReading? {
+        if case .success(let reading) = report.air, !report.data.airIsStale {
+            airFetched(nextValueAt: reading.nextUpdate ?? now.addingTimeInterval(900), at: now)
+            return reading
+        }
+        let backoff = RateLimitBackoff.load(from: ResponseCache(directory: settings.directories.cache), now: now)
+        airFailed(retryNotBefore: backoff?.until, at: now)
+        return nil
     }
 }

@@ -105,16 +105,9 @@ struct NowWatch {
             fix: last.fix, provider: last.provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
             request: options.request)
         if Task.isCancelled { return false }
-        let now = Date()
-        switch report.air {
-        case .success(let reading) where !report.data.airIsStale:
-            shown.trigger.airFetched(nextValueAt: reading.nextUpdate ?? now.addingTimeInterval(900), at: now)
-        default:
-            let backoff = RateLimitBackoff.load(from: ResponseCache(directory: settings.directories.cache), now: now)
-            shown.trigger.airFailed(retryNotBefore: backoff?.until, at: now)
-            if case .failure(let error) = report.air, !context.console.stdoutIsTTY || options.format != .text {
-                context.console.err("airloc: warning: \(error.description); retrying\n")
-            }
+        shown.trigger.fetched(report, settings: settings, at: Date())
+        if case .failure(let error) = report.air, !context.console.stdoutIsTTY || options.format != .text {
+            context.console.err("airloc: warning: \(error.description); retrying\n")
         }
         let changed = shown.report.map { !Self.same($0, report) } ?? true
         shown.report = report

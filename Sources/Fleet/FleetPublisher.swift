@@ -155,11 +155,8 @@ public struct FleetPublisher: Sendable {
         let precision = settings.outboundPrecision
         switch (row, settings.mqtt.position) {
         case (.track, .none): return nil
-        case (.track(var point), .coarse):
-            point.coordinate = point.coordinate.rounded(toDegrees: precision)
-            point.accuracy = max(point.accuracy ?? 0, precision * 111_195 / 2)
-            point.altitude = nil
-            return Logbook.OutboxRow.track(point).json
+        case (.track(let point), .coarse):
+            return Logbook.OutboxRow.track(coarse(point)).json
         case (.air(var record), .coarse):
             record.coordinate = record.coordinate.rounded(toDegrees: precision)
             return Logbook.OutboxRow.air(record).json
@@ -167,6 +164,17 @@ public struct FleetPublisher: Sendable {
             return row.json(position: false)
         default: return row.json
         }
+    }
+
+    /// A track point as `coarse` publishes it: on the `[privacy] outbound-precision` grid,
+    /// claiming no better accuracy than half a grid cell, without its altitude.
+    func coarse(_ point: TrackPoint) -> TrackPoint {
+        let precision = settings.outboundPrecision
+        var copy = point
+        copy.coordinate = point.coordinate.rounded(toDegrees: precision)
+        copy.accuracy = max(point.accuracy ?? 0, precision * 111_195 / 2)
+        copy.altitude = nil
+        return copy
     }
 
     /// Live rows also update what Home Assistant shows now.
@@ -182,12 +190,10 @@ public struct FleetPublisher: Sendable {
             for (name, value) in record.values.pollutants { state[name] = value }
             _ = try? connection.publish("\(prefix)/state", HomeAssistantDiscovery.json(state), retain: true)
         case .track(let point) where settings.mqtt.position != .none && now.timeIntervalSince(point.time) < 120:
-            let exact = settings.mqtt.position == .exact
-            let coordinate = exact ? point.coordinate : point.coordinate.rounded(toDegrees: settings.outboundPrecision)
-            let accuracy =
-                exact ? (point.accuracy ?? 0) : max(point.accuracy ?? 0, settings.outboundPrecision * 111_195 / 2)
+            let shown = settings.mqtt.position == .exact ? point : coarse(point)
             let attributes: [String: Any] = [
-                "latitude": coordinate.latitude, "longitude": coordinate.longitude, "gps_accuracy": accuracy.rounded(),
+                "latitude": shown.coordinate.latitude, "longitude": shown.coordinate.longitude,
+                "gps_accuracy": (shown.accuracy ?? 0).rounded(),
             ]
             _ = try? connection.publish("\(prefix)/position", HomeAssistantDiscovery.json(attributes), retain: true)
         default: break

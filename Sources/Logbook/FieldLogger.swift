@@ -187,7 +187,7 @@ public struct FieldLogger {
         let stamp = clock.stamp(now)
         let place = report.place?.place.displayName
         let currentHour = stamp.time.hourStart
-        if case .success(let reading) = report.air, !report.data.airIsStale {
+        if let reading = trigger.fetched(report, settings: settings, at: now) {
             let hour = (reading.dataTime ?? currentHour).hourStart
             let source: AirRecord.Source = report.data.airCachedAge == nil ? .live : .cached
             Self.attempt("writing an air reading", logbook: logbook, notify: notify, time: time) {
@@ -206,7 +206,6 @@ public struct FieldLogger {
                 }
             }
             lastAirHour = max(lastAirHour ?? hour, hour)
-            trigger.airFetched(nextValueAt: reading.nextUpdate ?? now.addingTimeInterval(900), at: now)
             await backfill()
             return
         }
@@ -233,8 +232,6 @@ public struct FieldLogger {
             }
         }
         lastAirHour = currentHour
-        let backoff = RateLimitBackoff.load(from: ResponseCache(directory: settings.directories.cache), now: now)
-        trigger.airFailed(retryNotBefore: backoff?.until, at: now)
         let message = "air quality not fetched (\(reason)); will back-fill"
         notify(.init(level: .warning, message: message))
         try? logbook.setMeta("last_error", message)
