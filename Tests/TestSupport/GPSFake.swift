@@ -63,7 +63,9 @@ public final class GPSFake: @unchecked Sendable {
         var lastError = "gpsd did not start"
         for _ in 0..<3 {
             let port = try fixedPort ?? freePort()
-            let shmKey = 0x4750_0000 + port
+            // gpsfake gives its gpsd the SHM key 0x4770 followed by the port in hex (it
+            // overrides GPSD_SHM_KEY): stop() removes that segment.
+            let shmKey = 0x4770_0000 + port
             let process = Process()
             // Foundation starts every child as the leader of its own process group, so
             // killing -pid reaches gpsfake and its gpsd child together.
@@ -80,9 +82,7 @@ public final class GPSFake: @unchecked Sendable {
             if !loop { arguments += ["-1", "-W", "60"] }
             if gated { arguments.append("-i") }
             process.arguments = arguments + [log.path]
-            var environment = ProcessInfo.processInfo.environment
-            environment["GPSD_SHM_KEY"] = String(shmKey)
-            process.environment = environment
+            process.environment = ProcessInfo.processInfo.environment
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             // gpsfake reads a line before each sentence; the pipe stays open until stop()
@@ -92,7 +92,17 @@ public final class GPSFake: @unchecked Sendable {
             try process.run()
             let fake = GPSFake(process: process, port: port, shmKey: shmKey, gate: gate?.fileHandleForWriting, log: log)
             let deadline = Date().addingTimeInterval(120)
+            var registered = Date()
             while Date() < deadline && process.isRunning {
+                // gpsfake tells gpsd about its pty once, as soon as gpsd's control socket
+                // file exists, and drops the request silently when gpsd is not listening
+                // on it yet (gpsd binds, then listens: a busy machine widens that gap).
+                // gpsd then runs for ever with no device. Two seconds without a device:
+                // tell gpsd ourselves (a second "+device" for one it has is harmless).
+                if Date().timeIntervalSince(registered) > 2 {
+                    registerDevice(gpsfake: process.processIdentifier)
+                    registered = Date()
+                }
                 // gpsd is up and already has gpsfake's pty as its device (canConnect asks
                 // it): nothing left to wait for.
                 if canConnect(port: port) { return fake }
@@ -104,6 +114,38 @@ public final class GPSFake: @unchecked Sendable {
             fake.stop()
         }
         throw FixtureError(lastError)
+    }
+
+    /// Sends gpsd, through gpsfake's control socket, the "+/dev/pts/N" gpsfake meant to
+    /// send: the pty is the one gpsfake holds open.
+    static func registerDevice(gpsfake pid: Int32) {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        let control = "\(directory)/gpsfake-\(pid).sock"
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        let pty = descriptors.lazy.compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")
+        }.first { $0.hasPrefix("/dev/pts/") }
+        guard let pty, FileManager.default.fileExists(atPath: control) else { return }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in control.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else { return }
+        let request = Array("+\(pty)\r\n\0".utf8)
+        guard write(fd, request, request.count) == request.count else { return }
+        var answer = [UInt8](repeating: 0, count: 12)
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = read(fd, &answer, answer.count)
     }
 
     /// Kills gpsfake and its gpsd, and removes the SHM segment.
