@@ -14,7 +14,7 @@ ARGS ?= now
 SWIFT ?= swift
 # Debian packages the build, the tests and the demo need. libcurl4-openssl-dev: the
 # release build links Foundation statically, which links libcurl by its -dev name.
-DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients
+DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl
 
 .PHONY: all deps build release demo test test-repeat lint format run bench acceptance install uninstall clean deb deb-test
 

@@ -148,4 +148,25 @@ extension HealthCheck {
                 advice: "choose another [services] ip-service, or remove ip from [location] providers")
         }
     }
+
+    /// Secrets anyone can read: a configuration file holding a password or API key, or
+    /// the `[mqtt] password-file`, readable by others (a group, e.g. the service's own
+    /// `root:airloc 0640`, is the administrator's choice).
+    public static func secrets(_ configuration: Settings) -> [HealthCheck] {
+        var files = configuration.secretSources.map { source in
+            (path: String(source[..<(source.lastIndex(of: ":") ?? source.endIndex)]), what: source)
+        }
+        if let file = configuration.mqtt.passwordFile { files.append((file, "[mqtt] password-file \(file)")) }
+        var seen: Set<String> = []
+        return files.compactMap { file in
+            guard seen.insert(file.path).inserted,
+                let mode = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.posixPermissions] as? Int,
+                mode & 0o004 != 0
+            else { return nil }
+            return HealthCheck(
+                name: "secrets", status: .warn,
+                detail: "\(file.what) holds a secret and others can read it (mode \(String(mode & 0o777, radix: 8)))",
+                advice: "chmod o-r \(file.path)")
+        }
+    }
 }

@@ -56,6 +56,9 @@ public struct Settings: Sendable {
     public var directories: XDGDirectories
     /// The files the values were read from, in order (for `--verbose` and `doctor`).
     public var sources: [String] = []
+    /// The files that hold a secret (the MQTT password, an API key), as "path:line":
+    /// `doctor` warns when others can read them.
+    public var secretSources: [String] = []
 
     public init(directories: XDGDirectories) {
         self.directories = directories

@@ -21,11 +21,13 @@ enum DoctorCommand {
         discussion: """
             Checks, in order: the configuration files, the offline place data, the authorization
             state, gpsd (reachable? which receivers does it see?), /dev/gps* links and serial device
-            permissions (the dialout group), the manual location, and the configured web services.
-            Each problem comes with what to do about it.
+            permissions (the dialout group), the manual location, the configured web services,
+            secrets others can read (a configuration file holding a password), and the MQTT broker
+            when [mqtt] url is set. Each problem comes with what to do about it.
 
             Exit status: 0 all needed parts work (warnings allowed); 69 something the configured
-            provider chain or the air report needs does not work; 78 the configuration is invalid.
+            provider chain, the air report or publishing needs does not work; 78 the configuration
+            is invalid (including credentials the broker refuses).
             """,
         options: [.flag(.json, "print one JSON document (schema airloc.doctor/1)")])
 
@@ -106,10 +108,17 @@ enum DoctorCommand {
         if providers.contains(.ip) && authorized {
             checks.append(await HealthCheck.ipService(configuration))
         }
+        checks += HealthCheck.secrets(configuration)
+        var brokerRefused = false
+        if let broker = await FleetSetup.check(configuration, timeout: min(configuration.serviceTimeout, 10)) {
+            checks.append(broker.check)
+            brokerRefused = broker.configuration
+        }
 
         let failed = checks.filter { $0.level == .fail }
         let ok = failed.isEmpty
-        let code: ExitCode = context.configurationError != nil || placeError != nil ? .config : ok ? .ok : .unavailable
+        let code: ExitCode =
+            context.configurationError != nil || placeError != nil || brokerRefused ? .config : ok ? .ok : .unavailable
         if context.arguments.has(.json) {
             let error =
                 ok && code == .ok

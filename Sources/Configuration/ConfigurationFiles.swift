@@ -22,7 +22,7 @@ public enum ConfigurationFiles {
     ]
 
     /// Keys whose values are secrets: never echoed in an error.
-    static let secretKeys: Set<String> = ["open-meteo-api-key"]
+    static let secretKeys: Set<String> = ["open-meteo-api-key", "password"]
 
     /// Loads the layers. `explicitPath` is `--config`.
     public static func load(environment: [String: String], explicitPath: String?) throws(ConfigurationError)
@@ -111,6 +111,7 @@ public enum ConfigurationFiles {
                     "\(at): [authorization] is the administrator's setting; it is read only from /etc/airloc/airloc.conf"
                 )
             }
+            if secretKeys.contains(key.name) { settings.secretSources.append(at) }
             guard key.apply(&settings, entry.value.trimmingCharacters(in: .whitespaces)) else {
                 let shown = secretKeys.contains(key.name) ? "" : " '\(entry.value)'"
                 throw ConfigurationError("\(at): invalid value\(shown) for \(entry.key): expected \(key.expected)")
