@@ -43,6 +43,16 @@ enum LogRun {
             Task {
                 var publisher = start
                 let fatal = await publisher.run()
+                if fatal == nil {
+                    // Stopped: the logger may have written rows since the last round. A task
+                    // of its own, so this task's cancellation does not cut the wait short.
+                    _ = await loggerTask.value
+                    publisher = await Task { [publisher] in
+                        var finishing = publisher
+                        await finishing.finish()
+                        return finishing
+                    }.value
+                }
                 publisher.close()
                 if fatal != nil { loggerTask.cancel() }
                 return fatal

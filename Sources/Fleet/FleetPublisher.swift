@@ -68,7 +68,9 @@ public struct FleetPublisher: Sendable {
         while !Task.isCancelled {
             step()
             if connection.credentialsRefused { return connection.lastError }
-            try? await time.sleep(for: .milliseconds(200))
+            // Acknowledgements due (a backlog draining, a row just sent): look again soon,
+            // so the window refills at the broker's pace; nothing in flight: rarely.
+            try? await time.sleep(for: .milliseconds(inFlight.isEmpty ? 200 : 5))
         }
         return nil
     }
@@ -85,7 +87,7 @@ public struct FleetPublisher: Sendable {
         }
         if let error = connection.lastError, error != reportedError {
             reportedError = error
-            notify(error)
+            notify(connection.credentialsRefused ? error : "\(error); retrying (the rows wait in the logbook)")
         }
         guard connection.isConnected else { return }
         let connections = connection.connectionCount
@@ -197,6 +199,23 @@ public struct FleetPublisher: Sendable {
             ]
             _ = try? connection.publish("\(prefix)/position", HomeAssistantDiscovery.json(attributes), retain: true)
         default: break
+        }
+    }
+
+    /// On a clean stop, after the logger wrote its last row: publishes what is still
+    /// unsent while the broker is connected and acknowledging (it gives up after
+    /// `patience` seconds without an acknowledgement: the rows wait in the logbook).
+    public mutating func finish(patience: Double = 5) async {
+        var lastProgress = ContinuousClock.now
+        var done = acknowledged
+        while connection.isConnected && ContinuousClock.now - lastProgress < .seconds(patience) {
+            step()
+            if inFlight.isEmpty, (try? logbook.unsentCount()) == 0 { return }
+            if acknowledged != done {
+                done = acknowledged
+                lastProgress = ContinuousClock.now
+            }
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 

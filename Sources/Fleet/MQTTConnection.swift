@@ -26,6 +26,8 @@ public final class MQTTConnection: @unchecked Sendable {
         public var certFile: String?
         public var keyFile: String?
         public var keepalive: Int = 30
+        /// A session the broker keeps across disconnects (the logger's); off for a probe.
+        public var persistentSession = true
         /// At most this many QoS 1 messages in flight (unacknowledged) at once.
         public var inFlight: Int = 100
         public var will: (topic: String, payload: String, retain: Bool)?
@@ -44,7 +46,12 @@ public final class MQTTConnection: @unchecked Sendable {
     private var acknowledged: [Int32] = []
     private var messages: [(topic: String, payload: String)] = []
     private var failure: String?
+    /// The last TLS error libmosquitto logged ("certificate verify failed"): its return
+    /// code alone says only "A TLS error occurred".
+    private var tlsDetail: String?
     private var refused = false
+    /// A CONNACK refusal just happened: the disconnect that follows says less.
+    private var rejected = false
     private var stopping = false
     private let stopped = DispatchSemaphore(value: 0)
     private var running = false
@@ -55,7 +62,7 @@ public final class MQTTConnection: @unchecked Sendable {
     public init(options: Options) throws(FleetError) {
         self.options = options
         mosquitto_lib_init()
-        guard let client = mosquitto_new(options.clientID, false, nil) else {
+        guard let client = mosquitto_new(options.clientID, !options.persistentSession, nil) else {
             throw .setup("cannot create an MQTT client: \(String(cString: strerror(errno)))")
         }
         handle = client
@@ -64,6 +71,11 @@ public final class MQTTConnection: @unchecked Sendable {
         mosquitto_int_option(client, MOSQ_OPT_SEND_MAXIMUM, Int32(options.inFlight))
         mosquitto_max_inflight_messages_set(client, UInt32(options.inFlight))
         mosquitto_reconnect_delay_set(client, 1, 30, true)
+        // Threaded: publish() and subscribe() from other threads only queue the packet
+        // and wake the network thread, which does every read and write. Without it they
+        // write to the socket themselves, and an SSL connection is not safe for a write
+        // on one thread while another reads (a crash in libssl, seen under TLS).
+        mosquitto_threaded_set(client, true)
         if let username = options.username {
             try check(mosquitto_username_pw_set(client, username, options.password), "username/password")
         }
@@ -74,6 +86,14 @@ public final class MQTTConnection: @unchecked Sendable {
         if let will = options.will {
             let bytes = Array(will.payload.utf8)
             try check(mosquitto_will_set(client, will.topic, Int32(bytes.count), bytes, 1, will.retain), "the will")
+        }
+        mosquitto_log_callback_set(client) { _, object, level, text in
+            guard level == MOSQ_LOG_ERR, let text, let connection = MQTTConnection.from(object) else { return }
+            let line = String(cString: text)
+            guard line.hasPrefix("OpenSSL Error") else { return }
+            // "OpenSSL Error[0]: error:0A000086:SSL routines::certificate verify failed"
+            let reason = line.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? line
+            connection.lock.withLock { connection.tlsDetail = reason }
         }
         mosquitto_connect_callback_set(client) { _, object, code in
             MQTTConnection.from(object)?.connectedCallback(code)
@@ -137,14 +157,7 @@ public final class MQTTConnection: @unchecked Sendable {
                     ? mosquitto_reconnect(handle)
                     : mosquitto_connect(handle, options.host, Int32(options.port), Int32(options.keepalive))
                 guard code == MOSQ_ERR_SUCCESS.rawValue else {
-                    let reason =
-                        code == MOSQ_ERR_ERRNO.rawValue
-                        ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
-                    lock.withLock {
-                        if failure == nil || !connected {
-                            failure = "cannot reach the broker \(options.host):\(options.port) (\(reason)); retrying"
-                        }
-                    }
+                    recordFailure(code)
                     pause(seconds: delay)
                     delay = min(delay * 2, 30)
                     continue
@@ -155,6 +168,8 @@ public final class MQTTConnection: @unchecked Sendable {
             let code = mosquitto_loop(handle, 200, 1)
             if code != MOSQ_ERR_SUCCESS.rawValue {
                 if lock.withLock({ stopping }) { break }
+                // A TLS handshake that fails after the TCP connection did fails here.
+                recordFailure(code)
                 lock.withLock { connected = false }
                 needConnect = true
                 pause(seconds: delay)
@@ -162,6 +177,32 @@ public final class MQTTConnection: @unchecked Sendable {
             } else if lock.withLock({ connected }) {
                 delay = 1
             }
+        }
+    }
+
+    /// Keeps why the broker cannot be reached, in words a user can act on.
+    private func recordFailure(_ code: Int32) {
+        let errorNumber = errno
+        lock.withLock {
+            // A refusal (bad credentials) said more than the disconnect that follows it.
+            guard !rejected, !connected else {
+                rejected = false
+                return
+            }
+            let reason: String
+            if code == MOSQ_ERR_TLS.rawValue {
+                let detail = tlsDetail ?? "the handshake failed"
+                reason =
+                    "TLS with \(options.host):\(options.port) failed: \(detail) (nothing was sent; "
+                    + "check [mqtt] ca-file and that the broker speaks TLS on that port)"
+            } else {
+                let cause =
+                    code == MOSQ_ERR_ERRNO.rawValue
+                    ? String(cString: strerror(errorNumber)) : String(cString: mosquitto_strerror(code))
+                reason = "cannot reach the broker \(options.host):\(options.port) (\(cause))"
+            }
+            failure = reason
+            tlsDetail = nil
         }
     }
 
@@ -178,6 +219,7 @@ public final class MQTTConnection: @unchecked Sendable {
                 failure = nil
             } else {
                 connected = false
+                rejected = true
                 failure = "the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))"
                 // 4: bad user name or password, 5: not authorised — retrying cannot help.
                 refused = code == 4 || code == 5
@@ -242,12 +284,18 @@ public final class MQTTConnection: @unchecked Sendable {
             // Let the network thread deliver it before the DISCONNECT (up to 2 s).
             for _ in 0..<80 where !lock.withLock({ acknowledged.contains(mid) }) { usleep(25_000) }
         }
+        let wasConnected = isConnected
         lock.withLock { stopping = true }
-        mosquitto_disconnect(handle)
         if running { stopped.wait() }
+        running = false
+        // The network thread is gone: this thread alone may touch the connection now.
+        if wasConnected && mosquitto_disconnect(handle) == MOSQ_ERR_SUCCESS.rawValue {
+            // Write the DISCONNECT (the broker then drops the will); the library closes
+            // the socket after it, and the loop then reports no connection.
+            for _ in 0..<10 where mosquitto_loop(handle, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+        }
         mosquitto_destroy(handle)
         self.handle = nil
-        running = false
     }
 }
 
