@@ -22,8 +22,9 @@ disown "$GPSFAKE_PID"
 for _ in $(seq 100); do grep -q PORT "$WORK/double.out" 2>/dev/null && break; sleep 0.1; done
 DOUBLE_PORT=$(awk '/PORT/{print $2}' "$WORK/double.out")
 [ -n "$DOUBLE_PORT" ] || { echo "Error: the local HTTP double did not start" >&2; exit 69; }
-for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$GPSD_PORT") 2>/dev/null && break; sleep 0.1; done
-sleep 1  # let gpsfake register its device and the first sentences arrive
+# gpsd up with gpsfake's pty as its device (registered again if gpsfake's request was lost).
+python3 scripts/gpsd-device.py "$GPSFAKE_PID" "$GPSD_PORT" || exit 69
+sleep 1  # let the first sentences arrive
 
 export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config" XDG_CACHE_HOME="$WORK/cache"
 export AIRLOC_SYSTEM_CONFIG="$WORK/no-system-config"

@@ -15,13 +15,18 @@ struct FleetEndToEndTests {
         json(try await world.run(["log", "status", "--json"]).stdout) ?? [:]
     }
 
-    static func waitForStatus(_ world: AirlocWorld, _ what: String, _ condition: ([String: Any]) -> Bool) async throws {
+    /// Waits for `log status --json` to satisfy `condition`; on a timeout the error shows
+    /// the status and what `logger` said.
+    static func waitForStatus(
+        _ world: AirlocWorld, _ what: String, logger: RunningProcess? = nil, _ condition: ([String: Any]) -> Bool
+    ) async throws {
         let end = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < end {
             if condition(try await status(world)) { return }
             try await Task.sleep(for: .milliseconds(200))
         }
-        throw FixtureError("timed out waiting for \(what): \(try await status(world))")
+        throw FixtureError(
+            "timed out waiting for \(what): \(try await status(world))\n--- logger's stderr\n\(logger?.errors ?? "")")
     }
 
     /// The ids of every row in the logbook.
@@ -55,10 +60,12 @@ struct FleetEndToEndTests {
         let world = try await AirlocWorld(config: Self.config(broker))
         defer { world.stop() }
         let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
-        try await Self.waitForStatus(world, "rows waiting for the broker") { ($0["unsent"] as? Int ?? 0) >= 3 }
+        try await Self.waitForStatus(world, "rows waiting for the broker", logger: logger) {
+            ($0["unsent"] as? Int ?? 0) >= 3
+        }
         try await broker.start()
         let subscriber = try MQTTSubscriber(broker: broker, id: "history-consumer", topics: ["airloc/#"])
-        try await Self.waitForStatus(world, "the backlog acknowledged") {
+        try await Self.waitForStatus(world, "the backlog acknowledged", logger: logger) {
             ($0["unsent"] as? Int) == 0 && ($0["track_rows"] as? Int ?? 0) >= 5
         }
         logger.signal(SIGTERM)
@@ -92,14 +99,14 @@ struct FleetEndToEndTests {
         try await Poll.until("online") {
             subscriber.messages.contains { $0.topic == "airloc/test-device/status" && $0.payload == "online" }
         }
-        try await Self.waitForStatus(world, "a few rows") { ($0["track_rows"] as? Int ?? 0) >= 3 }
+        try await Self.waitForStatus(world, "a few rows", logger: logger) { ($0["track_rows"] as? Int ?? 0) >= 3 }
         logger.signal(SIGKILL)
         _ = try await logger.wait()
         try await Poll.until("the will: offline") {
             subscriber.messages.last { $0.topic == "airloc/test-device/status" }?.payload == "offline"
         }
         let again = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
-        try await Self.waitForStatus(world, "everything acknowledged after the restart") {
+        try await Self.waitForStatus(world, "everything acknowledged after the restart", logger: again) {
             ($0["unsent"] as? Int) == 0 && ($0["segments"] as? Int ?? 0) >= 2
         }
         again.signal(SIGTERM)
@@ -119,7 +126,7 @@ struct FleetEndToEndTests {
         let world = try await AirlocWorld(config: Self.config(broker))
         defer { world.stop() }
         let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
-        try await Self.waitForStatus(world, "an air reading published") {
+        try await Self.waitForStatus(world, "an air reading published", logger: logger) {
             ($0["air_rows"] as? Int ?? 0) >= 1 && ($0["unsent"] as? Int) == 0
         }
         // A late subscriber (Home Assistant starting) gets the retained messages.
@@ -159,7 +166,7 @@ struct FleetEndToEndTests {
     /// Credentials the broker refuses are a configuration matter: exit 78, said clearly,
     /// the password never shown.
     @Test func refusedCredentialsStopWithAConfigurationError() async throws {
-        let broker = try MosquittoBroker.prepare()
+        let broker = try await MosquittoBroker.prepare()
         try
             "listener \(broker.port) 127.0.0.1\nallow_anonymous false\npassword_file \(broker.directory.file("passwords").path)\n"
             .write(to: broker.directory.file("mosquitto.conf"), atomically: true, encoding: .utf8)

@@ -121,11 +121,15 @@ public final class GPSFake: @unchecked Sendable {
     static func registerDevice(gpsfake pid: Int32) {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         let control = "\(directory)/gpsfake-\(pid).sock"
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-        let pty = descriptors.lazy.compactMap {
+        // Its pty's slave side: the second one it opened. gpsfake first opens a pty only
+        // to see that ptys work, and keeps it; until the second exists there is nothing
+        // to register. stdin/stdout/stderr (maybe a terminal) are not it.
+        let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [])
+            .compactMap { Int($0) }.filter { $0 > 2 }.sorted()
+        let ptys = descriptors.compactMap {
             try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")
-        }.first { $0.hasPrefix("/dev/pts/") }
-        guard let pty, FileManager.default.fileExists(atPath: control) else { return }
+        }.filter { $0.hasPrefix("/dev/pts/") }
+        guard ptys.count >= 2, let pty = ptys.last, FileManager.default.fileExists(atPath: control) else { return }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return }
         defer { close(fd) }

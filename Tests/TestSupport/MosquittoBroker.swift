@@ -8,41 +8,66 @@ import Foundation
 /// a temporary directory — so that a restart keeps retained messages and persistent
 /// sessions, as a deployed broker does.
 ///
-/// Contract: ``start(port:)`` returns when the broker accepts connections (or throws
-/// after 120 s); ``stop()`` kills it and waits for it — SIGKILL, as a power cut would:
-/// its persistence is saved every second (`autosave_interval 1`), and a child started
-/// from a test thread may have SIGTERM blocked (the mask is inherited) and ignore it.
-/// The same port can be started again. Under `CI=true` a missing
-/// mosquitto is a failure, never a skip.
+/// Contract: ``start(port:tls:)`` returns when the broker accepts connections (or
+/// throws after 120 s); ``stop()`` ends it as a service stop does (SIGTERM: it writes its
+/// persistence) and waits for it. The broker is started with no signal blocked: a child
+/// started from a test thread inherits that thread's mask, and a blocked SIGTERM made
+/// every stop a 60 s wait. The same port can be started again. Under `CI=true` a
+/// missing mosquitto is a failure, never a skip.
 public final class MosquittoBroker: @unchecked Sendable {
     public let port: Int
     public let directory: TemporaryDirectory
     private var process: RunningProcess?
 
     public var url: String { "mqtt://127.0.0.1:\(port)" }
+    /// The TLS listener's port, when the broker was prepared with one.
+    public private(set) var tlsPort: Int?
+    /// The certificates of the TLS listener (its CA, and a CA that did not sign it).
+    public private(set) var certificates: TestCertificates?
 
     private init(port: Int, directory: TemporaryDirectory) {
         self.port = port
         self.directory = directory
     }
 
-    /// A broker configuration for `port` (not started yet).
-    public static func prepare(port: Int? = nil) throws -> MosquittoBroker {
+    /// A broker configuration for `port` (not started yet); with `tls`, a second listener
+    /// speaks TLS only, with a certificate for 127.0.0.1 from a CA of the test's own.
+    public static func prepare(port: Int? = nil, tls: Bool = false) async throws -> MosquittoBroker {
         let broker = MosquittoBroker(port: try port ?? GPSFake.freePort(), directory: try TemporaryDirectory())
-        let config = """
-            listener \(broker.port) 127.0.0.1
+        // `user root`: started as root (CI), mosquitto would otherwise drop to the
+        // `mosquitto` user, which can neither write the persistence nor read the key in
+        // the test's directory — a restart would silently forget every session.
+        // Started as anyone else, the line is ignored.
+        var config = """
+            user root
+            per_listener_settings false
             allow_anonymous true
             persistence true
             persistence_location \(broker.directory.url.path)/
             autosave_interval 1
             max_queued_messages 100000
+            listener \(broker.port) 127.0.0.1
+
             """
+        if tls {
+            let certificates = try await TestCertificates.make(in: broker.directory.url)
+            let tlsPort = try GPSFake.freePort()
+            broker.tlsPort = tlsPort
+            broker.certificates = certificates
+            config += """
+                listener \(tlsPort) 127.0.0.1
+                cafile \(certificates.authority)
+                certfile \(certificates.serverCertificate)
+                keyfile \(certificates.serverKey)
+
+                """
+        }
         try config.write(to: broker.directory.file("mosquitto.conf"), atomically: true, encoding: .utf8)
         return broker
     }
 
-    public static func start(port: Int? = nil) async throws -> MosquittoBroker {
-        let broker = try prepare(port: port)
+    public static func start(port: Int? = nil, tls: Bool = false) async throws -> MosquittoBroker {
+        let broker = try await prepare(port: port, tls: tls)
         try await broker.start()
         return broker
     }
@@ -54,8 +79,12 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard let binary else {
             throw FixtureError("mosquitto is needed but not installed (make test installs it)")
         }
+        guard let python = ExternalTool.path(of: "python3") else { throw FixtureError("python3 is needed") }
+        let unblocked =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
         let child = try RunningProcess(
-            binary, ["-c", directory.file("mosquitto.conf").path], environment: ProcessInfo.processInfo.environment)
+            python, ["-c", unblocked, binary, "-c", directory.file("mosquitto.conf").path],
+            environment: ProcessInfo.processInfo.environment)
         process = child
         let port = self.port
         try await Poll.until("mosquitto on port \(port)") {
@@ -69,9 +98,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     public func stop() async {
         guard let process else { return }
         self.process = nil
-        // Persistence is written every second: let the last second's changes land.
-        try? await Task.sleep(for: .milliseconds(1500))
-        process.signal(SIGKILL)
+        process.signal(SIGTERM)
         _ = try? await process.wait(timeout: 60)
     }
 
@@ -108,5 +135,43 @@ public final class MQTTSubscriber: @unchecked Sendable {
     public func stop() async {
         process.signal(SIGKILL)
         _ = try? await process.wait(timeout: 30)
+    }
+}
+
+/// A CA, a server certificate it signed for 127.0.0.1, and another CA that signed
+/// nothing here (the "wrong CA" a misconfigured device trusts): made with `openssl`.
+public struct TestCertificates: Sendable {
+    public let authority: String
+    public let otherAuthority: String
+    public let serverCertificate: String
+    public let serverKey: String
+
+    public static func make(in directory: URL) async throws -> TestCertificates {
+        guard let openssl = ExternalTool.path(of: "openssl") else {
+            throw FixtureError("openssl is needed but not installed (make test installs it)")
+        }
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        let steps: [[String]] = [
+            ["req", "-x509"] + key + [
+                "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "30", "-subj", "/CN=airloc test CA",
+            ],
+            ["req", "-x509"] + key + [
+                "-keyout", path("other.key"), "-out", path("other.pem"), "-days", "30", "-subj", "/CN=another CA",
+            ],
+            ["req"] + key + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=127.0.0.1"],
+            [
+                "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                "-CAcreateserial", "-out", path("server.pem"), "-days", "30", "-extfile", path("san.cnf"),
+            ],
+        ]
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: path("san.cnf"), atomically: true, encoding: .utf8)
+        for step in steps {
+            let result = try await ChildProcess.run(openssl, step, environment: ProcessInfo.processInfo.environment)
+            guard result.status == 0 else { throw FixtureError("openssl \(step.joined(separator: " ")): \(result)") }
+        }
+        return TestCertificates(
+            authority: path("ca.pem"), otherAuthority: path("other.pem"), serverCertificate: path("server.pem"),
+            serverKey: path("server.key"))
     }
 }
