@@ -14,6 +14,7 @@ let package = Package(
             name: "AirlocKit",
             targets: [
                 "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
+                "Fleet",
             ]),
     ],
     targets: [
@@ -42,14 +43,17 @@ let package = Package(
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
                 "Logbook", "Fleet", "TerminalUI",
             ]),
-        .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
+        .executableTarget(name: "airloc", dependencies: ["AirlocCLI", "Platform"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
         .executableTarget(
             name: "airloc-example-logger", dependencies: ["Airloc", "Configuration", "AirQuality", "Geo", "Gazetteer"],
             path: "Examples/LoggerExample"),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(
-            name: "airloc-bench", dependencies: ["Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook"],
+            name: "airloc-bench",
+            dependencies: [
+                "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "Fleet", "Airloc", "Platform",
+            ],
             path: "Sources/Bench"),
         .target(name: "TestSupport", dependencies: ["Geo", "Web"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),

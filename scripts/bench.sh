@@ -118,5 +118,24 @@ mkdir -p "$WORK/logbook-bench"
 .build/release/airloc-bench logbook "$WORK/logbook-bench" 1000000
 echo "== a week offline: pending hours back-filled (see the in-process test aWeekOfflineIsOneRequest: 168 hours, 1 request)"
 
+# The fleet (docs/scaling.md): a local mosquitto, airloc's own client code against it.
+MQTT_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\n' "$MQTT_PORT" >"$WORK/mosquitto.conf"
+mosquitto -c "$WORK/mosquitto.conf" >/dev/null 2>&1 &
+MOSQUITTO_PID=$!
+trap 'kill -9 "$MOSQUITTO_PID" 2>/dev/null || true; fixtures_cleanup' EXIT
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null && break; sleep 0.1; done
+echo "== fleet: .build/release/airloc-bench mqtt-drain DIR mqtt://127.0.0.1:PORT 10000 (mosquitto $(mosquitto -h 2>/dev/null | awk 'NR==1 {print $3}'))"
+.build/release/airloc-bench mqtt-drain "$WORK" "mqtt://127.0.0.1:$MQTT_PORT" 10000
+echo "== fleet: .build/release/airloc-bench mqtt-load mqtt://127.0.0.1:PORT 200 10 30"
+broker_ticks() { awk '{ print $14 + $15 }' "/proc/$MOSQUITTO_PID/stat"; }
+before=$(broker_ticks)
+load_start=$(date +%s%N)
+.build/release/airloc-bench mqtt-load "mqtt://127.0.0.1:$MQTT_PORT" 200 10 30
+awk -v used=$(($(broker_ticks) - before)) -v hz="$(getconf CLK_TCK)" -v ns=$(($(date +%s%N) - load_start)) \
+    'BEGIN { printf "mosquitto during the load: %.1f%% of one core (%.1f s CPU over %.1f s)\n", 100 * used / hz / (ns / 1e9), used / hz, ns / 1e9 }'
+AIRLOC_MQTT_URL="mqtt://127.0.0.1:$MQTT_PORT" \
+    idle "airloc log run publishing to a local mosquitto (AIRLOC_MQTT_URL, connected)" "$bin" log run
+
 # The machine speed at the end, to compare with the start.
 taskset -c 0 .build/release/airloc-bench speed

@@ -115,6 +115,33 @@ if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "logbook" {
     exit(0)
 }
 
+// `airloc-bench mqtt-drain DIR URL [ROWS]` and `airloc-bench mqtt-load URL [DEVICES]
+// [RATE] [SECONDS]` (docs/scaling.md): against a running broker.
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "mqtt-drain" {
+    let arguments = CommandLine.arguments
+    do {
+        try FleetBench.drain(
+            directory: arguments[2], url: arguments[3], rows: arguments.count > 4 ? Int(arguments[4]) ?? 10_000 : 10_000
+        )
+    } catch {
+        FileHandle.standardError.write(Data("mqtt-drain: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "mqtt-load" {
+    let numbers = CommandLine.arguments.dropFirst(3).map { Int($0) }
+    do {
+        try FleetBench.load(
+            url: CommandLine.arguments[2], devices: (numbers.first ?? nil) ?? 200,
+            rate: (numbers.dropFirst().first ?? nil) ?? 10, seconds: (numbers.dropFirst(2).first ?? nil) ?? 30)
+    } catch {
+        FileHandle.standardError.write(Data("mqtt-load: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "speed" {
     print(speedCheck())
     exit(0)

@@ -1,0 +1,161 @@
+import Airloc
+import Fleet
+import Foundation
+import Logbook
+import Platform
+
+/// The fleet's figures for docs/performance.md and docs/scaling.md, through airloc's own
+/// MQTT client code (MQTTConnection, FleetPublisher) against a real broker.
+enum FleetBench {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// CPU seconds this process used (all threads: libmosquitto's network thread too).
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    static func broker(_ url: String) throws -> (host: String, port: Int, tls: Bool) {
+        guard let broker = MQTTSettings.broker(url), !broker.tls else {
+            throw Failure(description: "expected mqtt://host:port, got \(url)")
+        }
+        return broker
+    }
+
+    /// Waits (up to `seconds`) until `condition` holds, looking every 5 ms.
+    static func wait(_ what: String, seconds: Double, _ condition: () throws -> Bool) throws {
+        let end = Date().addingTimeInterval(seconds)
+        while !(try condition()) {
+            guard Date() < end else { throw Failure(description: "timed out after \(Int(seconds)) s: \(what)") }
+            usleep(5000)
+        }
+    }
+
+    /// `airloc-bench mqtt-drain DIR URL [ROWS]`: a logbook holding ROWS unsent track rows
+    /// (a broker down for a while) drained into the broker by the publisher the logger
+    /// runs: time until every row is acknowledged, CPU per row.
+    static func drain(directory: String, url: String, rows: Int) throws {
+        let broker = try broker(url)
+        let file = URL(fileURLWithPath: directory).appendingPathComponent("drain.sqlite")
+        try? FileManager.default.removeItem(at: file)
+        let logbook = try Logbook(url: file)
+        logbook.outbox = true
+        let segment = try logbook.startSegment(at: Date(), bootID: nil, reason: "start")
+        let start = Date().addingTimeInterval(-Double(rows))
+        try logbook.bulk {
+            for index in 0..<rows { try logbook.append(LogbookBench.point(index, segment: segment, start: start)) }
+        }
+        let connection = try MQTTConnection(
+            options: MQTTConnection.Options(host: broker.host, port: broker.port, clientID: "airloc-bench-drain"))
+        try connection.start()
+        var settings = Settings(directories: XDGDirectories(environment: ProcessInfo.processInfo.environment))
+        settings.mqtt.discovery = false
+        var publisher = FleetPublisher(
+            logbook: logbook, connection: connection, settings: settings, deviceID: "bench")
+        try wait("connected to \(url)", seconds: 30) { connection.isConnected }
+        let cpuBefore = cpuSeconds()
+        let began = Date()
+        // As FleetPublisher.run does it, without the task: a step, a short look again.
+        try wait("\(rows) rows acknowledged", seconds: 600) {
+            publisher.step()
+            return try logbook.unsentCount() == 0
+        }
+        let elapsed = Date().timeIntervalSince(began)
+        let cpu = cpuSeconds() - cpuBefore
+        publisher.close()
+        print(
+            String(
+                format: "mqtt drain: %d unsent rows acknowledged by the broker in %.2f s (%.0f rows/s), "
+                    + "%.0f µs CPU per row (logbook read, JSON, publish, PUBACK, marked sent)",
+                rows, elapsed, Double(rows) / elapsed, cpu * 1e6 / Double(rows)))
+    }
+
+    /// `airloc-bench mqtt-load URL [DEVICES] [RATE] [SECONDS]`: DEVICES simulated devices,
+    /// each its own MQTTConnection (its own session and network thread), publishing RATE
+    /// log rows a second for SECONDS; a persistent-session subscriber checks that every
+    /// row arrived at least once. Exit 1 when one is missing.
+    static func load(url: String, devices: Int, rate: Int, seconds: Int) throws {
+        let broker = try broker(url)
+        let run = UUID().uuidString.prefix(8)
+        var listen = MQTTConnection.Options(host: broker.host, port: broker.port, clientID: "airloc-bench-sink-\(run)")
+        listen.inFlight = 1000
+        let sink = try MQTTConnection(options: listen)
+        try sink.start()
+        try wait("the subscriber connected", seconds: 30) { sink.isConnected }
+        sink.subscribe("airloc-load-\(run)/#")
+        // A probe through the subscription proves it is active before the load starts.
+        var probed = false
+        try wait("the subscription active", seconds: 30) {
+            _ = try? sink.publish("airloc-load-\(run)/probe", "probe")
+            usleep(50_000)
+            probed = probed || sink.takeMessages().contains { $0.topic.hasSuffix("/probe") }
+            return probed
+        }
+        var clients: [MQTTConnection] = []
+        for device in 0..<devices {
+            let client = try MQTTConnection(
+                options: MQTTConnection.Options(
+                    host: broker.host, port: broker.port, clientID: "airloc-bench-\(run)-\(device)"))
+            try client.start()
+            clients.append(client)
+        }
+        try wait("\(devices) devices connected", seconds: 120) { clients.allSatisfy(\.isConnected) }
+        var received: [String: Set<Int>] = [:]
+        var messages = 0
+        func collect() {
+            for message in sink.takeMessages() where !message.topic.hasSuffix("/probe") {
+                messages += 1
+                // The topic names the device; the row's id is its sequence number.
+                guard
+                    let id = message.payload.split(separator: "\"id\":\"t", maxSplits: 1).last?.prefix(while: {
+                        $0 != "\""
+                    }),
+                    let number = Int(id)
+                else { continue }
+                received[message.topic, default: []].insert(number)
+            }
+        }
+        let start = Date()
+        let cpuBefore = cpuSeconds()
+        let ticks = rate * seconds
+        var published = 0
+        for tick in 0..<ticks {
+            // Paced on the wall clock: tick n goes out at n / rate seconds.
+            let due = start.addingTimeInterval(Double(tick) / Double(rate))
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+            for (device, client) in clients.enumerated() {
+                var point = LogbookBench.point(tick, segment: 1, start: start)
+                point.id = Int64(tick + 1)
+                let line = Logbook.OutboxRow.track(point).json
+                _ = try client.publish("airloc-load-\(run)/\(device)/history", line)
+                published += 1
+            }
+            collect()
+        }
+        let sending = Date().timeIntervalSince(start)
+        let expected = devices * ticks
+        try? wait("every row received", seconds: 120) {
+            collect()
+            return received.values.reduce(0) { $0 + $1.count } >= expected
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        let cpu = cpuSeconds() - cpuBefore
+        for client in clients { client.close() }
+        sink.close()
+        let distinct = received.values.reduce(0) { $0 + $1.count }
+        print(
+            String(
+                format: "mqtt load: %d devices × %d rows/s × %d s: published %d in %.1f s, received %d distinct "
+                    + "(%d messages, %d duplicates) %.1f s after the start; %.0f µs CPU per row (both ends)",
+                devices, rate, seconds, published, sending, distinct, messages, messages - distinct, elapsed,
+                cpu * 1e6 / Double(max(published, 1))))
+        guard distinct == expected else {
+            throw Failure(description: "\(expected - distinct) of \(expected) rows never arrived")
+        }
+    }
+}
