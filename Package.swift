@@ -43,7 +43,7 @@ let package = Package(
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
                 "Logbook", "Fleet", "TerminalUI",
             ]),
-        .executableTarget(name: "airloc", dependencies: ["AirlocCLI", "Platform"]),
+        .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
         .executableTarget(
             name: "airloc-example-logger", dependencies: ["Airloc", "Configuration", "AirQuality", "Geo", "Gazetteer"],
