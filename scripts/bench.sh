@@ -123,6 +123,7 @@ MQTT_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)
 printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\n' "$MQTT_PORT" >"$WORK/mosquitto.conf"
 mosquitto -c "$WORK/mosquitto.conf" >/dev/null 2>&1 &
 MOSQUITTO_PID=$!
+disown "$MOSQUITTO_PID"
 trap 'kill -9 "$MOSQUITTO_PID" 2>/dev/null || true; fixtures_cleanup' EXIT
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null && break; sleep 0.1; done
 echo "== fleet: .build/release/airloc-bench mqtt-drain DIR mqtt://127.0.0.1:PORT 10000 (mosquitto $(mosquitto -h 2>/dev/null | awk 'NR==1 {print $3}'))"
