@@ -71,6 +71,8 @@ extension Gazetteer {
     /// after a comma or as the last or first word ("Paris, France", "Springfield IL",
     /// "Japan, Tokyo") restricts an exact name to that country or admin-1 region and
     /// ranks it first. Within a tier, bigger places (capitals weighted up) come first.
+    /// When nothing matches, an official long form finds its short name
+    /// (``OfficialName``: "Frankenthal (Pfalz)" → Frankenthal, in Rheinland-Pfalz first).
     /// Each place appears once. Unsearchable queries (too short, only punctuation) give
     /// an empty list. Thread-safe; allocates only its results and working sets.
     public func search(_ query: String, options: SearchOptions = SearchOptions()) -> [SearchResult] {
@@ -136,6 +138,11 @@ extension Gazetteer {
                 }
             }
         }
+        // Nothing at all, typos included: an official long form of a name the data holds
+        // short ("Frankenthal (Pfalz)", "Weiden in der Oberpfalz").
+        if pool.count == 0 {
+            collectOfficialNames(of: query, countries: countryFilter, limit: limit, into: &pool)
+        }
         return pool.results(limit: limit)
     }
 
@@ -149,7 +156,7 @@ extension Gazetteer {
     public func reverse(_ coordinate: Coordinate) -> NearestPlace? { locality(for: coordinate) }
 
     /// Offers the exact (and, with `prefix`, the prefix) matches of `name` to the pool.
-    private func collect(
+    func collect(
         name: String, filter: TargetFilter, prefix: Bool, tier: Int, limit: Int, into pool: inout CandidatePool
     ) {
         let key = Array(name.utf8)

@@ -51,6 +51,39 @@ import Testing
         #expect(try Self.first("Birmingham", SearchOptions(near: alabama)).admin1 == "Alabama")
     }
 
+    /// Official long forms of names the data holds short (issue 17): the short name is
+    /// found, and the rest — a region in parentheses or after "in der", or the language
+    /// of "-sur-" — picks among namesakes. Long forms the data does hold stay themselves.
+    @Test(arguments: [
+        ("Frankenthal (Pfalz)", "Frankenthal, Rheinland-Pfalz, Germany"),
+        ("Weiden in der Oberpfalz", "Weiden, Bayern, Germany"),
+        ("Cottbus - Chóśebuz", "Cottbus, Brandenburg, Germany"),
+        ("Bozen / Bolzano", "Bolzano, Trentino-Alto Adige, Italy"),
+        ("Mâcon-sur-Saône", "Mâcon, Bourgogne-Franche-Comté, France"),
+        ("Mülheim an der Ruhr", "Mülheim, Nordrhein-Westfalen, Germany"),
+        ("Halle (Saale)", "Halle (Saale), Sachsen-Anhalt, Germany"),
+        ("Frankfurt (Oder)", "Frankfurt (Oder), Brandenburg, Germany"),
+        ("Landsberg am Lech", "Landsberg am Lech, Bayern, Germany"),
+        ("Rothenburg ob der Tauber", "Rothenburg ob der Tauber, Bayern, Germany"),
+        ("Chalon sur Saone", "Chalon-sur-Saône, Bourgogne-Franche-Comté, France"),
+        ("Kingston upon Hull", "Kingston upon Hull, England, United Kingdom"),
+        ("Bergen op Zoom", "Bergen op Zoom, Noord-Brabant, The Netherlands"),
+        ("Stratford upon Avonn", "Stratford-upon-Avon, England, United Kingdom"),
+    ])
+    func officialLongForms(query: String, expected: String) throws {
+        #expect(try Self.first(query).displayName == expected)
+    }
+
+    @Test func officialNameReadings() {
+        #expect(
+            OfficialName.readings(of: "Frankenthal (Pfalz)").map(\.core) == ["frankenthal"]
+                && OfficialName.readings(of: "Frankenthal (Pfalz)").first?.hint == "pfalz")
+        #expect(OfficialName.readings(of: "Cottbus - Chóśebuz").map(\.core) == ["cottbus", "chosebuz"])
+        let weiden = OfficialName.readings(of: "Weiden in der Oberpfalz")
+        #expect(weiden.map(\.core) == ["weiden"] && weiden.first?.hint == "oberpfalz")
+        #expect(OfficialName.readings(of: "Berlin").isEmpty && OfficialName.readings(of: "New York").isEmpty)
+    }
+
     @Test func acceptanceSuitesMeetTheirFloors() async throws {
         guard let corpus = PackagePaths.corpus?.appendingPathComponent("geocode") else {
             #expect(!ExternalTool.isCI, "../shared/corpus/geocode is missing, and CI must run the acceptance suites")
