@@ -278,9 +278,13 @@ extension Gazetteer {
     /// point in central Berlin is "Berlin", not the district "Mitte", while a village is
     /// still named when you are in it. Falls back to ``nearest(to:)`` beyond 30 km.
     public func locality(for coordinate: Coordinate) -> NearestPlace? {
-        guard let nearest = nearest(to: coordinate) else { return nil }
+        guard let nearestIndex = nearestIndex(to: coordinate) else { return nil }
+        let nearest = NearestPlace(place: place(at: nearestIndex), from: coordinate)
         let searchRadius = 30_000.0
         guard nearest.distance < searchRadius else { return nearest }
+        // The influence rule must not jump a border: only places of the country and
+        // admin-1 region the point is in, as the nearest places tell it, may name it.
+        let (country, region) = surroundingRegion(of: coordinate, nearest: nearestIndex, distance: nearest.distance)
         // Distances under 1 km count as 1 km: standing on a district's point should not
         // beat the city that contains the district.
         func score(_ metres: Double, _ population: Int) -> Double {
@@ -292,6 +296,7 @@ extension Gazetteer {
             // No place below can beat the best: even the biggest, at the nearest spot.
             score(lower, largest) >= bestScore
         } _: { index, metres in
+            guard countryIndex(ofPlace: index) == country, admin1Index(ofPlace: index) == region else { return }
             let candidate = score(metres, self.population(at: index))
             if candidate < bestScore {
                 bestScore = candidate
@@ -299,6 +304,28 @@ extension Gazetteer {
             }
         }
         return bestIndex < 0 ? nearest : NearestPlace(place: place(at: bestIndex), from: coordinate)
+    }
+}
+
+extension Gazetteer {
+    /// The country and admin-1 region `coordinate` is in, as far as the data can tell:
+    /// those most of the five nearest places are in (the nearest decides a tie). One
+    /// nearest place alone can be across a river that is a border.
+    func surroundingRegion(of coordinate: Coordinate, nearest: Int, distance: Double) -> (UInt16, UInt16) {
+        var nearby: [(index: Int, metres: Double)] = []
+        forEachPlace(within: max(distance * 3, 3000), of: coordinate) { index, metres in
+            nearby.append((index, metres))
+        }
+        let closest = nearby.sorted { $0.metres < $1.metres }.prefix(5)
+        var votes: [Int: Int] = [:]
+        for place in closest {
+            votes[Int(countryIndex(ofPlace: place.index)) << 16 | Int(admin1Index(ofPlace: place.index)), default: 0] +=
+                1
+        }
+        let own = Int(countryIndex(ofPlace: nearest)) << 16 | Int(admin1Index(ofPlace: nearest))
+        let most = votes.values.max() ?? 0
+        let chosen = (votes[own] ?? 0) == most ? own : votes.first { $0.value == most }!.key
+        return (UInt16(chosen >> 16), UInt16(chosen & 0xFFFF))
     }
 }
 

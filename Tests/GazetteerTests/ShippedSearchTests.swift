@@ -74,6 +74,21 @@ import Testing
         #expect(try Self.first(query).displayName == expected)
     }
 
+    /// Reverse answers stay in the region the point is in (issue 17): a big city's
+    /// influence does not reach across a state or province line; central Berlin stays
+    /// "Berlin". Each was the neighbouring region's city before.
+    @Test(arguments: [
+        (49.50, 8.42, "Ludwigshafen am Rhein, Rheinland-Pfalz, Germany"),  // was Mannheim (Baden-Württemberg)
+        (13.87, 100.45, "Mueang Nonthaburi, Nonthaburi, Thailand"),  // was Bangkok
+        (52.52, 13.40, "Berlin, Berlin, Germany"),
+        (48.137, 11.575, "Munich, Bayern, Germany"),
+    ])
+    func reverseStaysInTheRegionThePointIsIn(latitude: Double, longitude: Double, expected: String) throws {
+        let g = try #require(Self.gazetteer)
+        let point = try Coordinate(latitude: latitude, longitude: longitude)
+        #expect(g.locality(for: point)?.place.displayName == expected)
+    }
+
     @Test func officialNameReadings() {
         #expect(
             OfficialName.readings(of: "Frankenthal (Pfalz)").map(\.core) == ["frankenthal"]
