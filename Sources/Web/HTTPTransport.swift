@@ -40,36 +40,34 @@ public struct URLSessionTransport: HTTPTransport {
     ) {
         let session = Self.session
         let seconds = timeout.seconds
-        let outcome: Result<(Int, Data), WebError> = await withTaskGroup(of: Result<(Int, Data), WebError>?.self) {
-            group in
-            group.addTask {
-                do {
-                    var request = URLRequest(url: url)
-                    request.timeoutInterval = seconds
-                    let (data, response) = try await session.value.data(for: request)
-                    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                    return .success((status, data))
-                } catch {
-                    return .failure(Self.classify(error, service: service, seconds: seconds))
-                }
+        // The hard deadline races the request without waiting for it: a task group would
+        // wait for its children at the end, and a URLSession request that ignores its
+        // cancellation (corelibs-foundation, under load) then held the command for ever.
+        let outcome = FirstOutcome<Result<(Int, Data), WebError>>()
+        let request = Task {
+            do {
+                var request = URLRequest(url: url)
+                request.timeoutInterval = seconds
+                let (data, response) = try await session.value.data(for: request)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                outcome.settle(.success((status, data)))
+            } catch {
+                outcome.settle(.failure(Self.classify(error, service: service, seconds: seconds)))
             }
-            group.addTask {
-                // The hard deadline: URLSession's own timeout is an idle timeout.
-                try? await Task.sleep(for: .seconds(seconds + 0.25))
-                return Task.isCancelled ? nil : .failure(.timedOut(service: service, seconds: seconds))
-            }
-            var result: Result<(Int, Data), WebError> = .failure(.cancelled(service: service))
-            for await value in group {
-                if let value {
-                    result = value
-                    break
-                }
-            }
-            group.cancelAll()
-            return result
         }
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(seconds + 0.25))
+            outcome.settle(.failure(.timedOut(service: service, seconds: seconds)))
+        }
+        let result = await withTaskCancellationHandler {
+            await outcome.value
+        } onCancel: {
+            outcome.settle(.failure(.cancelled(service: service)))
+        }
+        request.cancel()
+        deadline.cancel()
         if Task.isCancelled { throw .cancelled(service: service) }
-        return try outcome.get()
+        return try result.get()
     }
 
     static func classify(_ error: any Error, service: String, seconds: Double) -> WebError {
@@ -87,6 +85,37 @@ public struct URLSessionTransport: HTTPTransport {
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
             return .unreachable(service: service, reason: "TLS failure")
         default: return .unreachable(service: service, reason: urlError.localizedDescription)
+        }
+    }
+}
+
+/// The first of several outcomes to arrive; whoever awaits ``value`` gets it, later ones
+/// are dropped. Resumes its waiter exactly once.
+final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var settled: Value?
+    private var waiter: CheckedContinuation<Value, Never>?
+
+    func settle(_ value: Value) {
+        let resume: CheckedContinuation<Value, Never>? = lock.withLock {
+            guard settled == nil else { return nil }
+            settled = value
+            defer { waiter = nil }
+            return waiter
+        }
+        resume?.resume(returning: value)
+    }
+
+    var value: Value {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready: Value? = lock.withLock {
+                    if let settled { return settled }
+                    waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
         }
     }
 }
