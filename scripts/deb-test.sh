@@ -30,9 +30,13 @@ dpkg -i "$deb" >/dev/null || { apt-get install -y -f -qq >/dev/null; dpkg -s air
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 run() { env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
-run airloc --version | grep -qx "airloc $(awk -F'"' '/string =/ { print $2 }' Sources/Web/AirlocVersion.swift)" \
-    || fail "airloc --version"
-run airloc reverse 52.52 13.40 | grep -q "Berlin" || fail "airloc reverse from PATH, data found without AIRLOC_DATA"
+# The whole output first, then grep: `cmd | grep -q` fails under pipefail whenever grep
+# has its match and exits before cmd's last write (SIGPIPE): a race a loaded machine hit.
+version=$(run airloc --version) || fail "airloc --version exited $?"
+grep -qx "airloc $(awk -F'"' '/string =/ { print $2 }' Sources/Web/AirlocVersion.swift)" <<<"$version" \
+    || fail "airloc --version said: $version"
+answer=$(run airloc reverse 52.52 13.40) || fail "airloc reverse from PATH exited $?: $answer"
+grep -q "Berlin" <<<"$answer" || fail "airloc reverse from PATH, data found without AIRLOC_DATA: $answer"
 for page in airloc airloc.conf; do
     warnings=$(MANWIDTH=80 run man --warnings "$page" 2>&1 >/dev/null)
     [ -z "$warnings" ] || fail "man $page warns: $warnings"
