@@ -136,6 +136,9 @@ public final class MQTTSubscriber: @unchecked Sendable {
         process.signal(SIGKILL)
         _ = try? await process.wait(timeout: 30)
     }
+
+    // A test that throws before stop() must not leave its subscriber running.
+    deinit { process.signal(SIGKILL) }
 }
 
 /// A CA, a server certificate it signed for 127.0.0.1, and another CA that signed
