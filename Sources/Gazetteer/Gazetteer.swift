@@ -137,7 +137,8 @@ public final class Gazetteer: Sendable {
         return (code, string(countries, at: base + 8))
     }
 
-    private func admin1Name(_ index: Int) -> String {
+    /// The name of admin-1 region `index` alone (no ``Place`` built); "" out of range.
+    func admin1Name(_ index: Int) -> String {
         guard index < admin1.count / GazetteerFormat.admin1Stride else { return "" }
         return string(admin1, at: index * GazetteerFormat.admin1Stride + 8)
     }
@@ -312,19 +313,18 @@ extension Gazetteer {
     /// those most of the five nearest places are in (the nearest decides a tie). One
     /// nearest place alone can be across a river that is a border.
     func surroundingRegion(of coordinate: Coordinate, nearest: Int, distance: Double) -> (UInt16, UInt16) {
+        func region(_ index: Int) -> Int { Int(countryIndex(ofPlace: index)) << 16 | Int(admin1Index(ofPlace: index)) }
         var nearby: [(index: Int, metres: Double)] = []
         forEachPlace(within: max(distance * 3, 3000), of: coordinate) { index, metres in
             nearby.append((index, metres))
         }
-        let closest = nearby.sorted { $0.metres < $1.metres }.prefix(5)
+        // The nearest first, then by distance: among regions with as many votes, the one
+        // nearer wins (a dictionary's order would change from run to run).
+        let order = [region(nearest)] + nearby.sorted { $0.metres < $1.metres }.prefix(5).map { region($0.index) }
         var votes: [Int: Int] = [:]
-        for place in closest {
-            votes[Int(countryIndex(ofPlace: place.index)) << 16 | Int(admin1Index(ofPlace: place.index)), default: 0] +=
-                1
-        }
-        let own = Int(countryIndex(ofPlace: nearest)) << 16 | Int(admin1Index(ofPlace: nearest))
+        for key in order.dropFirst() { votes[key, default: 0] += 1 }
         let most = votes.values.max() ?? 0
-        let chosen = (votes[own] ?? 0) == most ? own : votes.first { $0.value == most }!.key
+        let chosen = order.first { votes[$0, default: 0] == most } ?? order[0]
         return (UInt16(chosen >> 16), UInt16(chosen & 0xFFFF))
     }
 }

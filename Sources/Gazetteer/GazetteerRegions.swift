@@ -25,7 +25,7 @@ extension Gazetteer {
         let base = index * GazetteerFormat.admin1Stride
         let country = countryFields(Int(admin1.u16(base + 24)))
         return Place(
-            id: Int(admin1.u32(base + 28)), name: string(admin1, at: base + 8),
+            id: Int(admin1.u32(base + 28)), name: admin1Name(index),
             coordinate: Coordinate(
                 uncheckedLatitude: Double(admin1.i32(base + 32)) / GazetteerFormat.coordinateScale,
                 longitude: Double(admin1.i32(base + 36)) / GazetteerFormat.coordinateScale),

@@ -50,7 +50,8 @@ struct OfficialName: Hashable {
         }
         // "Weiden in der Oberpfalz", "Châlons-en-Champagne": the words before the first
         // connector, the rest as the hint. Folding turned the hyphens into spaces.
-        let words = SearchKey.fold(query).split(separator: " ").map(String.init)
+        let folded = SearchKey.fold(query)
+        let words = folded.split(separator: " ").map(String.init)
         search: for start in 1..<max(1, words.count - 1) {
             for connector in connectors where start + connector.words.count < words.count {
                 guard Array(words[start..<(start + connector.words.count)]) == connector.words else { continue }
@@ -63,7 +64,7 @@ struct OfficialName: Hashable {
             }
         }
         var seen = Set<OfficialName>()
-        return readings.filter { !$0.core.isEmpty && $0.core != SearchKey.fold(query) && seen.insert($0).inserted }
+        return readings.filter { !$0.core.isEmpty && $0.core != folded && seen.insert($0).inserted }
     }
 }
 
@@ -76,8 +77,7 @@ extension Gazetteer {
         let words = hint.split(separator: " ")
         guard !words.isEmpty else { return found }
         for index in 0..<admin1Count {
-            guard let region = admin1Place(index) else { continue }
-            let name = SearchKey.fold(region.name).split(separator: " ")
+            let name = SearchKey.fold(admin1Name(index)).split(separator: " ")
             if words.allSatisfy(name.contains) { found.insert(UInt16(clamping: index)) }
         }
         return found
