@@ -9,6 +9,9 @@ import Logbook
 /// password or CA file) is a 78 before anything is logged; an unreachable broker is not
 /// an error (it is waited for). The password is never printed.
 enum FleetSetup {
+    /// What to do when the broker refuses the credentials (`log run` and `doctor`).
+    static let credentialsAdvice = "check [mqtt] username and password (or password-file)"
+
     static func publisher(_ context: CommandContext, settings: Settings, logbook: Logbook) throws(CLIError)
         -> FleetPublisher?
     {
@@ -95,7 +98,7 @@ enum FleetSetup {
                 name: name, status: .fail,
                 detail: connection.lastError ?? "\(place) did not answer within \(Int(timeout)) s",
                 advice: refused
-                    ? "check [mqtt] username and password (or password-file)"
+                    ? credentialsAdvice
                     : "check [mqtt] url, the network and the broker (log run keeps the rows until it answers)"),
             refused
         )

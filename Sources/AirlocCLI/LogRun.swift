@@ -70,8 +70,7 @@ enum LogRun {
             "airloc: stopped; this run wrote \(written.track) track points, \(written.air) air readings, "
                 + "\(written.pending) pending hours, back-filled \(written.backfilled)\n")
         if let fatal {
-            throw CLIError(
-                code: .config, message: "MQTT: \(fatal); check [mqtt] username and password (or password-file)")
+            throw CLIError(code: .config, message: "MQTT: \(fatal); \(FleetSetup.credentialsAdvice)")
         }
         return .ok
     }

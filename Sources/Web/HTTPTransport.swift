@@ -41,8 +41,8 @@ public struct URLSessionTransport: HTTPTransport {
         let session = Self.session
         let seconds = timeout.seconds
         // The hard deadline races the request without waiting for it: a task group would
-        // wait for its children at the end, and a URLSession request that ignores its
-        // cancellation (corelibs-foundation, under load) then held the command for ever.
+        // wait for its children at the end, so a request that does not end when cancelled
+        // could hold the command past the deadline.
         let outcome = FirstOutcome<Result<(Int, Data), WebError>>()
         let request = Task {
             do {
