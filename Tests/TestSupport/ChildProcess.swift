@@ -59,9 +59,11 @@ public struct ChildProcess {
         }
         let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
+        var stacks = ""
         while process.isRunning {
             if Date() > deadline {
                 timedOut = true
+                stacks = threadStacks(of: process.processIdentifier)
                 kill(process.processIdentifier, SIGKILL)
                 break
             }
@@ -74,7 +76,27 @@ public struct ChildProcess {
         _ = group.wait(timeout: .now() + 120)
         return Result(
             status: process.terminationStatus, stdout: collected.text(isOut: true),
-            stderr: collected.text(isOut: false), timedOut: timedOut)
+            stderr: collected.text(isOut: false) + stacks, timedOut: timedOut)
+    }
+
+    /// Every thread's stack of a hung process, by gdb when it is installed: a hang that
+    /// only a loaded CI machine shows is otherwise a bare "killed after timeout".
+    static func threadStacks(of pid: Int32) -> String {
+        guard let gdb = ExternalTool.path(of: "gdb"), let timeout = ExternalTool.path(of: "timeout") else {
+            return ""
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: timeout)
+        process.arguments = ["60", gdb, "-batch", "-nx", "-p", "\(pid)", "-ex", "thread apply all bt 30"]
+        let out = Pipe.privateToThisProcess()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "" }
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let threads = text.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread ") }
+        return "--- threads of the hung process (gdb)\n" + threads.joined(separator: "\n") + "\n"
     }
 
     private final class Collected: @unchecked Sendable {
