@@ -38,34 +38,41 @@ public struct URLSessionTransport: HTTPTransport {
     public func get(_ url: URL, service: String, timeout: Duration) async throws(WebError) -> (
         status: Int, body: Data
     ) {
-        let session = Self.session
         let seconds = timeout.seconds
-        // The hard deadline races the request without waiting for it: a task group would
-        // wait for its children at the end, so a request that does not end when cancelled
-        // could hold the command past the deadline.
+        // The callback API, not `URLSession.data(for:)`: cancelling a Swift task awaiting
+        // that (corelibs-foundation, this toolchain) can deadlock. Its cancellation handler
+        // runs under the task's status lock and waits for the session's work queue, while
+        // that queue, failing the same request, waits for the status lock to resume it
+        // (swift-corelibs-foundation#5412; seen here as `air` hung for 120 s under load).
+        // Here nothing waits for the work queue while holding a task's lock: the request
+        // settles ``FirstOutcome`` from its completion handler, and is cancelled below,
+        // from plain task code, once the answer is known.
         let outcome = FirstOutcome<Result<(Int, Data), WebError>>()
-        let request = Task {
-            do {
-                var request = URLRequest(url: url)
-                request.timeoutInterval = seconds
-                let (data, response) = try await session.value.data(for: request)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                outcome.settle(.success((status, data)))
-            } catch {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = seconds
+        let task = Self.session.value.dataTask(with: request) { data, response, error in
+            if let error {
                 outcome.settle(.failure(Self.classify(error, service: service, seconds: seconds)))
+            } else {
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                outcome.settle(.success((status, data ?? Data())))
             }
         }
+        // The hard deadline races the request without waiting for it.
         let deadline = Task {
             try? await Task.sleep(for: .seconds(seconds + 0.25))
             outcome.settle(.failure(.timedOut(service: service, seconds: seconds)))
         }
+        task.resume()
         let result = await withTaskCancellationHandler {
             await outcome.value
         } onCancel: {
-            outcome.settle(.failure(.cancelled(service: service)))
+            // Settling resumes this very task; not from under its status lock, which the
+            // canceller holds while this runs.
+            DispatchQueue.global().async { outcome.settle(.failure(.cancelled(service: service))) }
         }
-        request.cancel()
         deadline.cancel()
+        task.cancel()  // a no-op once it has completed
         if Task.isCancelled { throw .cancelled(service: service) }
         return try result.get()
     }
