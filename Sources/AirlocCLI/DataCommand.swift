@@ -14,7 +14,8 @@ enum DataCommand {
               import   build gazetteer.bin from GeoNames dump files in DIR (cities500.txt,
                        admin1CodesASCII.txt, countryInfo.txt and, when present, alternateNamesV2.txt
                        from download.geonames.org/export/dump);
-                       writes FILE (default $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers)
+                       writes FILE (default $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers);
+                       the same files give the same bytes; SOURCE_DATE_EPOCH sets the build date stamped in
             """,
         options: [
             .flag(.json, "with info: print JSON"),
@@ -78,7 +79,8 @@ enum DataCommand {
             do {
                 builder = try GazetteerBuilder.fromDumps(
                     in: URL(fileURLWithPath: from),
-                    source: context.arguments.value(.source) ?? "GeoNames dump files from \(from)", builtAt: Date())
+                    source: context.arguments.value(.source) ?? "GeoNames dump files from \(from)",
+                    builtAt: buildDate(environment: context.environment))
             } catch let error as GazetteerError {
                 throw CLIError(code: .dataError, message: error.description)
             } catch {
@@ -97,5 +99,13 @@ enum DataCommand {
             let hint = suggestion(for: other, among: ["info", "import"]).map { " (did you mean '\($0)'?)" } ?? ""
             throw .usage("unknown action '\(other)'\(hint); expected info or import", command: spec.name)
         }
+    }
+
+    /// The date stamped into an imported file: `SOURCE_DATE_EPOCH` when set (the
+    /// reproducible-builds convention: the same inputs give the same bytes on any day),
+    /// else today.
+    static func buildDate(environment: [String: String]) -> Date {
+        guard let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int(text), seconds >= 0 else { return Date() }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }

@@ -5,12 +5,17 @@ import Gazetteer
 import Geo
 import GeocodeAcceptance
 
-// `airloc-bench acceptance CORPUS_DIR [GAZETTEER]`: the geocoding acceptance report.
+// `airloc-bench acceptance CORPUS_DIR [GAZETTEER]`: the geocoding acceptance report, the
+// external suites in CORPUS_DIR and the project's own (Tests/Acceptance, from the project
+// root).
 if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "acceptance" {
     let corpus = URL(fileURLWithPath: CommandLine.arguments[2])
     let data = CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : "data/gazetteer.bin"
+    let own = URL(fileURLWithPath: "Tests/Acceptance")
     do {
-        let report = try AcceptanceReport(corpus: corpus, gazetteer: try Gazetteer(path: data))
+        let report = try AcceptanceReport(
+            corpus: corpus, projectSuites: FileManager.default.fileExists(atPath: own.path) ? own : nil,
+            gazetteer: try Gazetteer(path: data))
         print(report.text, terminator: "")
         exit(0)
     } catch {
@@ -233,8 +238,9 @@ do {
 }
 
 // Search: every query of scripts/bench-queries.py (KIND<TAB>QUERY: keystrokes of 50
-// names, and of the same names with a typo), each timed alone; a query's figure is
-// the median of 7 rounds; percentiles are over queries, per kind and overall.
+// names, of the same names with a typo, and of names in their own script), each timed
+// alone; a query's figure is the median of 7 rounds; percentiles are over queries, per
+// kind and overall.
 if let queryFile = CommandLine.arguments.dropFirst(2).first,
     let text = try? String(contentsOfFile: queryFile, encoding: .utf8)
 {
@@ -259,11 +265,11 @@ if let queryFile = CommandLine.arguments.dropFirst(2).first,
                 format: "search, %@ (%d queries): p50 %.1f µs, p90 %.1f µs, p99 %.1f µs, max %.1f µs", label,
                 sorted.count, percentile(0.5), percentile(0.9), percentile(0.99), sorted.last! * 1e6))
     }
-    for kind in ["name", "typo"] {
+    for kind in ["name", "typo", "script"] {
         summary("\(kind) keystrokes", zip(queries, medians).filter { $0.0.kind == kind }.map(\.1))
     }
     summary("all, \(found) with results", medians)
-    for kind in ["name", "typo"] {
+    for kind in ["name", "typo", "script"] {
         let slowest = zip(queries, medians).filter { $0.0.kind == kind }.sorted { $0.1 > $1.1 }.prefix(6)
         print(
             "slowest \(kind) keystrokes: "

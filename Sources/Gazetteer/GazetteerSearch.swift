@@ -41,7 +41,8 @@ public struct SearchResult: Sendable, Hashable {
 
 extension Gazetteer {
     /// Queries shorter than this many characters (after folding) are not searched: a
-    /// single letter matches tens of thousands of names (seed 000 asks for 2).
+    /// single letter matches tens of thousands of names (seed 000 asks for 2). Lengths
+    /// are ``SearchKey/typedLength(_:)``: one Chinese character is as much as two letters.
     public static let minimumQueryLength = 2
 
     /// Fewer letters than this match alternate names only whole ("Edo" is Tokyo), not as
@@ -59,7 +60,7 @@ extension Gazetteer {
 
     /// True when `query` is long enough to search.
     public static func isSearchable(_ query: String) -> Bool {
-        SearchKey.fold(query).count >= minimumQueryLength
+        SearchKey.typedLength(SearchKey.fold(query)) >= minimumQueryLength
     }
 
     /// Places, regions and countries whose names match `query`, best first.
@@ -78,7 +79,8 @@ extension Gazetteer {
     public func search(_ query: String, options: SearchOptions = SearchOptions()) -> [SearchResult] {
         let limit = max(0, min(options.limit, 1000))
         let folded = SearchKey.fold(query)
-        guard limit > 0, folded.count >= Self.minimumQueryLength else { return [] }
+        let typed = SearchKey.typedLength(folded)
+        guard limit > 0, typed >= Self.minimumQueryLength else { return [] }
         var countryFilter: Set<UInt16>? = nil
         if let code = options.countryCode {
             countryFilter = countries(named: SearchKey.fold(code))
@@ -170,7 +172,7 @@ extension Gazetteer {
         guard prefix, exact.upperBound < range.upperBound else { return }
         let rest = exact.upperBound..<range.upperBound
         let wanted = max(limit * 4, 32)
-        let primaryOnly = name.count < Self.alternatePrefixMinimum
+        let primaryOnly = SearchKey.typedLength(name) < Self.alternatePrefixMinimum
         var candidates: [Int]?
         if filter.isEmpty, rest.count > GazetteerFormat.hotThreshold, let hot = index.hotEntries(key) {
             let usable = hot.filter {

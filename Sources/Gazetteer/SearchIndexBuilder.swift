@@ -15,11 +15,11 @@ enum SearchTargetKind: UInt8, Sendable {
 /// Builds the search sections (`KEYS`, `SIDX`, `SHOT`, `STOP`) from every name of every
 /// place, region and country.
 ///
-/// Which names: the primary name, its ASCII spelling, and the alternate names a person
-/// on a Latin keyboard types — exonyms ("München", "Londres", "Tokio"), older names
-/// ("Breslau") — but not names in other scripts (kept out for size; the data-sources
-/// budget is ~20 MB) and not GeoNames' all-lower-case machine transliterations
-/// ("lwndwn"), which real names never are. Codes (ISO 3166-2 "abbr", IATA, postal,
+/// Which names: the primary name, its ASCII spelling, and the alternate names people
+/// type — exonyms ("München", "Londres", "Tokio"), older names ("Breslau"), and names in
+/// their own script ("Москва", "東京", "القاهرة": a Russian or Chinese user types those) —
+/// but not GeoNames' all-lower-case Latin machine transliterations ("lwndwn"), which
+/// real names never are (scripts without case are not judged by it). Codes (ISO 3166-2 "abbr", IATA, postal,
 /// links) are not search keys; region codes serve as qualifiers instead.
 struct SearchIndexBuilder {
     struct Entry {
@@ -66,7 +66,7 @@ struct SearchIndexBuilder {
         var seen = Set<String>()
         for (position, name) in ([primary] + alternates + codes).enumerated() {
             if position > 0 && position <= alternates.count {
-                guard SearchKey.isLatin(name), name != name.lowercased() else { continue }
+                guard !SearchKey.isLatin(name) || name != name.lowercased() else { continue }
             }
             let key = SearchKey.fold(name)
             let keyBytes = Array(key.utf8)

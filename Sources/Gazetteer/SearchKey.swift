@@ -106,6 +106,25 @@ public enum SearchKey {
         return changed ? words.joined(separator: " ") : folded
     }
 
+    /// How much of a name `folded` is, in letters: a character of the scripts written
+    /// one syllable or word to a character (Han, kana, Hangul, Yi) counts two, so that
+    /// "東京" is as much of a query as "Tokyo"'s first four letters and "北" may start
+    /// one, while a single Latin letter still may not.
+    public static func typedLength(_ folded: String) -> Int {
+        var length = 0
+        for character in folded {
+            guard let scalar = character.unicodeScalars.first else { continue }
+            switch scalar.value {
+            case 0x1100...0x11FF, 0x2E80...0x2FDF, 0x3040...0x30FF, 0x3130...0x318F, 0x3400...0x4DBF,
+                0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0x20000...0x3134F:
+                length += 2
+            default:
+                length += 1
+            }
+        }
+        return length
+    }
+
     /// True when every letter of `name` is in the Latin script (digits, spaces and
     /// punctuation do not count): the alternate names worth indexing for people typing
     /// on a Latin keyboard.

@@ -19,9 +19,13 @@ public struct AcceptanceReport: Sendable {
 
     public var suites: [SuiteResult]
 
-    public init(corpus: URL, gazetteer: Gazetteer) throws {
+    /// Runs the external suites in `corpus` (nil: none) and the project's own in
+    /// `projectSuites` (Tests/Acceptance; nil: none).
+    public init(corpus: URL?, projectSuites: URL? = nil, gazetteer: Gazetteer) throws {
         let names = gazetteer.namesByID()
-        suites = try AcceptanceSuites.all(in: corpus).map { name, cases in
+        let runs =
+            try (corpus.map(AcceptanceSuites.all(in:)) ?? []) + (projectSuites.map(AcceptanceSuites.project(in:)) ?? [])
+        suites = runs.map { name, cases in
             SuiteResult(name: name, outcomes: cases.map { $0.run(on: gazetteer, names: names) })
         }
     }

@@ -48,4 +48,25 @@ import Testing
         #expect(!SearchKey.isLatin("Москва"))
         #expect(!SearchKey.isLatin("東京"))
     }
+
+    /// Issue 17: each script folded the way its readers type it.
+    @Test func otherScriptsFoldAsTheirReadersType() {
+        #expect(SearchKey.fold("МОСКВА") == SearchKey.fold("москва"))
+        #expect(
+            SearchKey.fold("ΑΘΗΝΑ") == SearchKey.fold("Αθήνα") && SearchKey.fold("Αθηνα") == SearchKey.fold("Αθήνα"))
+        #expect(SearchKey.fold("القَاهِرَة") == SearchKey.fold("القاهرة"), "Arabic vowel marks")
+        #expect(SearchKey.fold("יְרוּשָׁלַיִם") == SearchKey.fold("ירושלים"), "Hebrew points")
+        #expect(SearchKey.fold("東京") == "東京")
+        // Hangul by its letters: the syllables typed so far are a prefix of the name,
+        // even mid-syllable ("서우" on the way to "서울").
+        // The index compares bytes.
+        #expect(Array(SearchKey.fold("서울").utf8).starts(with: Array(SearchKey.fold("서우").utf8)))
+    }
+
+    @Test func aHanCharacterCountsAsTwoLetters() {
+        #expect(SearchKey.typedLength("東京") == 4)
+        #expect(SearchKey.typedLength(SearchKey.fold("서울")) == 4)
+        #expect(SearchKey.typedLength("moscow") == 6 && SearchKey.typedLength("моск") == 4)
+        #expect(Gazetteer.isSearchable("北") && !Gazetteer.isSearchable("M") && !Gazetteer.isSearchable("М"))
+    }
 }

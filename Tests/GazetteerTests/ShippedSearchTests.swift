@@ -99,6 +99,21 @@ import Testing
         #expect(OfficialName.readings(of: "Berlin").isEmpty && OfficialName.readings(of: "New York").isEmpty)
     }
 
+    /// The project's own suites (Tests/Acceptance): names in their own script and
+    /// official long forms. Every case is one a user of that kind types; all must pass.
+    @Test func ownAcceptanceSuitesPassWhole() async throws {
+        let gazetteer = try #require(Self.gazetteer)
+        let report = try await offPool {
+            try AcceptanceReport(
+                corpus: nil, projectSuites: PackagePaths.file("Tests/Acceptance"), gazetteer: gazetteer)
+        }
+        #expect(report.suites.count >= 2)
+        for suite in report.suites {
+            #expect(suite.inScope.count >= 12, "\(suite.name): a dozen cases or more")
+            #expect(suite.hits == suite.inScope.count, "\(suite.name):\n\(report.text)")
+        }
+    }
+
     @Test func acceptanceSuitesMeetTheirFloors() async throws {
         guard let corpus = PackagePaths.corpus?.appendingPathComponent("geocode") else {
             #expect(!ExternalTool.isCI, "../shared/corpus/geocode is missing, and CI must run the acceptance suites")
