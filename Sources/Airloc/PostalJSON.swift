@@ -33,6 +33,11 @@ public struct PostalJSON: Encodable {
         /// True when the source had no coordinates: they are those of the most populous
         /// place of that name in the country.
         public var coordinateDerived: Bool
+        /// What the code addresses where the data says (US ZIP codes: "standard",
+        /// "unique", "po_box", "military"); null elsewhere.
+        public var type: String?
+        /// Other names the post accepts for the code; empty when none are known.
+        public var acceptableNames: [String]
         /// From the first place, when the places differ.
         public var distanceKm: Double?
         public var timezone: String?
@@ -63,7 +68,8 @@ public struct PostalJSON: Encodable {
         return PlaceJSON(
             placeName: place.placeName, admin1: place.admin1, admin1Code: place.admin1Code,
             latitude: place.coordinate.latitude, longitude: place.coordinate.longitude, source: place.source,
-            coordinateDerived: place.coordinateDerived,
+            coordinateDerived: place.coordinateDerived, type: place.kind?.rawValue,
+            acceptableNames: place.acceptableNames,
             distanceKm: distance.flatMap { $0 < 100 ? nil : ($0 / 100).rounded() / 10 }, timezone: timezone,
             utcOffset: local?.offset, localTime: local?.localDateTime, openstreetmapUrl: Self.mapURL(place.coordinate))
     }

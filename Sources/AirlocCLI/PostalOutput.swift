@@ -29,12 +29,16 @@ struct PostalOutput {
             lines.append(String(format: "%2d. ", number + 1) + console.bold(name))
             var details = [String(format: "%.4f, %.4f", place.coordinate.latitude, place.coordinate.longitude)]
             if place.coordinateDerived { details.append("position of the town (the data has none)") }
+            if !place.acceptableNames.isEmpty {
+                details.append("also \(place.acceptableNames.joined(separator: ", "))")
+            }
             if let km = json.distanceKm { details.append("\(km) km from the first") }
             if let zone = json.timezone, let local = LocalTime(timezone: zone) {
                 details.append("\(zone) \(local.clock) (\(local.shortOffset))")
             }
             details.append(place.source)
             lines.append("    " + console.dim(details.joined(separator: " · ")))
+            if let explanation = place.kind?.explanation { lines.append("    " + explanation) }
             lines.append("    " + json.openstreetmapUrl)
         }
         return lines.joined(separator: "\n") + "\n"

@@ -15,6 +15,10 @@ public struct PostalPlace: Sendable, Hashable {
     /// True when the data had no coordinates and they are those of the most populous
     /// place of that name in the country.
     public var coordinateDerived = false
+    /// What the code addresses, where the data says (US ZIP codes); nil elsewhere.
+    public var kind: PostalKind? = nil
+    /// Other names the post accepts for this code ("Hollywood" for 90028, Los Angeles).
+    public var acceptableNames: [String] = []
 
     public init(
         countryCode: String, code: String, placeName: String, admin1: String, admin1Code: String,
@@ -87,9 +91,18 @@ extension Gazetteer {
                     uncheckedLatitude: Double(postal.i32(base + 20)) / GazetteerFormat.coordinateScale,
                     longitude: Double(postal.i32(base + 24)) / GazetteerFormat.coordinateScale),
                 source: "offline")
-            place.coordinateDerived = postal.u32(base + 28) & 1 != 0
-            found.append(place)
+            let flags = postal.u32(base + 28)
             index += 1
+            if flags & PostalSections.aliasFlag != 0 {
+                // A name the post also accepts for the record before.
+                if let last = found.indices.last, found[last].code == place.code {
+                    found[last].acceptableNames.append(place.placeName)
+                }
+                continue
+            }
+            place.coordinateDerived = flags & 1 != 0
+            place.kind = PostalKind(code: (flags >> 8) & 0xF)
+            found.append(place)
         }
         return found
     }
@@ -100,6 +113,8 @@ extension Gazetteer {
         let base = Int(country) * GazetteerFormat.postalFormatStride
         guard base + GazetteerFormat.postalFormatStride <= postalFormats.count else { return nil }
         let count = Int(postalFormats.u32(base + 16))
+        // Files before alias records kept 0 in the spare word: then every record is a code.
+        let codes = Int(postalFormats.u32(base + 20))
         var first: String?
         var last: String?
         if count > 0 {
@@ -114,7 +129,8 @@ extension Gazetteer {
             last = string(postal, at: (low + count - 1) * GazetteerFormat.postalStride + 4)
         }
         return PostalFormat(
-            format: string(postalFormats, at: base), regex: string(postalFormats, at: base + 8), offlineCount: count,
+            format: string(postalFormats, at: base), regex: string(postalFormats, at: base + 8),
+            offlineCount: codes > 0 ? codes : count,
             first: first, last: last)
     }
 

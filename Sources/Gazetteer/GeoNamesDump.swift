@@ -42,6 +42,12 @@ public enum GeoNamesDump {
         /// Nil when the source has no coordinates (the builder then derives them).
         public var latitude: Double?
         public var longitude: Double?
+        /// What kind of code (USPS's ZIP types); nil when the source does not say.
+        /// Column 13, an extension of GeoNames' layout that `geonames-from-pypi.py` writes.
+        public var kind: PostalKind? = nil
+        /// Other names the post accepts for the code ("Hollywood" for a Los Angeles
+        /// ZIP). Column 14, `|`-separated, the same extension.
+        public var acceptableNames: [String] = []
     }
 
     /// One row of alternateNamesV2.txt (or the older alternateNames.txt): a name of the
@@ -101,9 +107,14 @@ public enum GeoNamesDump {
                 throw fail(
                     "expected country, postal code, ..., latitude, longitude (or both empty) in columns 1, 2, 10, 11")
             }
-            return PostalRow(
+            var row = PostalRow(
                 countryCode: String(cols[0]), code: String(cols[1]), placeName: String(cols[2]),
                 admin1Name: String(cols[3]), admin1Code: String(cols[4]), latitude: lat, longitude: lon)
+            if cols.count > 12 { row.kind = PostalKind(uspsName: String(cols[12])) }
+            if cols.count > 13 {
+                row.acceptableNames = cols[13].split(separator: "|").map(String.init).filter { !$0.isEmpty }
+            }
+            return row
         }
     }
 

@@ -8,7 +8,15 @@ import Foundation
 /// country are dropped, never misfiled. A row without coordinates is placed at the most
 /// populous place of its name in its country and marked derived (flag bit 0); one whose
 /// name no place has is dropped. `dropped` says how many rows were left out.
+///
+/// Flags: bit 0 derived coordinates; bits 8-11 the ``PostalKind`` (0: not known); bit 1
+/// marks an alias record, one per name the post also accepts for the code, written
+/// right after its code's record with the same fields but the name (readers fold it
+/// into that record's `acceptableNames`). A country's format record holds its number
+/// of records (aliases included: the run's length) and, in the spare word, its number of
+/// codes.
 enum PostalSections {
+    static let aliasFlag: UInt32 = 2
     static func build(
         rows: [GeoNamesDump.PostalRow], countries: [GeoNamesDump.CountryRow], countryIndex: [String: UInt16],
         admin1Index: [String: UInt16], places: [GeoNamesDump.PlaceRow], strings: inout StringTable
@@ -50,22 +58,29 @@ enum PostalSections {
         }
         var codes = BinaryWriter()
         var perCountry = [UInt32](repeating: 0, count: countries.count)
+        var codesPerCountry = [UInt32](repeating: 0, count: countries.count)
         for (country, code, row, derived) in keyed {
-            codes.u16(country)
-            codes.u16(admin1Index[row.countryCode + "." + row.admin1Code] ?? GazetteerFormat.none16)
-            codes.ref(strings.add(String(decoding: code, as: UTF8.self)))
-            codes.ref(strings.add(row.placeName))
-            codes.i32(Int32(((row.latitude ?? 0) * GazetteerFormat.coordinateScale).rounded()))
-            codes.i32(Int32(((row.longitude ?? 0) * GazetteerFormat.coordinateScale).rounded()))
-            codes.u32(derived ? 1 : 0)
-            perCountry[Int(country)] += 1
+            let flags: UInt32 = (derived ? 1 : 0) | (row.kind?.code ?? 0) << 8
+            let codeRef = strings.add(String(decoding: code, as: UTF8.self))
+            let aliases = row.acceptableNames.filter { $0 != row.placeName }
+            for (index, name) in ([row.placeName] + aliases).enumerated() {
+                codes.u16(country)
+                codes.u16(admin1Index[row.countryCode + "." + row.admin1Code] ?? GazetteerFormat.none16)
+                codes.ref(codeRef)
+                codes.ref(strings.add(name))
+                codes.i32(Int32(((row.latitude ?? 0) * GazetteerFormat.coordinateScale).rounded()))
+                codes.i32(Int32(((row.longitude ?? 0) * GazetteerFormat.coordinateScale).rounded()))
+                codes.u32(flags | (index > 0 ? PostalSections.aliasFlag : 0))
+                perCountry[Int(country)] += 1
+            }
+            codesPerCountry[Int(country)] += 1
         }
         var formats = BinaryWriter()
         for (index, country) in countries.enumerated() {
             formats.ref(strings.add(country.postalCodeFormat))
             formats.ref(strings.add(country.postalCodeRegex))
             formats.u32(perCountry[index])
-            formats.u32(0)
+            formats.u32(codesPerCountry[index])
         }
         return (codes.bytes, formats.bytes, dropped)
     }

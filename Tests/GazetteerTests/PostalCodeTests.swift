@@ -63,4 +63,24 @@ import Testing
         #expect(format.offlineCount > 40_000 && format.first == "00501" && format.last == "99950")
         #expect(format.regex == Self.usRegex)
     }
+
+    /// Issue 17: unique and PO-box ZIP codes (PyPI `zipcodes`) are offline too, with what
+    /// they address and the names the post also accepts; a code is counted once however
+    /// many names it has.
+    @Test func everyKindOfUSZIPCodeIsOffline() throws {
+        let gazetteer = try Gazetteer(path: PackagePaths.file("data/gazetteer.bin").path)
+        let arlington = try #require(gazetteer.postalPlaces(countryCode: "US", code: "22222").first)
+        #expect(arlington.placeName == "Arlington" && arlington.admin1Code == "VA" && arlington.kind == .unique)
+        let box = try #require(gazetteer.postalPlaces(countryCode: "US", code: "00604").first)
+        #expect(box.placeName == "Aguadilla" && box.kind == .poBox)
+        let hollywood = gazetteer.postalPlaces(countryCode: "US", code: "90028")
+        #expect(hollywood.count == 1, "an accepted name is not another place: \(hollywood)")
+        #expect(hollywood.first?.placeName == "Los Angeles" && hollywood.first?.kind == .standard)
+        #expect(hollywood.first?.acceptableNames == ["Hollywood"])
+        #expect(gazetteer.postalPlaces(countryCode: "US", code: "09001").first?.kind == .military)
+        #expect(gazetteer.postalPlaces(countryCode: "DE", code: "10117").first?.kind == nil, "only US data says")
+        let format = try #require(gazetteer.postalFormat(countryCode: "US"))
+        #expect((42_800...43_000).contains(format.offlineCount), "codes, not names: \(format.offlineCount)")
+        #expect(format.first == "00501" && format.last == "99950")
+    }
 }
