@@ -218,6 +218,25 @@ rate("nearest, random land/sea points", worldPoints) { gazetteer.nearest(to: $0)
 rate("nearest, points near places", populatedPoints) { gazetteer.nearest(to: $0) }
 rate("locality, points near places", populatedPoints) { gazetteer.locality(for: $0) }
 
+// Issue 17: the reverse answer (locality) stays in the country and region the point is
+// in, as far as the nearest place tells: how often they agree.
+do {
+    var sameCountry = 0
+    var sameRegion = 0
+    for point in populatedPoints {
+        guard let nearest = gazetteer.nearest(to: point)?.place, let answer = gazetteer.locality(for: point)?.place
+        else { continue }
+        if answer.countryCode == nearest.countryCode { sameCountry += 1 }
+        if answer.countryCode == nearest.countryCode && answer.admin1 == nearest.admin1 { sameRegion += 1 }
+    }
+    let total = Double(populatedPoints.count)
+    print(
+        String(
+            format:
+                "reverse (locality) agrees with the nearest place, points near places: country %.2f%%, admin-1 %.2f%% (%d points)",
+            Double(sameCountry) / total * 100, Double(sameRegion) / total * 100, populatedPoints.count))
+}
+
 // Postal codes: random five-digit strings (about 41,000 of the 100,000 are US ZIP codes),
 // looked up offline; the figure includes building each answer.
 do {
