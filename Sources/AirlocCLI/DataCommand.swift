@@ -15,7 +15,7 @@ enum DataCommand {
                        admin1CodesASCII.txt, countryInfo.txt and, when present, alternateNamesV2.txt
                        from download.geonames.org/export/dump);
                        writes FILE (default $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers);
-                       the same files give the same bytes; SOURCE_DATE_EPOCH sets the build date stamped in
+                       the same files give the same bytes; SOURCE_DATE_EPOCH sets the build date in the file
             """,
         options: [
             .flag(.json, "with info: print JSON"),

@@ -284,11 +284,12 @@ if let queryFile = CommandLine.arguments.dropFirst(2).first,
                 format: "search, %@ (%d queries): p50 %.1f µs, p90 %.1f µs, p99 %.1f µs, max %.1f µs", label,
                 sorted.count, percentile(0.5), percentile(0.9), percentile(0.99), sorted.last! * 1e6))
     }
-    for kind in ["name", "typo", "script"] {
+    let kinds = ["name", "typo", "script"]  // scripts/bench-queries.py's
+    for kind in kinds {
         summary("\(kind) keystrokes", zip(queries, medians).filter { $0.0.kind == kind }.map(\.1))
     }
     summary("all, \(found) with results", medians)
-    for kind in ["name", "typo", "script"] {
+    for kind in kinds {
         let slowest = zip(queries, medians).filter { $0.0.kind == kind }.sorted { $0.1 > $1.1 }.prefix(6)
         print(
             "slowest \(kind) keystrokes: "

@@ -79,8 +79,7 @@ extension Gazetteer {
     public func search(_ query: String, options: SearchOptions = SearchOptions()) -> [SearchResult] {
         let limit = max(0, min(options.limit, 1000))
         let folded = SearchKey.fold(query)
-        let typed = SearchKey.typedLength(folded)
-        guard limit > 0, typed >= Self.minimumQueryLength else { return [] }
+        guard limit > 0, SearchKey.typedLength(folded) >= Self.minimumQueryLength else { return [] }
         var countryFilter: Set<UInt16>? = nil
         if let code = options.countryCode {
             countryFilter = countries(named: SearchKey.fold(code))

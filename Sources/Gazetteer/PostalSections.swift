@@ -62,14 +62,17 @@ enum PostalSections {
         for (country, code, row, derived) in keyed {
             let flags: UInt32 = (derived ? 1 : 0) | (row.kind?.code ?? 0) << 8
             let codeRef = strings.add(String(decoding: code, as: UTF8.self))
+            let admin1 = admin1Index[row.countryCode + "." + row.admin1Code] ?? GazetteerFormat.none16
+            let latitude = Int32(((row.latitude ?? 0) * GazetteerFormat.coordinateScale).rounded())
+            let longitude = Int32(((row.longitude ?? 0) * GazetteerFormat.coordinateScale).rounded())
             let aliases = row.acceptableNames.filter { $0 != row.placeName }
             for (index, name) in ([row.placeName] + aliases).enumerated() {
                 codes.u16(country)
-                codes.u16(admin1Index[row.countryCode + "." + row.admin1Code] ?? GazetteerFormat.none16)
+                codes.u16(admin1)
                 codes.ref(codeRef)
                 codes.ref(strings.add(name))
-                codes.i32(Int32(((row.latitude ?? 0) * GazetteerFormat.coordinateScale).rounded()))
-                codes.i32(Int32(((row.longitude ?? 0) * GazetteerFormat.coordinateScale).rounded()))
+                codes.i32(latitude)
+                codes.i32(longitude)
                 codes.u32(flags | (index > 0 ? PostalSections.aliasFlag : 0))
                 perCountry[Int(country)] += 1
             }

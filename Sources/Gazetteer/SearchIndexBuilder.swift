@@ -19,8 +19,9 @@ enum SearchTargetKind: UInt8, Sendable {
 /// type — exonyms ("München", "Londres", "Tokio"), older names ("Breslau"), and names in
 /// their own script ("Москва", "東京", "القاهرة": a Russian or Chinese user types those) —
 /// but not GeoNames' all-lower-case Latin machine transliterations ("lwndwn"), which
-/// real names never are (scripts without case are not judged by it). Codes (ISO 3166-2 "abbr", IATA, postal,
-/// links) are not search keys; region codes serve as qualifiers instead.
+/// real names never are (scripts without case are not judged by it). Codes (ISO 3166-2
+/// "abbr", IATA, postal, links) are not search keys; region codes serve as qualifiers
+/// instead.
 struct SearchIndexBuilder {
     struct Entry {
         var key: [UInt8]

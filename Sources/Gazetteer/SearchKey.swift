@@ -126,8 +126,8 @@ public enum SearchKey {
     }
 
     /// True when every letter of `name` is in the Latin script (digits, spaces and
-    /// punctuation do not count): the alternate names worth indexing for people typing
-    /// on a Latin keyboard.
+    /// punctuation do not count): the names whose all-lower-case spelling marks a
+    /// machine transliteration (``SearchIndexBuilder`` leaves those out).
     public static func isLatin(_ name: String) -> Bool {
         for scalar in name.unicodeScalars where scalar.properties.isAlphabetic {
             switch scalar.value {

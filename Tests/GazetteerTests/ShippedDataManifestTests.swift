@@ -38,7 +38,8 @@ import Testing
         let data = PackagePaths.file("data/gazetteer.bin")
         let size = try FileManager.default.attributesOfItem(atPath: data.path)[.size] as? Int
         #expect(size == output.bytes)
-        let sum = try await ChildProcess.run("/usr/bin/sha256sum", [data.path], environment: [:])
+        let sha256sum = try #require(ExternalTool.path(of: "sha256sum"), "coreutils' sha256sum")
+        let sum = try await ChildProcess.run(sha256sum, [data.path], environment: [:])
         #expect(sum.status == 0, "\(sum)")
         #expect(sum.stdout.split(separator: " ").first.map(String.init) == output.sha256)
         #expect(manifest.sourceDateEpoch != nil, "the build date is pinned (SOURCE_DATE_EPOCH)")

@@ -32,7 +32,7 @@ public struct ChildProcess {
 
     static func runBlocking(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
-        timeout: TimeInterval = 120
+        timeout: TimeInterval = 120, stacksOnTimeout: Bool = true
     ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -63,7 +63,7 @@ public struct ChildProcess {
         while process.isRunning {
             if Date() > deadline {
                 timedOut = true
-                stacks = threadStacks(of: process.processIdentifier)
+                if stacksOnTimeout { stacks = threadStacks(of: process.processIdentifier) }
                 kill(process.processIdentifier, SIGKILL)
                 break
             }
@@ -82,20 +82,12 @@ public struct ChildProcess {
     /// Every thread's stack of a hung process, by gdb when it is installed: a hang that
     /// only a loaded CI machine shows is otherwise a bare "killed after timeout".
     static func threadStacks(of pid: Int32) -> String {
-        guard let gdb = ExternalTool.path(of: "gdb"), let timeout = ExternalTool.path(of: "timeout") else {
-            return ""
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: timeout)
-        process.arguments = ["60", gdb, "-batch", "-nx", "-p", "\(pid)", "-ex", "thread apply all bt 30"]
-        let out = Pipe.privateToThisProcess()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let threads = text.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread ") }
+        guard let gdb = ExternalTool.path(of: "gdb"),
+            let traced = try? runBlocking(
+                gdb, ["-batch", "-nx", "-p", "\(pid)", "-ex", "thread apply all bt 30"],
+                environment: ProcessInfo.processInfo.environment, timeout: 60, stacksOnTimeout: false)
+        else { return "" }
+        let threads = traced.stdout.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread ") }
         return "--- threads of the hung process (gdb)\n" + threads.joined(separator: "\n") + "\n"
     }
 
