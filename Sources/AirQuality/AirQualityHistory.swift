@@ -28,10 +28,9 @@ extension OpenMeteoAirQuality {
 
     /// "2026-11-30T13:00" (UTC), as `start_hour` and the answer's times are written.
     static func hourText(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let c = calendar.dateComponents([.year, .month, .day, .hour], from: date)
-        return String(format: "%04d-%02d-%02dT%02d:00", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0)
+        var hour = UTCTime(date)
+        hour.minute = 0
+        return hour.text(.minute, zone: false)
     }
 
     /// The readings of the hours `first` … `last`, keyed by hour start.

@@ -112,14 +112,7 @@ public struct OpenMeteoAirQuality: Sendable {
 
     /// "2024-02-21T16:00" local at `utcOffsetSeconds` → the instant.
     static func instant(_ text: String, utcOffsetSeconds: Int) -> Date? {
-        let parts = text.split(whereSeparator: { "-T:".contains($0) }).compactMap { Int($0) }
-        guard parts.count >= 5 else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
-        (components.hour, components.minute) = (parts[3], parts[4])
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        return calendar.date(from: components)?.addingTimeInterval(-Double(utcOffsetSeconds))
+        UTCTime.parse(text)?.addingTimeInterval(-Double(utcOffsetSeconds))
     }
 
     /// The documented response shape; only what airloc reads, every field optional

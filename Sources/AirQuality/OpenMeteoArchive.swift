@@ -61,10 +61,7 @@ public struct OpenMeteoArchive: Sendable {
 
     /// "2026-11-28" (UTC).
     static func day(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        UTCTime(date).text(.day)
     }
 
     /// Reads a 2xx answer body into (day, mean °C or nil) pairs.

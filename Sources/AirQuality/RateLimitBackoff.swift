@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// How long to leave Open-Meteo alone after it answered 429.
 ///
@@ -46,11 +47,9 @@ public struct RateLimitBackoff: Codable, Sendable, Equatable {
     /// The service's reason with airloc's promise: "Hourly API request limit exceeded.
     /// Please try again in the next hour. (airloc waits until 2026-11-29 17:00:00 UTC)".
     public var explanation: String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        let promise = "airloc waits until \(formatter.string(from: until)) UTC before asking again"
+        let time = UTCTime(until)
+        let clock = time.text(.second, zone: false).suffix(8)
+        let promise = "airloc waits until \(time.text(.day)) \(clock) UTC before asking again"
         return reason.isEmpty ? promise : "\(reason) (\(promise))"
     }
 

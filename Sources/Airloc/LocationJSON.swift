@@ -34,7 +34,7 @@ public struct LocationJSON: Encodable {
         accuracyM = fix.horizontalAccuracy.map { ($0 * 10).rounded() / 10 }
         accuracySource = fix.accuracySource
         self.authorizedAccuracy = authorizedAccuracy
-        time = fix.time.map { ISO8601DateFormatter().string(from: $0) }
+        time = fix.time.map(UTCTime.iso8601Seconds)
         ageS = fix.age(at: now).map { ($0 * 10).rounded() / 10 }
         mode = fix.mode.map { $0 == .threeD ? "3d" : $0 == .twoD ? "2d" : "none" }
         altitudeHaeM = fix.altitudeHAE

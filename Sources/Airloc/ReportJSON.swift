@@ -178,9 +178,8 @@ public struct ReportJSON: Encodable {
     }
 
     public init(_ report: AirReport) {
-        let iso = ISO8601DateFormatter()
         let fix = report.fix
-        generatedAt = iso.string(from: report.generatedAt)
+        generatedAt = UTCTime.iso8601Seconds(report.generatedAt)
         location = LocationJSON(
             fix: fix, provider: report.provider, authorizedAccuracy: report.accuracy, at: report.generatedAt)
         providers = report.attempts.map(AttemptJSON.init)

@@ -48,7 +48,7 @@ struct LocationWatch {
 
     func line(for event: FollowEvent, accuracy: AccuracyAuthorization) -> Event {
         Event(
-            event: event.kind.rawValue, time: ISO8601DateFormatter().string(from: event.time),
+            event: event.kind.rawValue, time: UTCTime.iso8601Seconds(event.time),
             provider: event.provider,
             location: event.fix.map {
                 LocationJSON(fix: $0, provider: event.provider, authorizedAccuracy: accuracy.rawValue, at: event.time)

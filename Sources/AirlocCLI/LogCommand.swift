@@ -2,6 +2,7 @@ import Airloc
 import Configuration
 import Foundation
 import Gazetteer
+import Geo
 import Location
 import Logbook
 import Platform
@@ -98,11 +99,11 @@ enum LogCommand {
         let size = ["", "-wal"].reduce(0) { total, suffix in
             total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
         }
-        let iso = ISO8601DateFormatter()
         let document = StatusJSON(
             database: path, sizeBytes: size, trackRows: status.trackRows, airRows: status.airRows,
             segments: status.segments, pending: status.pending, unavailable: status.unavailable,
-            firstTime: status.firstTime.map(iso.string), lastTime: status.lastTime.map(iso.string),
+            firstTime: status.firstTime.map(UTCTime.iso8601Seconds),
+            lastTime: status.lastTime.map(UTCTime.iso8601Seconds),
             lastFixAgeS: status.lastFixAge.map { ($0 * 10).rounded() / 10 }, lastError: status.lastError,
             lastErrorAt: status.lastErrorAt, unsent: (try? logbook.unsentCount()) ?? 0)
         if context.arguments.has(.json) {
@@ -149,15 +150,7 @@ enum LogTime {
         {
             return now.addingTimeInterval(-age * unit)
         }
-        let iso = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
-            [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate],
-        ] {
-            iso.formatOptions = options
-            iso.timeZone = TimeZone(identifier: "UTC")
-            if let date = iso.date(from: text) { return date }
-        }
+        if let date = UTCTime.parse(text) { return date }
         throw .usage(
             "invalid \(option) '\(text.prefix(40))': expected an ISO 8601 time or date (2026-11-30T12:00Z, "
                 + "2026-11-30) or an age (90m, 24h, 7d)", command: "log")

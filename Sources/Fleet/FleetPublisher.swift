@@ -183,7 +183,7 @@ public struct FleetPublisher: Sendable {
     private func publishState(_ row: Logbook.OutboxRow, now: Date) {
         switch row {
         case .air(let record) where record.values.usAQI != nil && now.timeIntervalSince(record.hour) < 7200:
-            var state: [String: Any] = ["time": ISO8601DateFormatter().string(from: record.hour)]
+            var state: [String: Any] = ["time": UTCTime.iso8601Seconds(record.hour)]
             state["us_aqi"] = record.values.usAQI
             state["category"] = record.values.category
             state["category_name"] = record.values.category.map {

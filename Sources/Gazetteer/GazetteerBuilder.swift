@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import Platform
 
 /// Builds `gazetteer.bin` from GeoNames dump files.
@@ -222,10 +223,8 @@ public struct GazetteerBuilder: Sendable {
             idSection.u32(UInt32(index))
         }
 
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
         let meta = [
-            "source=\(source)", "built=\(formatter.string(from: builtAt))", "places=\(places.count)",
+            "source=\(source)", "built=\(UTCTime(builtAt).text(.day))", "places=\(places.count)",
             "countries=\(countryRows.count)", "admin1=\(admin1Rows.count)",
             "names=\(search.entries.count)", "postal_codes=\(postalCodes.count - postalSections.dropped)",
             "attribution=GeoNames (geonames.org), CC BY 4.0",

@@ -18,11 +18,12 @@ public struct LocalTime: Sendable, Hashable {
         guard !identifier.isEmpty, let zone = TimeZone(identifier: identifier) else { return nil }
         timezone = identifier
         offsetSeconds = zone.secondsFromGMT(for: date)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        clock = String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
-        localDateTime = String(format: "%04d-%02d-%02dT", c.year ?? 0, c.month ?? 0, c.day ?? 0) + clock
+        // The wall clock there is UTC shifted by the offset (seconds dropped, as a
+        // clock shows them).
+        let wall = UTCTime(
+            Date(timeIntervalSince1970: (date.timeIntervalSince1970 + Double(offsetSeconds)).rounded(.down)))
+        localDateTime = wall.text(.minute, zone: false)
+        clock = String(localDateTime.suffix(5))
     }
 
     /// "+01:00", "-09:30", "+05:45".

@@ -74,13 +74,7 @@ public struct GPSDDevice: Sendable, Equatable {
 
 /// gpsd's ISO 8601 times ("2024-06-15T12:00:05.000Z").
 enum GPSDTime {
-    static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
+    static func parse(_ text: String) -> Date? { UTCTime.parse(text) }
 }
 
 /// One gpsd report reduced to plain values (still possibly invalid: see ``fix``).

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// The fields of a logbook row in each export format: one place for names, order and
 /// number formatting, so NDJSON, CSV, GPX and GeoJSON cannot drift apart.
@@ -11,56 +12,9 @@ enum LogFields {
 
     // MARK: values
 
-    /// ISO 8601 UTC with `Z`, milliseconds only when there are any. Written by hand:
-    /// Foundation's formatters cost more than the rest of an export row together.
-    static func time(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        var seconds = milliseconds / 1000
-        var fraction = Int(milliseconds % 1000)
-        if fraction < 0 {
-            seconds -= 1
-            fraction += 1000
-        }
-        var days = seconds / 86_400
-        var second = Int(seconds % 86_400)
-        if second < 0 {
-            days -= 1
-            second += 86_400
-        }
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
-        let month = Int(mp < 10 ? mp + 3 : mp - 9)
-        let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
-        var text = ""
-        text.reserveCapacity(24)
-        func pad(_ value: Int, _ width: Int) {
-            let digits = String(value)
-            if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
-            text += digits
-        }
-        pad(year, 4)
-        text += "-"
-        pad(month, 2)
-        text += "-"
-        pad(day, 2)
-        text += "T"
-        pad(second / 3600, 2)
-        text += ":"
-        pad(second / 60 % 60, 2)
-        text += ":"
-        pad(second % 60, 2)
-        if fraction != 0 {
-            text += "."
-            pad(fraction, 3)
-        }
-        return text + "Z"
-    }
+    /// ISO 8601 UTC with `Z`, milliseconds only when there are any. ``UTCTime``, not
+    /// Foundation's formatters: those cost more than the rest of an export row together.
+    static func time(_ date: Date) -> String { UTCTime.iso8601(date) }
 
     static func number(_ value: Double?) -> String? {
         guard let value, value.isFinite else { return nil }
