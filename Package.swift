@@ -22,11 +22,13 @@ let package = Package(
         .systemLibrary(name: "CINIH", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // libcurl, opened with dlopen on the first request (Sources/CCurl/WebRequest.c says why).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // The C library's wcwidth (part of libc: nothing to install or link).
         .systemLibrary(name: "CWideChar"),
         .target(name: "Geo"),
         .target(name: "Platform"),
-        .target(name: "Web"),
+        .target(name: "Web", dependencies: ["CCurl"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Location", dependencies: ["Geo", "Web", "Platform", "CGPS"]),
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "Platform"]),

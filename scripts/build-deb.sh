@@ -47,6 +47,9 @@ mkdir -p "$work/shlibs/debian"
 printf 'Source: airloc\n\nPackage: airloc\nArchitecture: any\n' > "$work/shlibs/debian/control"
 depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e "$root/usr/bin/airloc" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "Error: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
+# libcurl is opened with dlopen on the first request (faster start), so shlibdeps cannot
+# see it: either of Debian's two builds, from the version whose options airloc sets.
+depends="$depends, libcurl4 (>= 7.85.0) | libcurl3-gnutls (>= 7.85.0)"
 
 install -d "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

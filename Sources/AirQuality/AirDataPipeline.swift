@@ -50,7 +50,7 @@ public struct AirDataPipeline: Sendable {
     public var time: any TimeSource
 
     public init(
-        options: Options, transport: any HTTPTransport = URLSessionTransport(), time: any TimeSource = SystemTime()
+        options: Options, transport: any HTTPTransport = NetworkTransport(), time: any TimeSource = SystemTime()
     ) {
         self.options = options
         self.transport = transport

@@ -57,7 +57,7 @@ public struct AirReport: Sendable {
     public static func make(
         fix: Fix, provider: String, attempts: [LocationChain.Attempt] = [], accuracy: AccuracyAuthorization,
         settings: Settings, gazetteer: Gazetteer, request: Request = Request(), chosenPlace: Place? = nil,
-        transport: any HTTPTransport = URLSessionTransport(), time: any TimeSource = SystemTime()
+        transport: any HTTPTransport = NetworkTransport(), time: any TimeSource = SystemTime()
     ) async -> AirReport {
         let place =
             chosenPlace.map { NearestPlace(place: $0, from: fix.coordinate) }

@@ -22,7 +22,7 @@ public enum PostalSearch {
 
     public static func places(
         country: String, code: String, sources: Sources, gazetteer: Gazetteer, settings: Settings,
-        transport: any HTTPTransport = URLSessionTransport()
+        transport: any HTTPTransport = NetworkTransport()
     ) async throws(PostalSearchError) -> PostalAnswer {
         var lookup = try PostalLookup(country: country, code: code, gazetteer: gazetteer)
         // Every spelling and coarser part the data may hold, finest first; only a code the

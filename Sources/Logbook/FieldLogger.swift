@@ -53,7 +53,7 @@ public struct FieldLogger {
 
     public init(
         logbook: Logbook, settings: Settings, gazetteer: Gazetteer, accuracy: AccuracyAuthorization,
-        transport: any HTTPTransport = URLSessionTransport(), time: any TimeSource = SystemTime(),
+        transport: any HTTPTransport = NetworkTransport(), time: any TimeSource = SystemTime(),
         bootID: String? = BootClock.bootID, bootSeconds: @escaping @Sendable () -> Double? = { BootClock.seconds },
         notify: @escaping @Sendable (LoggerNotice) -> Void = { _ in }
     ) {

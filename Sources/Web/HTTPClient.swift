@@ -1,14 +1,10 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A small JSON-over-HTTP(S) client: the only way airloc talks to the network.
 ///
 /// Contract: every request ends within `timeout` (a hard total deadline), with a decoded
 /// value or a ``WebError``. What goes over the wire is the `transport`'s business
-/// (``URLSessionTransport`` by default); the deadlines and retry pauses of
+/// (``NetworkTransport`` by default); the deadlines and retry pauses of
 /// ``get(_:service:retrying:deadline:attempts:random:)`` read and wait on `time`. Both
 /// are injected so the logic above the wire is tested without the network or the clock.
 public struct HTTPClient: Sendable {
@@ -18,7 +14,7 @@ public struct HTTPClient: Sendable {
     public var time: any TimeSource
 
     public init(
-        timeout: Duration = .seconds(10), transport: any HTTPTransport = URLSessionTransport(),
+        timeout: Duration = .seconds(10), transport: any HTTPTransport = NetworkTransport(),
         time: any TimeSource = SystemTime()
     ) {
         self.timeout = timeout

@@ -1,0 +1,272 @@
+// The one file that touches libcurl (see include/WebRequest.h for the contract).
+//
+// libcurl is opened with dlopen on the first request instead of being linked: linked,
+// the dynamic loader maps and relocates it and its two dozen dependencies (OpenSSL,
+// GnuTLS for LDAP, Kerberos, SSH, ...) at every start, about 11 ms of a 25 ms
+// `airloc reverse` that never goes online (docs/performance.md).
+//
+// Each request runs in its own multi handle so that airloc_web_request_cancel can wake
+// it at once (curl_multi_wakeup) instead of at libcurl's next progress tick.
+
+#include "WebRequest.h"
+
+#include <curl/curl.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+    CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    CURLMcode (*multi_cleanup)(CURLM *);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} api;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static const char *load_error = "libcurl was not loaded";
+static char load_error_text[512];
+
+static void load(void) {
+    // libcurl4 (OpenSSL) or libcurl3-gnutls: the same ABI; Debian ships both names.
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) library = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        snprintf(load_error_text, sizeof load_error_text, "libcurl is not installed (%s)", dlerror());
+        load_error = load_error_text;
+        return;
+    }
+#define BIND(field, name)                                                                  \
+    if ((*(void **)&api.field = dlsym(library, name)) == NULL) {                           \
+        snprintf(load_error_text, sizeof load_error_text, "libcurl lacks %s (too old?)", name); \
+        load_error = load_error_text;                                                      \
+        return;                                                                            \
+    }
+    BIND(global_init, "curl_global_init")
+    BIND(easy_init, "curl_easy_init")
+    BIND(easy_setopt, "curl_easy_setopt")
+    BIND(easy_getinfo, "curl_easy_getinfo")
+    BIND(easy_cleanup, "curl_easy_cleanup")
+    BIND(easy_strerror, "curl_easy_strerror")
+    BIND(multi_init, "curl_multi_init")
+    BIND(multi_add_handle, "curl_multi_add_handle")
+    BIND(multi_remove_handle, "curl_multi_remove_handle")
+    BIND(multi_perform, "curl_multi_perform")
+    BIND(multi_poll, "curl_multi_poll")
+    BIND(multi_wakeup, "curl_multi_wakeup")
+    BIND(multi_info_read, "curl_multi_info_read")
+    BIND(multi_cleanup, "curl_multi_cleanup")
+    BIND(slist_append, "curl_slist_append")
+    BIND(slist_free_all, "curl_slist_free_all")
+#undef BIND
+    // Once, before any handle exists: curl_global_init is not thread-safe.
+    if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        load_error = "libcurl failed to initialise";
+        return;
+    }
+    load_error = NULL;
+}
+
+const char *airloc_web_load(void) {
+    pthread_once(&load_once, load);
+    return load_error;
+}
+
+struct airloc_web_request {
+    CURL *easy;
+    CURLM *multi;
+    struct curl_slist *headers;
+    atomic_int cancelled;
+    size_t max_body;
+    unsigned char *body;
+    size_t length, capacity;
+    int too_large;
+    airloc_web_outcome outcome;
+    long status;
+    char reason[CURL_ERROR_SIZE];
+};
+
+static size_t receive(char *data, size_t size, size_t count, void *context) {
+    airloc_web_request *request = context;
+    size_t bytes = size * count;
+    if (request->length + bytes > request->max_body) {
+        request->too_large = 1;
+        return 0;  // libcurl ends the transfer with CURLE_WRITE_ERROR
+    }
+    if (request->length + bytes > request->capacity) {
+        size_t capacity = request->capacity ? request->capacity : 16384;
+        while (capacity < request->length + bytes) capacity *= 2;
+        if (capacity > request->max_body) capacity = request->max_body;
+        unsigned char *grown = realloc(request->body, capacity);
+        if (grown == NULL) return 0;
+        request->body = grown;
+        request->capacity = capacity;
+    }
+    memcpy(request->body + request->length, data, bytes);
+    request->length += bytes;
+    return bytes;
+}
+
+airloc_web_request *airloc_web_request_new(const char *url, const char *user_agent, long timeout_ms,
+                                           size_t max_body) {
+    airloc_web_request *request = calloc(1, sizeof *request);
+    if (request == NULL) return NULL;
+    request->max_body = max_body;
+    atomic_init(&request->cancelled, 0);
+    const char *missing = airloc_web_load();
+    if (missing != NULL) {
+        request->outcome = AIRLOC_WEB_NO_LIBRARY;
+        snprintf(request->reason, sizeof request->reason, "%s", missing);
+        return request;
+    }
+    request->easy = api.easy_init();
+    request->multi = api.multi_init();
+    request->headers = api.slist_append(NULL, "Accept: application/json");
+    if (request->easy == NULL || request->multi == NULL || request->headers == NULL) {
+        airloc_web_request_free(request);
+        return NULL;
+    }
+    CURL *easy = request->easy;
+    api.easy_setopt(easy, CURLOPT_URL, url);
+    api.easy_setopt(easy, CURLOPT_USERAGENT, user_agent);
+    api.easy_setopt(easy, CURLOPT_HTTPHEADER, request->headers);
+    api.easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+    api.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
+    api.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+    api.easy_setopt(easy, CURLOPT_MAXREDIRS, 5L);
+    // Only the web: a redirect must not lead to file://, or any other of libcurl's schemes.
+    // A libcurl without these options (before 7.85) would ignore the limit: refuse it.
+    if (api.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+        api.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK) {
+        request->outcome = AIRLOC_WEB_NO_LIBRARY;
+        snprintf(request->reason, sizeof request->reason, "libcurl is older than 7.85, which airloc needs");
+        api.easy_cleanup(request->easy);
+        request->easy = NULL;
+        return request;
+    }
+    api.easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");  // whatever this libcurl can decode
+    api.easy_setopt(easy, CURLOPT_WRITEFUNCTION, receive);
+    api.easy_setopt(easy, CURLOPT_WRITEDATA, request);
+    api.easy_setopt(easy, CURLOPT_ERRORBUFFER, request->reason);
+    return request;
+}
+
+static airloc_web_outcome classify(airloc_web_request *request, CURLcode code) {
+    switch (code) {
+    case CURLE_OK: return AIRLOC_WEB_ANSWERED;
+    case CURLE_OPERATION_TIMEDOUT: return AIRLOC_WEB_TIMED_OUT;
+    case CURLE_COULDNT_CONNECT: return AIRLOC_WEB_REFUSED;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY: return AIRLOC_WEB_UNKNOWN_HOST;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR: return AIRLOC_WEB_TLS;
+    case CURLE_WRITE_ERROR: return request->too_large ? AIRLOC_WEB_TOO_LARGE : AIRLOC_WEB_FAILED;
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM: return AIRLOC_WEB_LOST;
+    default: return AIRLOC_WEB_FAILED;
+    }
+}
+
+void airloc_web_request_perform(airloc_web_request *request) {
+    if (request->easy == NULL) return;  // no library: the outcome is already set
+    if (atomic_load(&request->cancelled)) {
+        request->outcome = AIRLOC_WEB_CANCELLED;
+        return;
+    }
+    if (api.multi_add_handle(request->multi, request->easy) != CURLM_OK) {
+        request->outcome = AIRLOC_WEB_FAILED;
+        snprintf(request->reason, sizeof request->reason, "libcurl refused the request");
+        return;
+    }
+    int running = 1;
+    CURLcode result = CURLE_OK;
+    int cancelled = 0;
+    for (;;) {
+        if (atomic_load(&request->cancelled)) {
+            cancelled = 1;
+            break;
+        }
+        if (api.multi_perform(request->multi, &running) != CURLM_OK) {
+            result = CURLE_FAILED_INIT;
+            break;
+        }
+        int queued = 0;
+        CURLMsg *message = api.multi_info_read(request->multi, &queued);
+        if (message != NULL && message->msg == CURLMSG_DONE) {
+            result = message->data.result;
+            break;
+        }
+        if (!running) {  // ended without saying how: never seen, but never wait on it
+            result = CURLE_GOT_NOTHING;
+            break;
+        }
+        // libcurl's own timers (CURLOPT_TIMEOUT_MS) bound the wait; a cancel wakes it.
+        api.multi_poll(request->multi, NULL, 0, 1000, NULL);
+    }
+    api.easy_getinfo(request->easy, CURLINFO_RESPONSE_CODE, &request->status);
+    api.multi_remove_handle(request->multi, request->easy);
+    if (cancelled) {
+        request->outcome = AIRLOC_WEB_CANCELLED;
+    } else {
+        request->outcome = classify(request, result);
+        long os_errno = 0;
+        api.easy_getinfo(request->easy, CURLINFO_OS_ERRNO, &os_errno);
+        // "Could not connect" is refused only when the peer said so; no route, no network
+        // and the like keep libcurl's own words.
+        if (request->outcome == AIRLOC_WEB_REFUSED && os_errno != ECONNREFUSED) request->outcome = AIRLOC_WEB_FAILED;
+        if (request->outcome != AIRLOC_WEB_ANSWERED) {
+            request->status = 0;
+            if (request->reason[0] == '\0') {
+                snprintf(request->reason, sizeof request->reason, "%s", api.easy_strerror(result));
+            }
+        }
+    }
+}
+
+void airloc_web_request_cancel(airloc_web_request *request) {
+    atomic_store(&request->cancelled, 1);
+    if (request->multi != NULL) api.multi_wakeup(request->multi);
+}
+
+airloc_web_outcome airloc_web_request_outcome(const airloc_web_request *request) { return request->outcome; }
+
+long airloc_web_request_status(const airloc_web_request *request) { return request->status; }
+
+const unsigned char *airloc_web_request_body(const airloc_web_request *request, size_t *length) {
+    *length = request->length;
+    return request->body;
+}
+
+const char *airloc_web_request_reason(const airloc_web_request *request) { return request->reason; }
+
+void airloc_web_request_free(airloc_web_request *request) {
+    if (request == NULL) return;
+    if (request->multi != NULL) api.multi_cleanup(request->multi);
+    if (request->easy != NULL) api.easy_cleanup(request->easy);
+    if (request->headers != NULL) api.slist_free_all(request->headers);
+    free(request->body);
+    free(request);
+}

@@ -1,0 +1,104 @@
+import CCurl
+import Foundation
+
+/// The network: each GET through libcurl, which is loaded on the first request, so a
+/// command that never goes online starts without it (docs/performance.md).
+///
+/// Contract (``HTTPTransport``'s, and): nothing is sent but the URL, a generic
+/// User-Agent and `Accept: application/json`; no cookies, no cache, no identifiers.
+/// Redirects are followed (five at most, to `http` and `https` only); proxies come from
+/// the environment as curl reads them (`https_proxy`, `no_proxy`). An answer larger
+/// than ``maximumBody`` is refused as `.undecodable`. Each request has a hard total
+/// deadline, not only an idle timeout: a server that trickles bytes cannot hold it.
+/// Without libcurl on the system every request fails as `.unreachable`, saying so.
+public struct NetworkTransport: HTTPTransport {
+    /// The largest answer accepted, in bytes.
+    public var maximumBody: Int
+
+    /// `maximumBody` 64 MiB by default: thirty years of daily climate values, the
+    /// largest answer airloc asks for, are about 300 kB.
+    public init(maximumBody: Int = 64 << 20) { self.maximumBody = maximumBody }
+
+    public func get(_ url: URL, service: String, timeout: Duration) async throws(WebError) -> (
+        status: Int, body: Data
+    ) {
+        let seconds = timeout.seconds
+        guard
+            let request = WebRequest(
+                url: url.absoluteString, timeoutMilliseconds: Int((seconds * 1000).rounded(.up)),
+                maximumBody: maximumBody)
+        else { throw .unreachable(service: service, reason: "out of memory") }
+        let outcome = FirstOutcome<Result<(Int, Data), WebError>>()
+        // libcurl blocks: on a thread of its own, never on the cooperative pool, which a
+        // few slow requests would otherwise starve.
+        let thread = Thread {
+            request.perform()
+            outcome.settle(request.result(service: service, seconds: seconds))
+        }
+        thread.start()
+        // The hard deadline races the request without waiting for it (libcurl keeps its
+        // own, this one holds even if that one slipped).
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(seconds + 0.25))
+            outcome.settle(.failure(.timedOut(service: service, seconds: seconds)))
+        }
+        let result = await withTaskCancellationHandler {
+            await outcome.value
+        } onCancel: {
+            request.cancel()
+            // Settling resumes this very task: not from under its status lock, which the
+            // canceller holds while this runs.
+            DispatchQueue.global().async { outcome.settle(.failure(.cancelled(service: service))) }
+        }
+        deadline.cancel()
+        request.cancel()  // ends the transfer if the deadline won; a no-op once it is done
+        if Task.isCancelled { throw .cancelled(service: service) }
+        return try result.get()
+    }
+}
+
+/// One request in C (Sources/CCurl/include/WebRequest.h), owned here: freed when the last of the performing
+/// thread and the awaiting task lets go, never while either may still touch it.
+final class WebRequest: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private let maximumBody: Int
+
+    init?(url: String, timeoutMilliseconds: Int, maximumBody: Int) {
+        self.maximumBody = maximumBody
+        guard
+            let handle = airloc_web_request_new(
+                url, "airloc/\(AirlocVersion.string)", timeoutMilliseconds, maximumBody)
+        else { return nil }
+        self.handle = handle
+    }
+
+    deinit { airloc_web_request_free(handle) }
+
+    /// Blocks until the request ends.
+    func perform() { airloc_web_request_perform(handle) }
+
+    /// Safe from any thread, before, during or after ``perform()``.
+    func cancel() { airloc_web_request_cancel(handle) }
+
+    /// After ``perform()``: the answer, or why there is none.
+    func result(service: String, seconds: Double) -> Result<(Int, Data), WebError> {
+        let reason = String(cString: airloc_web_request_reason(handle))
+        switch airloc_web_request_outcome(handle) {
+        case AIRLOC_WEB_ANSWERED:
+            var length = 0
+            let bytes = airloc_web_request_body(handle, &length)
+            let body = bytes.map { Data(bytes: $0, count: length) } ?? Data()
+            return .success((airloc_web_request_status(handle), body))
+        case AIRLOC_WEB_TIMED_OUT: return .failure(.timedOut(service: service, seconds: seconds))
+        case AIRLOC_WEB_CANCELLED: return .failure(.cancelled(service: service))
+        case AIRLOC_WEB_REFUSED: return .failure(.unreachable(service: service, reason: "connection refused"))
+        case AIRLOC_WEB_UNKNOWN_HOST: return .failure(.unreachable(service: service, reason: "unknown host"))
+        case AIRLOC_WEB_TLS: return .failure(.unreachable(service: service, reason: "TLS failure: \(reason)"))
+        case AIRLOC_WEB_LOST: return .failure(.unreachable(service: service, reason: "connection lost"))
+        case AIRLOC_WEB_TOO_LARGE:
+            let limit = maximumBody % (1 << 20) == 0 ? "\(maximumBody >> 20) MiB" : "\(maximumBody) bytes"
+            return .failure(.undecodable(service: service, reason: "the answer is larger than \(limit)"))
+        default: return .failure(.unreachable(service: service, reason: reason))
+        }
+    }
+}
