@@ -13,8 +13,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 ARGS ?= now
 SWIFT ?= swift
-# Debian packages the build, the tests and the demo need. libcurl4-openssl-dev: the
-# release build links Foundation statically, which links libcurl by its -dev name.
+# Debian packages the build, the tests and the demo need. libcurl4-openssl-dev: curl.h
+# for Sources/CCurl; libcurl4: opened at run time by the first web request.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl
 
 .PHONY: all deps build release demo test test-repeat lint format run bench acceptance data data-check install uninstall clean deb deb-test
@@ -27,12 +27,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The Swift runtime linked statically: a cold `airloc reverse` starts in ~13 ms instead
-# of ~21 ms (dynamic loading of the Swift libraries), see docs/performance.md.
-RELEASE_FLAGS := -c release --static-swift-stdlib
-
+# Built as it ships (the Swift runtime linked statically, packed relocations): see
+# scripts/build-release.sh and docs/performance.md.
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product airloc
+	SWIFT=$(SWIFT) scripts/build-release.sh airloc
 
 demo: build
 	@scripts/demo.sh .build/debug/airloc
@@ -69,7 +67,7 @@ data-check: deps
 	scripts/build-data.sh --check
 
 acceptance: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product airloc-bench
+	SWIFT=$(SWIFT) scripts/build-release.sh airloc-bench
 	.build/release/airloc-bench acceptance ../shared/corpus/geocode data/gazetteer.bin
 
 # The logger's unit goes where an administrator's units go (a package puts it in

@@ -5,9 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-20}
-# As `make release` builds it: the Swift runtime linked statically (faster start).
-swift build -c release --static-swift-stdlib --product airloc >/dev/null
-swift build -c release --static-swift-stdlib --product airloc-bench >/dev/null
+# As it ships (scripts/build-release.sh: static Swift runtime, packed relocations).
+scripts/build-release.sh airloc >/dev/null
+scripts/build-release.sh airloc-bench >/dev/null
 bin=.build/release/airloc
 
 echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"

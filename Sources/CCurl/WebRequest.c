@@ -43,6 +43,14 @@ static const char *load_error = "libcurl was not loaded";
 static char load_error_text[512];
 
 static void load(void) {
+    // Debian's libcurl4 (OpenSSL) also links GnuTLS, for LDAP and RTMP, which airloc
+    // never uses (http and https only). GnuTLS initialises itself, p11-kit modules and
+    // all, the moment it is loaded unless this is set: 0.9 MB of the logger's memory for
+    // nothing. curl's GnuTLS build initialises GnuTLS explicitly, so it is safe there.
+    // Not in a constructor: set before main, it hid the arguments from Swift's
+    // CommandLine. Here other threads may read the environment; a process's first
+    // setenv leaves the array they read in place, and airloc sets nothing else.
+    setenv("GNUTLS_NO_IMPLICIT_INIT", "1", 0);
     // libcurl4 (OpenSSL) or libcurl3-gnutls: the same ABI; Debian ships both names.
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) library = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
