@@ -53,7 +53,8 @@ depends="$depends, libcurl4 (>= 7.85.0) | libcurl3-gnutls (>= 7.85.0)"
 
 install -d "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
-sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@SIZE@|$size|" -e "s|@DEPENDS@|$depends|" \
+# '#' for Depends: its alternatives are written with '|'.
+sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@SIZE@|$size|" -e "s#@DEPENDS@#$depends#" \
     packaging/control.in > "$root/DEBIAN/control"
 echo /etc/airloc/airloc.conf > "$root/DEBIAN/conffiles"
 install -m 0755 packaging/postinst packaging/postrm "$root/DEBIAN/"
