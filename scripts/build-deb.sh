@@ -50,6 +50,13 @@ depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e "$root/usr/bin/airloc" 2>/de
 # libcurl is opened with dlopen on the first request (faster start), so shlibdeps cannot
 # see it: either of Debian's two builds, from the version whose options airloc sets.
 depends="$depends, libcurl4 (>= 7.85.0) | libcurl3-gnutls (>= 7.85.0)"
+# Packed relocations (scripts/build-release.sh) need glibc 2.36, which shlibdeps does not
+# know from the symbols it reads: raise its libc6 floor to that when it is lower.
+libc=$(printf '%s' "$depends" | sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p')
+if [ -z "$libc" ] || dpkg --compare-versions "$libc" lt 2.36; then
+    depends=$(printf '%s' "$depends" | sed -e 's/libc6 ([^)]*)/libc6 (>= 2.36)/')
+    case $depends in *"libc6 ("*) ;; *) depends="libc6 (>= 2.36), $depends" ;; esac
+fi
 
 install -d "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
