@@ -21,7 +21,8 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CINIH", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // libmosquitto, opened with dlopen by the first MQTT client (Sources/CMosquitto says why).
+        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         // libcurl, opened with dlopen on the first request (Sources/CCurl/WebRequest.c says why).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // The C library's wcwidth (part of libc: nothing to install or link).

@@ -47,9 +47,10 @@ mkdir -p "$work/shlibs/debian"
 printf 'Source: airloc\n\nPackage: airloc\nArchitecture: any\n' > "$work/shlibs/debian/control"
 depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e "$root/usr/bin/airloc" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "Error: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
-# libcurl is opened with dlopen on the first request (faster start), so shlibdeps cannot
-# see it: either of Debian's two builds, from the version whose options airloc sets.
-depends="$depends, libcurl4 (>= 7.85.0) | libcurl3-gnutls (>= 7.85.0)"
+# libcurl and libmosquitto are opened with dlopen when first used (faster start), so
+# shlibdeps cannot see them: libcurl in either of Debian's two builds, from the version
+# whose options airloc sets; libmosquitto from 1.6 (MOSQ_OPT_SEND_MAXIMUM).
+depends="$depends, libcurl4 (>= 7.85.0) | libcurl3-gnutls (>= 7.85.0), libmosquitto1 (>= 1.6)"
 # Packed relocations (scripts/build-release.sh) need glibc 2.36, which shlibdeps does not
 # know from the symbols it reads: raise its libc6 floor to that when it is lower.
 libc=$(printf '%s' "$depends" | sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p')

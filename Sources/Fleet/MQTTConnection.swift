@@ -61,33 +61,36 @@ public final class MQTTConnection: @unchecked Sendable {
     /// (a CA file that cannot be read), with the library's reason.
     public init(options: Options) throws(FleetError) {
         self.options = options
-        mosquitto_lib_init()
-        guard let client = mosquitto_new(options.clientID, !options.persistentSession, nil) else {
+        if let missing = airloc_mosquitto_load() { throw .setup(String(cString: missing)) }
+        airloc_mosquitto_lib_init()
+        guard let client = airloc_mosquitto_new(options.clientID, !options.persistentSession, nil) else {
             throw .setup("cannot create an MQTT client: \(String(cString: strerror(errno)))")
         }
         handle = client
-        mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
-        mosquitto_int_option(client, MOSQ_OPT_SEND_MAXIMUM, Int32(options.inFlight))
-        mosquitto_max_inflight_messages_set(client, UInt32(options.inFlight))
-        mosquitto_reconnect_delay_set(client, 1, 30, true)
+        airloc_mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
+        airloc_mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        airloc_mosquitto_int_option(client, MOSQ_OPT_SEND_MAXIMUM, Int32(options.inFlight))
+        airloc_mosquitto_max_inflight_messages_set(client, UInt32(options.inFlight))
+        airloc_mosquitto_reconnect_delay_set(client, 1, 30, true)
         // Threaded: publish() and subscribe() from other threads only queue the packet
         // and wake the network thread, which does every read and write. Without it they
         // write to the socket themselves, and an SSL connection is not safe for a write
         // on one thread while another reads (a crash in libssl, seen under TLS).
-        mosquitto_threaded_set(client, true)
+        airloc_mosquitto_threaded_set(client, true)
         if let username = options.username {
-            try check(mosquitto_username_pw_set(client, username, options.password), "username/password")
+            try check(airloc_mosquitto_username_pw_set(client, username, options.password), "username/password")
         }
         if options.tls {
             try check(
-                mosquitto_tls_set(client, options.caFile, nil, options.certFile, options.keyFile, nil), "TLS setup")
+                airloc_mosquitto_tls_set(client, options.caFile, nil, options.certFile, options.keyFile, nil),
+                "TLS setup")
         }
         if let will = options.will {
             let bytes = Array(will.payload.utf8)
-            try check(mosquitto_will_set(client, will.topic, Int32(bytes.count), bytes, 1, will.retain), "the will")
+            try check(
+                airloc_mosquitto_will_set(client, will.topic, Int32(bytes.count), bytes, 1, will.retain), "the will")
         }
-        mosquitto_log_callback_set(client) { _, object, level, text in
+        airloc_mosquitto_log_callback_set(client) { _, object, level, text in
             guard level == MOSQ_LOG_ERR, let text, let connection = MQTTConnection.from(object) else { return }
             let line = String(cString: text)
             guard line.hasPrefix("OpenSSL Error") else { return }
@@ -95,16 +98,16 @@ public final class MQTTConnection: @unchecked Sendable {
             let reason = line.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? line
             connection.lock.withLock { connection.tlsDetail = reason }
         }
-        mosquitto_connect_callback_set(client) { _, object, code in
+        airloc_mosquitto_connect_callback_set(client) { _, object, code in
             MQTTConnection.from(object)?.connectedCallback(code)
         }
-        mosquitto_disconnect_callback_set(client) { _, object, code in
+        airloc_mosquitto_disconnect_callback_set(client) { _, object, code in
             MQTTConnection.from(object)?.disconnectedCallback(code)
         }
-        mosquitto_publish_callback_set(client) { _, object, mid in
+        airloc_mosquitto_publish_callback_set(client) { _, object, mid in
             MQTTConnection.from(object)?.lockedAppend(acknowledged: mid)
         }
-        mosquitto_message_callback_set(client) { _, object, message in
+        airloc_mosquitto_message_callback_set(client) { _, object, message in
             guard let message, let connection = MQTTConnection.from(object) else { return }
             let topic = String(cString: message.pointee.topic)
             let payload =
@@ -118,7 +121,7 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     deinit {
-        if let handle, !running { mosquitto_destroy(handle) }
+        if let handle, !running { airloc_mosquitto_destroy(handle) }
     }
 
     private static func from(_ object: UnsafeMutableRawPointer?) -> MQTTConnection? {
@@ -129,7 +132,7 @@ public final class MQTTConnection: @unchecked Sendable {
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             let reason =
                 code == MOSQ_ERR_ERRNO.rawValue
-                ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
+                ? String(cString: strerror(errno)) : String(cString: airloc_mosquitto_strerror(code))
             throw .setup("\(what): \(reason)")
         }
     }
@@ -154,8 +157,8 @@ public final class MQTTConnection: @unchecked Sendable {
             if needConnect {
                 let code =
                     everConnected
-                    ? mosquitto_reconnect(handle)
-                    : mosquitto_connect(handle, options.host, Int32(options.port), Int32(options.keepalive))
+                    ? airloc_mosquitto_reconnect(handle)
+                    : airloc_mosquitto_connect(handle, options.host, Int32(options.port), Int32(options.keepalive))
                 guard code == MOSQ_ERR_SUCCESS.rawValue else {
                     recordFailure(code)
                     pause(seconds: delay)
@@ -165,7 +168,7 @@ public final class MQTTConnection: @unchecked Sendable {
                 everConnected = true
                 needConnect = false
             }
-            let code = mosquitto_loop(handle, 200, 1)
+            let code = airloc_mosquitto_loop(handle, 200, 1)
             if code != MOSQ_ERR_SUCCESS.rawValue {
                 if lock.withLock({ stopping }) { break }
                 // A TLS handshake that fails after the TCP connection did fails here.
@@ -198,7 +201,7 @@ public final class MQTTConnection: @unchecked Sendable {
             } else {
                 let cause =
                     code == MOSQ_ERR_ERRNO.rawValue
-                    ? String(cString: strerror(errorNumber)) : String(cString: mosquitto_strerror(code))
+                    ? String(cString: strerror(errorNumber)) : String(cString: airloc_mosquitto_strerror(code))
                 reason = "cannot reach the broker \(options.host):\(options.port) (\(cause))"
             }
             failure = reason
@@ -220,7 +223,7 @@ public final class MQTTConnection: @unchecked Sendable {
             } else {
                 connected = false
                 rejected = true
-                failure = "the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))"
+                failure = "the broker refused the connection: \(String(cString: airloc_mosquitto_connack_string(code)))"
                 // 4: bad user name or password, 5: not authorised — retrying cannot help.
                 refused = code == 4 || code == 5
             }
@@ -265,16 +268,16 @@ public final class MQTTConnection: @unchecked Sendable {
         guard let handle else { throw .setup("the client is closed") }
         var mid: Int32 = 0
         let bytes = Array(payload.utf8)
-        let code = mosquitto_publish(handle, &mid, topic, Int32(bytes.count), bytes, 1, retain)
+        let code = airloc_mosquitto_publish(handle, &mid, topic, Int32(bytes.count), bytes, 1, retain)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
-            throw .publish("\(topic): \(String(cString: mosquitto_strerror(code)))")
+            throw .publish("\(topic): \(String(cString: airloc_mosquitto_strerror(code)))")
         }
         return mid
     }
 
     public func subscribe(_ topic: String) {
         guard let handle else { return }
-        mosquitto_subscribe(handle, nil, topic, 1)
+        airloc_mosquitto_subscribe(handle, nil, topic, 1)
     }
 
     /// Publishes `last` (e.g. "offline"), disconnects cleanly (no will), stops the thread.
@@ -289,12 +292,12 @@ public final class MQTTConnection: @unchecked Sendable {
         if running { stopped.wait() }
         running = false
         // The network thread is gone: this thread alone may touch the connection now.
-        if wasConnected && mosquitto_disconnect(handle) == MOSQ_ERR_SUCCESS.rawValue {
+        if wasConnected && airloc_mosquitto_disconnect(handle) == MOSQ_ERR_SUCCESS.rawValue {
             // Write the DISCONNECT (the broker then drops the will); the library closes
             // the socket after it, and the loop then reports no connection.
-            for _ in 0..<10 where mosquitto_loop(handle, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+            for _ in 0..<10 where airloc_mosquitto_loop(handle, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
         }
-        mosquitto_destroy(handle)
+        airloc_mosquitto_destroy(handle)
         self.handle = nil
     }
 }
