@@ -19,23 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Every function used, looked up once and typed from curl.h's own declaration (as in
+// CMosquitto), so a mismatch is a compile error rather than a wrong call.
+#define CURL_FUNCTIONS(X)                                                                          \
+    X(global_init) X(easy_init) X(easy_setopt) X(easy_getinfo) X(easy_cleanup) X(easy_strerror)    \
+    X(multi_init) X(multi_add_handle) X(multi_remove_handle) X(multi_perform) X(multi_poll)         \
+    X(multi_wakeup) X(multi_info_read) X(multi_cleanup) X(slist_append) X(slist_free_all)
+
 static struct {
-    CURLcode (*global_init)(long);
-    CURL *(*easy_init)(void);
-    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
-    void (*easy_cleanup)(CURL *);
-    const char *(*easy_strerror)(CURLcode);
-    CURLM *(*multi_init)(void);
-    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
-    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
-    CURLMcode (*multi_perform)(CURLM *, int *);
-    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
-    CURLMcode (*multi_wakeup)(CURLM *);
-    CURLMsg *(*multi_info_read)(CURLM *, int *);
-    CURLMcode (*multi_cleanup)(CURLM *);
-    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-    void (*slist_free_all)(struct curl_slist *);
+#define FIELD(name) __typeof__(curl_##name) *name;
+    CURL_FUNCTIONS(FIELD)
+#undef FIELD
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -59,28 +53,13 @@ static void load(void) {
         load_error = load_error_text;
         return;
     }
-#define BIND(field, name)                                                                  \
-    if ((*(void **)&api.field = dlsym(library, name)) == NULL) {                           \
-        snprintf(load_error_text, sizeof load_error_text, "libcurl lacks %s (too old?)", name); \
-        load_error = load_error_text;                                                      \
-        return;                                                                            \
+#define BIND(name)                                                                                \
+    if ((*(void **)&api.name = dlsym(library, "curl_" #name)) == NULL) {                           \
+        snprintf(load_error_text, sizeof load_error_text, "libcurl lacks curl_%s (too old?)", #name); \
+        load_error = load_error_text;                                                             \
+        return;                                                                                   \
     }
-    BIND(global_init, "curl_global_init")
-    BIND(easy_init, "curl_easy_init")
-    BIND(easy_setopt, "curl_easy_setopt")
-    BIND(easy_getinfo, "curl_easy_getinfo")
-    BIND(easy_cleanup, "curl_easy_cleanup")
-    BIND(easy_strerror, "curl_easy_strerror")
-    BIND(multi_init, "curl_multi_init")
-    BIND(multi_add_handle, "curl_multi_add_handle")
-    BIND(multi_remove_handle, "curl_multi_remove_handle")
-    BIND(multi_perform, "curl_multi_perform")
-    BIND(multi_poll, "curl_multi_poll")
-    BIND(multi_wakeup, "curl_multi_wakeup")
-    BIND(multi_info_read, "curl_multi_info_read")
-    BIND(multi_cleanup, "curl_multi_cleanup")
-    BIND(slist_append, "curl_slist_append")
-    BIND(slist_free_all, "curl_slist_free_all")
+    CURL_FUNCTIONS(BIND)
 #undef BIND
     // Once, before any handle exists: curl_global_init is not thread-safe.
     if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
@@ -178,7 +157,13 @@ static airloc_web_outcome classify(airloc_web_request *request, CURLcode code) {
     switch (code) {
     case CURLE_OK: return AIRLOC_WEB_ANSWERED;
     case CURLE_OPERATION_TIMEDOUT: return AIRLOC_WEB_TIMED_OUT;
-    case CURLE_COULDNT_CONNECT: return AIRLOC_WEB_REFUSED;
+    case CURLE_COULDNT_CONNECT: {
+        // Refused only when the peer said so; no route, no network and the like keep
+        // libcurl's own words.
+        long os_errno = 0;
+        api.easy_getinfo(request->easy, CURLINFO_OS_ERRNO, &os_errno);
+        return os_errno == ECONNREFUSED ? AIRLOC_WEB_REFUSED : AIRLOC_WEB_FAILED;
+    }
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY: return AIRLOC_WEB_UNKNOWN_HOST;
     case CURLE_SSL_CONNECT_ERROR:
@@ -240,11 +225,6 @@ void airloc_web_request_perform(airloc_web_request *request) {
         request->outcome = AIRLOC_WEB_CANCELLED;
     } else {
         request->outcome = classify(request, result);
-        long os_errno = 0;
-        api.easy_getinfo(request->easy, CURLINFO_OS_ERRNO, &os_errno);
-        // "Could not connect" is refused only when the peer said so; no route, no network
-        // and the like keep libcurl's own words.
-        if (request->outcome == AIRLOC_WEB_REFUSED && os_errno != ECONNREFUSED) request->outcome = AIRLOC_WEB_FAILED;
         if (request->outcome != AIRLOC_WEB_ANSWERED) {
             request->status = 0;
             if (request->reason[0] == '\0') {

@@ -37,7 +37,7 @@ enum GPSDMessage: Sendable {
         switch object["class"] as? String {
         case "POLL":
             let tpv = (object["tpv"] as? [[String: Any]])?.first
-            self = .poll(tpv.map(GPSDReport.init(tpv:)), at: (object["time"] as? String).flatMap(GPSDTime.parse))
+            self = .poll(tpv.map(GPSDReport.init(tpv:)), at: (object["time"] as? String).flatMap(UTCTime.parse))
         case "DEVICES":
             let list = object["devices"] as? [[String: Any]] ?? []
             self = .devices(list.compactMap(GPSDDevice.init(json:)))
@@ -70,11 +70,6 @@ public struct GPSDDevice: Sendable, Equatable {
         self.driver = driver
         self.activated = activated
     }
-}
-
-/// gpsd's ISO 8601 times ("2024-06-15T12:00:05.000Z").
-enum GPSDTime {
-    static func parse(_ text: String) -> Date? { UTCTime.parse(text) }
 }
 
 /// One gpsd report reduced to plain values (still possibly invalid: see ``fix``).
@@ -133,6 +128,6 @@ extension GPSDReport {
             altitudeHAE: number("altHAE"), altitudeMSL: number("altMSL"),
             eph: number("eph"), epx: number("epx"), epy: number("epy"),
             speed: number("speed"), track: number("track"),
-            time: (tpv["time"] as? String).flatMap(GPSDTime.parse), satellitesUsed: nil)
+            time: (tpv["time"] as? String).flatMap(UTCTime.parse), satellitesUsed: nil)
     }
 }

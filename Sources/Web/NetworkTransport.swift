@@ -57,8 +57,9 @@ public struct NetworkTransport: HTTPTransport {
     }
 }
 
-/// One request in C (Sources/CCurl/include/WebRequest.h), owned here: freed when the last of the performing
-/// thread and the awaiting task lets go, never while either may still touch it.
+/// One request in C (Sources/CCurl/include/WebRequest.h), owned here: freed when the
+/// last of the performing thread and the awaiting task lets go, never while either may
+/// still touch it.
 final class WebRequest: @unchecked Sendable {
     private let handle: OpaquePointer
     private let maximumBody: Int
