@@ -14,7 +14,7 @@ extension PlaceData {
     static func remedy(for error: GazetteerError) -> String {
         switch error {
         case .notFound: return "; set AIRLOC_DATA to the file or reinstall airloc"
-        case .corrupt: return "; reinstall airloc or rebuild it with `airloc data import`"
+        case .corrupt, .otherVersion: return "; reinstall airloc or rebuild it with `airloc data import`"
         case .unreadable, .badInput: return ""
         }
     }

@@ -9,6 +9,10 @@ struct BinaryWriter {
     mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func f32(_ value: Float) { u32(value.bitPattern) }
     mutating func raw(_ data: [UInt8]) { bytes.append(contentsOf: data) }
+    /// Overwrites four bytes already written at `offset` (a reference known only later).
+    mutating func patch(u32 value: UInt32, at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<(offset + 4), with: $0) }
+    }
     mutating func pad(to alignment: Int) {
         while bytes.count % alignment != 0 { bytes.append(0) }
     }

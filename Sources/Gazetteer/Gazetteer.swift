@@ -47,7 +47,7 @@ public final class Gazetteer: Sendable {
         else { throw corrupt("not an airloc gazetteer file") }
         let header = SectionReader(base: bytes.baseAddress!, count: bytes.count)
         guard header.u32(8) == GazetteerFormat.version else {
-            throw corrupt("format version \(header.u32(8)), this airloc reads \(GazetteerFormat.version)")
+            throw .otherVersion(path: path, version: header.u32(8), supported: GazetteerFormat.version)
         }
         let sectionCount = Int(header.u32(12))
         guard sectionCount < 256,
@@ -69,6 +69,12 @@ public final class Gazetteer: Sendable {
             guard reader.count % stride == 0 else { throw corrupt("section \(tag.rawValue) has a partial record") }
             return reader
         }
+        // Optional (files built before it lack it), but a damaged one is refused.
+        func keyTrie(_ section: SectionReader?) throws(GazetteerError) -> KeyTrie? {
+            guard let section else { return nil }
+            guard let trie = KeyTrie(section: section) else { throw corrupt("section KTRI has the wrong size") }
+            return trie
+        }
         strings = try section(.strings, stride: 1)
         countries = try section(.countries, stride: GazetteerFormat.countryStride)
         admin1 = try section(.admin1, stride: GazetteerFormat.admin1Stride)
@@ -79,7 +85,7 @@ public final class Gazetteer: Sendable {
         index = SearchIndex(
             entries: try section(.searchEntries, stride: GazetteerFormat.entryStride),
             keys: try section(.keys, stride: 1), hot: try section(.hotPrefixes, stride: GazetteerFormat.hotStride),
-            tops: try section(.hotTops, stride: 4))
+            tops: try section(.hotTops, stride: 4), trie: try keyTrie(found[GazetteerFormat.Tag.keyTrie.code]))
         count = places.count / GazetteerFormat.placeStride
         postal = try section(.postalCodes, stride: GazetteerFormat.postalStride)
         postalFormats = try section(.postalFormats, stride: GazetteerFormat.postalFormatStride)

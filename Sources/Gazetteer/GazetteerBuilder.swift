@@ -181,25 +181,22 @@ public struct GazetteerBuilder: Sendable {
         for (index, (_, row)) in ordered.enumerated() {
             search.add(
                 target: index, kind: .place,
-                importance: SearchIndexBuilder.importance(
-                    population: row.population, kind: .place, featureCode: row.featureCode,
-                    alternateNames: row.alternateNames.count),
+                population: row.population,
+                placeFlags: SearchTargetKind.placeFlags(
+                    featureCode: row.featureCode, alternateNames: row.alternateNames.count),
                 primary: row.name, alternates: [row.asciiName] + row.alternateNames + names(of: row.geonameid),
                 strings: &strings)
         }
         for (index, row) in admin1Rows.enumerated() where admin1Summaries[index].places > 0 {
             search.add(
                 target: index, kind: .admin1,
-                importance: SearchIndexBuilder.importance(
-                    population: admin1Summaries[index].population, kind: .admin1, featureCode: "ADM1"),
+                population: admin1Summaries[index].population,
                 primary: row.name, alternates: [row.asciiName] + names(of: row.geonameid), strings: &strings)
         }
         for (index, row) in countryRows.enumerated() where countrySummaries[index].places > 0 {
             search.add(
                 target: index, kind: .country,
-                importance: SearchIndexBuilder.importance(
-                    population: row.population > 0 ? row.population : countrySummaries[index].population,
-                    kind: .country, featureCode: "PCLI"),
+                population: row.population > 0 ? row.population : countrySummaries[index].population,
                 primary: row.name, alternates: names(of: row.geonameid), codes: [row.iso3], strings: &strings)
         }
         let searchSections = search.build()
@@ -235,7 +232,7 @@ public struct GazetteerBuilder: Sendable {
             (.admin1, admin1Section.bytes), (.timezones, timezoneSection.bytes), (.features, featureSection.bytes),
             (.places, placeSection.bytes), (.tree, treeSection), (.seeds, seedSection),
             (.idIndex, idSection.bytes), (.keys, searchSections.keys), (.searchEntries, searchSections.entries),
-            (.hotPrefixes, searchSections.hot), (.hotTops, searchSections.tops),
+            (.hotPrefixes, searchSections.hot), (.hotTops, searchSections.tops), (.keyTrie, searchSections.trie),
             (.postalCodes, postalSections.codes), (.postalFormats, postalSections.formats),
         ]
         var out = BinaryWriter()

@@ -5,6 +5,8 @@ public enum GazetteerError: Error, Sendable, Equatable, CustomStringConvertible 
     case notFound(searched: [String])
     case unreadable(path: String, reason: String)
     case corrupt(path: String, reason: String)
+    /// A sound file of another format version (built by an older or newer airloc).
+    case otherVersion(path: String, version: UInt32, supported: UInt32)
     case badInput(file: String, line: Int, reason: String)
 
     public var description: String {
@@ -15,6 +17,8 @@ public enum GazetteerError: Error, Sendable, Equatable, CustomStringConvertible 
             return "cannot read place data \(path): \(reason)"
         case .corrupt(let path, let reason):
             return "place data \(path) is damaged (\(reason))"
+        case .otherVersion(let path, let version, let supported):
+            return "place data \(path) is in format version \(version); this airloc reads version \(supported)"
         case .badInput(let file, let line, let reason):
             return "\(file):\(line): \(reason)"
         }

@@ -27,14 +27,19 @@ import Foundation
 ///   starting bound; bit 31 set when that place is the nearest for the whole cell.
 /// - `IDIX` 8: (u32 geonameid, u32 place index) sorted by id, for `place(id:)`.
 /// - `KEYS` one blob of folded search keys (``SearchKey``), each stored once.
-/// - `SIDX` 16: search entries sorted by key, then importance (descending): u32 key
+/// - `SIDX` 16: search entries sorted by key, then population (descending): u32 key
 ///   offset into `KEYS`, u32 target index, u32 offset into `STRS` of the name as written,
-///   u8 key length, u8 name length, u8 target kind (0 place, 1 admin-1, 2 country; bit 7
-///   set: a code that matches only exactly), u8 importance (8·log2 of the population,
-///   with the capital, region and alternate-name weights).
+///   u8 key length, u8 name length, u8 kind byte (bits 0-1 target kind: 0 place, 1
+///   admin-1, 2 country; bit 2 admin seat, bit 3 capital, bit 4 a place with no other
+///   name, bit 6 an alternate name, bit 7 a code that matches only exactly), u8 the
+///   target's population byte (8·log2 of population + 1). No ranking weight is stored:
+///   ``RankingWeights`` adds them when searching.
 /// - `SHOT` 16: "hot" prefixes whose entry range is large: u32 prefix offset into `KEYS`,
-///   u32 prefix length, u32 first index into `STOP`, u32 count; sorted by prefix.
-/// - `STOP` 4: entry indices of each hot prefix's best entries, by importance.
+///   u32 prefix length, u32 first record in `STOP`, u32 record count; sorted by prefix.
+/// - `STOP` 4: per hot prefix and per class (the kind byte's bits 0-6), a header record
+///   (u8 class, u24 count), then the class's best `count` entries by population: u24
+///   entry index, u8 population byte.
+/// - `KTRI` the top of the key trie, for the typo walk (layout in ``KeyTrie``); optional.
 /// - `POST` 32: postal codes sorted by country, then code bytes: u16 country, u16 admin-1
 ///   (0xFFFF none), code ref, place-name ref, i32 lat·1e5, i32 lon·1e5, u32 flags (bit 0:
 ///   the coordinates are derived, from the most populous place of that name).
@@ -42,7 +47,7 @@ import Foundation
 ///   regex ref, u32 offline code count, u32 pad.
 enum GazetteerFormat {
     static let magic: [UInt8] = Array("AIRLOCGZ".utf8)
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     static let headerSize = 16
     static let sectionEntrySize = 24
     static let none16: UInt16 = 0xFFFF
@@ -65,6 +70,7 @@ enum GazetteerFormat {
         case searchEntries = "SIDX"
         case hotPrefixes = "SHOT"
         case hotTops = "STOP"
+        case keyTrie = "KTRI"
 
         var code: UInt32 {
             var value: UInt32 = 0
@@ -82,7 +88,7 @@ enum GazetteerFormat {
     /// A prefix whose entry range is longer than this gets its best entries precomputed,
     /// so that a two-letter query does not scan tens of thousands of entries.
     static let hotThreshold = 1024
-    /// How many best entries a hot prefix keeps.
+    /// How many best entries a hot prefix keeps per class.
     static let hotTopCount = 64
     static let refStride = 8
     static let placeStride = 32

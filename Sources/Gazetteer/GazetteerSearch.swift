@@ -190,12 +190,12 @@ extension Gazetteer {
     }
 
     /// The `count` entries of `range` (all keys sharing their first `prefixLength`
-    /// bytes) with the highest stored importance that pass `filter`: the precomputed
-    /// list when the range is a big unfiltered hot prefix, else a linear scan.
+    /// bytes) with the highest prefix importance that pass `filter`: the precomputed
+    /// lists when the range is a big unfiltered hot prefix, else a linear scan.
     func best(in range: Range<Int>, prefixLength: Int, filter: TargetFilter, count: Int) -> [Int] {
         if filter.isEmpty, range.count > GazetteerFormat.hotThreshold, !range.isEmpty {
             let prefix = Array(index.key(range.lowerBound).prefix(prefixLength))
-            if let hot = index.hotEntries(prefix) { return Array(hot.prefix(count)) }
+            if let hot = index.hotEntries(prefix, count: count) { return hot }
         }
         return best(in: range, filter: filter, count: count, scanLimit: range.count)
     }

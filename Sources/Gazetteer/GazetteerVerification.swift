@@ -86,7 +86,11 @@ extension Gazetteer {
                 return problem
             }
             let target = Int(index.entries.u32(base + 4))
-            switch index.entries.u8(base + 14) & ~SearchTargetKind.alternateFlag & 0x7F {
+            let kindByte = index.kindByte(i)
+            if kindByte & 0x20 != 0 || kindByte & SearchTargetKind.seatMask == SearchTargetKind.seatMask {
+                return "an unknown kind of name"
+            }
+            switch kindByte & 0x03 {
             case 0: return indexProblem(target, count, "place")
             case 1: return indexProblem(target, admin1Count, "region")
             case 2: return indexProblem(target, countryCount, "country")
@@ -102,7 +106,28 @@ extension Gazetteer {
                     Int(index.hot.u32(base + 8)), Int(index.hot.u32(base + 12)), topCount,
                     "a best-entries list outside its section")
         }
-        check("STOP", topCount) { indexProblem(Int(index.tops.u32($0 * 4)), entryCount, "search entry") }
+        // Each hot prefix's records: per class a header (class, count), then entries.
+        check("STOP", index.hot.count / GazetteerFormat.hotStride) { i in
+            let first = Int(index.hot.u32(i * GazetteerFormat.hotStride + 8))
+            let end = first + Int(index.hot.u32(i * GazetteerFormat.hotStride + 12))
+            guard end <= topCount else { return nil }  // reported under SHOT
+            var position = first
+            while position < end {
+                let header = index.tops.u32(position * 4)
+                let groupEnd = position + 1 + Int(header >> 8)
+                guard groupEnd <= end else { return "a class list longer than its prefix's" }
+                for record in (position + 1)..<groupEnd {
+                    if let problem = indexProblem(
+                        Int(index.tops.u32(record * 4) & 0xFF_FFFF), entryCount, "search entry")
+                    {
+                        return problem
+                    }
+                }
+                position = groupEnd
+            }
+            return nil
+        }
+        problems += index.trie?.problems() ?? []
         check("POST", postal.count / GazetteerFormat.postalStride) { i in
             let base = i * GazetteerFormat.postalStride
             return indexProblem(Int(postal.u16(base)), countryCount, "country")

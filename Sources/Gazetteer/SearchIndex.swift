@@ -11,13 +11,16 @@ struct SearchIndex: Sendable {
     let keys: SectionReader
     let hot: SectionReader
     let tops: SectionReader
+    /// The top of the key trie (`KTRI`), when the file has it.
+    let trie: KeyTrie?
     let count: Int
 
-    init(entries: SectionReader, keys: SectionReader, hot: SectionReader, tops: SectionReader) {
+    init(entries: SectionReader, keys: SectionReader, hot: SectionReader, tops: SectionReader, trie: KeyTrie?) {
         self.entries = entries
         self.keys = keys
         self.hot = hot
         self.tops = tops
+        self.trie = trie
         self.count = entries.count / GazetteerFormat.entryStride
     }
 
@@ -31,16 +34,18 @@ struct SearchIndex: Sendable {
     @inline(__always) func isExactOnly(_ i: Int) -> Bool {
         entries.u8(i * GazetteerFormat.entryStride + 14) & SearchTargetKind.exactOnlyFlag != 0
     }
-    /// Stored importance (population with the capital, region and no-other-name weights).
-    @inline(__always) func importance(_ i: Int) -> Int { Int(entries.u8(i * GazetteerFormat.entryStride + 15)) }
-    /// Importance as a prefix or typo match (alternate names weigh less).
+    /// The stored kind byte: target kind, class bits (``RankingWeights``), flags.
+    @inline(__always) func kindByte(_ i: Int) -> UInt8 { entries.u8(i * GazetteerFormat.entryStride + 14) }
+    /// The target's population byte (8·log2 of population + 1).
+    @inline(__always) func population(_ i: Int) -> Int { Int(entries.u8(i * GazetteerFormat.entryStride + 15)) }
+    /// Importance as a prefix or typo match: population with its class's weight.
     @inline(__always) func prefixImportance(_ i: Int) -> Int {
-        importance(i) - (isAlternate(i) ? SearchIndexBuilder.alternatePenalty : 0)
+        population(i) + RankingWeights.weight(of: kindByte(i), exact: false)
     }
     /// Importance as an exact match (a whole alternate name weighs less than its place,
     /// but more than its start does).
     @inline(__always) func exactImportance(_ i: Int) -> Int {
-        importance(i) - (isAlternate(i) ? SearchIndexBuilder.exactAlternatePenalty : 0)
+        population(i) + RankingWeights.weight(of: kindByte(i), exact: true)
     }
     @inline(__always) func isAlternate(_ i: Int) -> Bool {
         entries.u8(i * GazetteerFormat.entryStride + 14) & SearchTargetKind.alternateFlag != 0
@@ -130,10 +135,45 @@ struct SearchIndex: Sendable {
         return low
     }
 
-    /// The best entries (by stored importance) of a hot prefix, if `prefix` is one.
-    func hotEntries(_ prefix: [UInt8]) -> [Int]? {
+    /// The best `count` entries of a hot prefix by prefix importance (ties: the earlier
+    /// entry first), if `prefix` is one: a merge of its classes' lists, each sorted by
+    /// population (see ``RankingWeights``).
+    func hotEntries(_ prefix: [UInt8], count: Int = GazetteerFormat.hotTopCount) -> [Int]? {
+        guard let records = hotRecords(prefix) else { return nil }
+        // The classes: (next record, end, weight), at most a few dozen.
+        var heads: [(next: Int, end: Int, weight: Int)] = []
+        var position = records.lowerBound
+        while position < records.upperBound {
+            let header = tops.u32(position * 4)
+            let end = min(records.upperBound, position + 1 + Int(header >> 8))
+            heads.append((position + 1, end, RankingWeights.weight(of: UInt8(header & 0xFF), exact: false)))
+            position = end
+        }
+        var best: [Int] = []
+        best.reserveCapacity(count)
+        while best.count < count {
+            var chosen = -1
+            var chosenImportance = Int.min
+            var chosenEntry = Int.max
+            for (n, head) in heads.enumerated() where head.next < head.end {
+                let record = tops.u32(head.next * 4)
+                let importance = Int(record >> 24) + head.weight
+                let entry = Int(record & 0xFF_FFFF)
+                if importance > chosenImportance || (importance == chosenImportance && entry < chosenEntry) {
+                    (chosen, chosenImportance, chosenEntry) = (n, importance, entry)
+                }
+            }
+            guard chosen >= 0 else { break }
+            heads[chosen].next += 1
+            if chosenEntry < self.count { best.append(chosenEntry) }
+        }
+        return best
+    }
+
+    /// The records in `STOP` of hot prefix `prefix`, if it is one.
+    private func hotRecords(_ prefix: [UInt8]) -> Range<Int>? {
         let records = hot.count / GazetteerFormat.hotStride
-        return prefix.withUnsafeBytes { q -> [Int]? in
+        return prefix.withUnsafeBytes { q -> Range<Int>? in
             var low = 0
             var high = records
             while low < high {
@@ -155,10 +195,7 @@ struct SearchIndex: Sendable {
             let first = Int(hot.u32(base + 8))
             let n = Int(hot.u32(base + 12))
             guard first + n <= tops.count / 4 else { return nil }
-            return (first..<(first + n)).compactMap { index in
-                let entry = Int(tops.u32(index * 4))
-                return entry < count ? entry : nil
-            }
+            return first..<(first + n)
         }
     }
 }

@@ -10,9 +10,23 @@ enum SearchTargetKind: UInt8, Sendable {
     static let exactOnlyFlag: UInt8 = 0x80
     /// Set for names other than the target's primary name.
     static let alternateFlag: UInt8 = 0x40
+    /// A place's seat bits: the capital of its country (PPLC) or the seat of its
+    /// admin-1 region (PPLA).
+    static let seatMask: UInt8 = 0x0C
+    static let seatFlag: UInt8 = 0x04
+    static let capitalFlag: UInt8 = 0x08
+    /// A place GeoNames knows by no other name at all.
+    static let noOtherNameFlag: UInt8 = 0x10
+
+    /// The seat and other-name bits of a place with GeoNames feature `featureCode` and
+    /// `alternateNames` other names.
+    static func placeFlags(featureCode: String, alternateNames: Int) -> UInt8 {
+        (featureCode == "PPLC" ? capitalFlag : featureCode == "PPLA" ? seatFlag : 0)
+            | (alternateNames == 0 ? noOtherNameFlag : 0)
+    }
 }
 
-/// Builds the search sections (`KEYS`, `SIDX`, `SHOT`, `STOP`) from every name of every
+/// Builds the search sections (`KEYS`, `SIDX`, `SHOT`, `STOP`, `KTRI`) from every name of every
 /// place, region and country.
 ///
 /// Which names: the primary name, its ASCII spelling, and the alternate names people
@@ -33,8 +47,17 @@ struct SearchIndexBuilder {
         var exactOnly: Bool
         /// Not the target's primary name: weighs less as a prefix or typo match.
         var alternate: Bool
-        var importance: UInt8
+        /// The target's population byte (``RankingWeights/populationByte(_:)``).
+        var population: UInt8
+        /// Seat and other-name bits (``SearchTargetKind/placeFlags(featureCode:alternateNames:)``).
+        var placeFlags: UInt8
         var original: (offset: UInt32, length: UInt32)
+
+        /// The kind byte as stored: kind, class bits and the exact-only flag.
+        var kindByte: UInt8 {
+            kind.rawValue | placeFlags | (exactOnly ? SearchTargetKind.exactOnlyFlag : 0)
+                | (alternate ? SearchTargetKind.alternateFlag : 0)
+        }
     }
 
     private(set) var entries: [Entry] = []
@@ -44,26 +67,13 @@ struct SearchIndexBuilder {
         "link", "wkdt", "post", "iata", "icao", "faac", "unlc", "abbr", "fr_1793", "tcid",
     ]
 
-    /// The start of an alternate name weighs a sixteenth of its place (−32): "Par" must
-    /// be Paris, not Barcelona through its nickname "Parselona", and "San Fra" San
-    /// Francisco, not Quito (twice the people, and a capital) through its long form "San
-    /// Francisco de Quito". A whole alternate name weighs an eighth
-    /// (``exactAlternatePenalty``) and earns the exact bonus (CandidatePool, +40) on top:
-    /// "Londres" is London, "New York" the city, not the state.
-    static let alternatePenalty = 32
-    static let exactAlternatePenalty = 24
-
-    /// The importance an entry competes with as a prefix or typo match.
-    var effectiveImportance: (Entry) -> Int = { entry in
-        Int(entry.importance) - (entry.alternate ? SearchIndexBuilder.alternatePenalty : 0)
-    }
-
     /// Adds one target with all its names; the primary name's key comes first, so an
     /// alternate that folds to the same key does not replace how the name is written.
     mutating func add(
-        target: Int, kind: SearchTargetKind, importance: UInt8, primary: String, alternates: [String],
-        codes: [String] = [], strings: inout StringTable
+        target: Int, kind: SearchTargetKind, population: Int, placeFlags: UInt8 = 0, primary: String,
+        alternates: [String], codes: [String] = [], strings: inout StringTable
     ) {
+        let populationByte = RankingWeights.populationByte(population)
         var seen = Set<String>()
         for (position, name) in ([primary] + alternates + codes).enumerated() {
             if position > 0 && position <= alternates.count {
@@ -81,49 +91,18 @@ struct SearchIndexBuilder {
             entries.append(
                 Entry(
                     key: keyBytes, target: UInt32(target), kind: kind, exactOnly: isCode, alternate: position > 0,
-                    importance: importance, original: strings.add(name)))
+                    population: populationByte, placeFlags: kind == .place ? placeFlags : 0,
+                    original: strings.add(name)))
         }
     }
 
-    /// 8·log2 of the weighted population, 0...255. Capitals weigh 3×, admin seats 1.5×;
-    /// regions and countries a quarter (their population is spread over many places), so
-    /// "Par" is Paris before Paraguay while "Cal" is California.
-    ///
-    /// A place GeoNames knows by no other name at all (`alternateNames` 0: no exonym, no
-    /// spelling in any language) weighs half. Towns people outside them talk about are
-    /// named in other languages; what has no other name is mostly a neighbourhood or
-    /// census tract entered as a place ("Woodbridge" of 25,000 in Irvine, CA, next to
-    /// Woodbridge, NJ of 19,000 with 16 names). Halving reorders only places within a
-    /// factor of two of each other: of the 4,527 names shared by several places, one of
-    /// 20,000 people or more, 67 change their first result (docs/performance.md).
-    /// `alternateNames` is nil for regions and countries.
-    static func importance(
-        population: Int, kind: SearchTargetKind, featureCode: String, alternateNames: Int? = nil
-    ) -> UInt8 {
-        var weight = Double(max(population, 0)) + 1
-        switch kind {
-        case .place:
-            if alternateNames == 0 { weight /= 2 }
-            if featureCode == "PPLC" {
-                weight *= 3
-            } else if featureCode == "PPLA" {
-                weight *= 1.5
-            }
-        case .admin1:
-            weight /= 32
-        case .country:
-            weight /= 4
-        }
-        return UInt8(clamping: Int((8 * log2(max(weight, 1))).rounded()))
-    }
-
-    /// The serialised sections: keys blob, entries, hot prefixes and their top lists.
-    func build() -> (keys: [UInt8], entries: [UInt8], hot: [UInt8], tops: [UInt8]) {
+    /// The serialised sections: keys blob, entries, hot prefixes and their top lists,
+    /// and the top of the key trie.
+    func build() -> (keys: [UInt8], entries: [UInt8], hot: [UInt8], tops: [UInt8], trie: [UInt8]) {
+        // Within a key, by population: facts only, so no ranking weight is baked in.
         let sorted = entries.sorted { a, b in
             if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
-            let ia = effectiveImportance(a)
-            let ib = effectiveImportance(b)
-            if ia != ib { return ia > ib }
+            if a.population != b.population { return a.population > b.population }
             if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
             return a.target < b.target
         }
@@ -142,14 +121,32 @@ struct SearchIndexBuilder {
             entrySection.u32(entry.original.offset)
             entrySection.u8(UInt8(entry.key.count))
             entrySection.u8(UInt8(clamping: entry.original.length))
-            entrySection.u8(
-                entry.kind.rawValue | (entry.exactOnly ? SearchTargetKind.exactOnlyFlag : 0)
-                    | (entry.alternate ? SearchTargetKind.alternateFlag : 0))
-            entrySection.u8(entry.importance)
+            entrySection.u8(entry.kindByte)
+            entrySection.u8(entry.population)
         }
 
         // Hot prefixes, depth by depth, until no prefix has more than the threshold.
         var hot: [(prefix: ArraySlice<UInt8>, offset: UInt32, tops: [UInt32])] = []
+        // Each class's best, apart: the weights (``RankingWeights``) are added when
+        // searching, and within a class they add the same to every entry, so the best
+        // of the range under any weights are among the best of their own class.
+        func tops(_ range: Range<Int>) -> [UInt32] {
+            let byClass = Dictionary(grouping: range.filter { !sorted[$0].exactOnly }) {
+                sorted[$0].kindByte & RankingWeights.classMask
+            }
+            var records: [UInt32] = []
+            for kindByte in byClass.keys.sorted() {
+                let best = byClass[kindByte]!.sorted {
+                    let a = sorted[$0].population
+                    let b = sorted[$1].population
+                    return a > b || (a == b && $0 < $1)
+                }
+                .prefix(GazetteerFormat.hotTopCount)
+                records.append(UInt32(kindByte) | UInt32(best.count) << 8)
+                records += best.map { UInt32($0) | UInt32(sorted[$0].population) << 24 }
+            }
+            return records
+        }
         var depth = 1
         while true {
             var found = false
@@ -166,13 +163,7 @@ struct SearchIndexBuilder {
                 }
                 if end - start > GazetteerFormat.hotThreshold {
                     found = true
-                    let best = (start..<end).filter { !sorted[$0].exactOnly }.sorted {
-                        let a = effectiveImportance(sorted[$0])
-                        let b = effectiveImportance(sorted[$1])
-                        return a > b || (a == b && $0 < $1)
-                    }
-                    .prefix(GazetteerFormat.hotTopCount)
-                    hot.append((prefix, keyOffsets[start], best.map { UInt32($0) }))
+                    hot.append((prefix, keyOffsets[start], tops(start..<end)))
                 }
                 start = end
             }
@@ -191,7 +182,8 @@ struct SearchIndexBuilder {
             for top in item.tops { topSection.u32(top) }
             topCount += UInt32(item.tops.count)
         }
-        return (keys, entrySection.bytes, hotSection.bytes, topSection.bytes)
+        let trie = KeyTrie.build(count: sorted.count) { sorted[$0].key }
+        return (keys, entrySection.bytes, hotSection.bytes, topSection.bytes, trie)
     }
 }
 

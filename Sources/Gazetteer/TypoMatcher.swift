@@ -59,7 +59,7 @@ struct TypoMatcher {
                 buffer.deallocate()
             }
         }
-        walk(depth: 0, range: 0..<index.count, reported: Int32.max, visit)
+        walk(depth: 0, range: 0..<index.count, list: index.trie?.root ?? KeyTrie.none, reported: Int32.max, visit)
     }
 
     private var rows = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
@@ -67,9 +67,16 @@ struct TypoMatcher {
     /// The query's bytes, for the inner loops.
     private var typed = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
-    private mutating func walk(depth: Int, range: Range<Int>, reported: Int32, _ visit: (Range<Int>, Int, Int) -> Void)
-    {
+    /// `list`: the node's children in the ``KeyTrie``, or `KeyTrie.none` (no table, or
+    /// a node small enough to bisect).
+    private mutating func walk(
+        depth: Int, range: Range<Int>, list: UInt32, reported: Int32, _ visit: (Range<Int>, Int, Int) -> Void
+    ) {
         guard (depth + 2) * (query.count + 1) <= rows.count else { return }
+        if list != KeyTrie.none, let trie = index.trie {
+            walk(trie: trie, children: trie.children(list), depth: depth, range: range, reported: reported, visit)
+            return
+        }
         var start = range.lowerBound
         // Keys that end at this depth have no child.
         while start < range.upperBound, index.key(start).count <= depth { start += 1 }
@@ -83,7 +90,7 @@ struct TypoMatcher {
                 guard low < end else { continue }
                 nodes += 1
                 if nodes > maximumNodes { return }
-                visitChild(byte: byte, range: low..<end, depth: depth, reported: reported, visit)
+                visitChild(byte: byte, range: low..<end, list: KeyTrie.none, depth: depth, reported: reported, visit)
             }
             return
         }
@@ -100,13 +107,43 @@ struct TypoMatcher {
                 step *= 2
             }
             let end = index.end(of: byte, at: depth, in: known..<min(range.upperBound, start + step))
-            visitChild(byte: byte, range: start..<end, depth: depth, reported: reported, visit)
+            visitChild(byte: byte, range: start..<end, list: KeyTrie.none, depth: depth, reported: reported, visit)
             start = end
         }
     }
 
+    /// The same walk over a node the trie lists: its children are read, not bisected.
+    private mutating func walk(
+        trie: KeyTrie, children: KeyTrie.Children, depth: Int, range: Range<Int>, reported: Int32,
+        _ visit: (Range<Int>, Int, Int) -> Void
+    ) {
+        if let count = viableBytes(depth: depth) {
+            for position in 0..<count {
+                guard let child = trie.child(viable[depth * Self.viablePerDepth + position], in: children) else {
+                    continue
+                }
+                nodes += 1
+                if nodes > maximumNodes { return }
+                visitChild(
+                    byte: trie.byte(child, of: children), range: trie.range(of: child, in: children, parent: range),
+                    list: trie.list(child, of: children), depth: depth, reported: reported, visit)
+            }
+            return
+        }
+        for child in children.indices {
+            nodes += 1
+            if nodes > maximumNodes { return }
+            let childRange = trie.range(of: child, in: children, parent: range)
+            guard !childRange.isEmpty else { continue }
+            visitChild(
+                byte: trie.byte(child, of: children), range: childRange, list: trie.list(child, of: children),
+                depth: depth, reported: reported, visit)
+        }
+    }
+
     private mutating func visitChild(
-        byte: UInt8, range: Range<Int>, depth: Int, reported: Int32, _ visit: (Range<Int>, Int, Int) -> Void
+        byte: UInt8, range: Range<Int>, list: UInt32, depth: Int, reported: Int32,
+        _ visit: (Range<Int>, Int, Int) -> Void
     ) {
         let allowance = Int32(self.allowance)
         let (smallest, last) = fillRow(depth: depth, byte: byte)
@@ -119,7 +156,7 @@ struct TypoMatcher {
         // Going deeper only helps while it can still lower the distance.
         if smallest < bestSoFar {
             bytes[depth] = byte
-            walk(depth: depth + 1, range: range, reported: bestSoFar, visit)
+            walk(depth: depth + 1, range: range, list: list, reported: bestSoFar, visit)
         }
     }
 

@@ -60,7 +60,7 @@ import Testing
             environment: ProcessInfo.processInfo.environment, timeout: 600)
         let last = result.stderr.split(separator: "\n").last(where: { $0.hasPrefix("run ") }) ?? "none"
         #expect(result.status == 0, "trapped at \(last): \(result.stderr.suffix(2000))")
-        #expect(result.stdout.contains("2000 runs over 16 sections") && result.stdout.contains("no trap"))
+        #expect(result.stdout.contains("2000 runs over 17 sections") && result.stdout.contains("no trap"))
         print(result.stdout)
     }
 }

@@ -101,6 +101,23 @@ import Testing
         #expect(throws: GazetteerError.self) { try Gazetteer(path: directory.file("missing.bin").path) }
     }
 
+    /// A file of another format version (format 3 stored ranking weights that format 4
+    /// applies when searching) is named as such, not as damaged.
+    @Test func aFileOfAnotherFormatVersionSaysSo() throws {
+        let (_, directory) = try Self.tiny()
+        defer { directory.remove() }
+        var bytes = try Data(contentsOf: directory.file("gazetteer.bin"))
+        bytes[8] = 3
+        let path = directory.file("old.bin").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(throws: GazetteerError.otherVersion(path: path, version: 3, supported: GazetteerFormat.version)) {
+            try Gazetteer(path: path)
+        }
+        #expect(
+            GazetteerError.otherVersion(path: path, version: 3, supported: 4).description
+                == "place data \(path) is in format version 3; this airloc reads version 4")
+    }
+
     @Test func aMalformedDumpLineIsReportedWithItsLine() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
