@@ -28,8 +28,9 @@ public final class Gazetteer: Sendable {
     /// Postal codes (`POST`) and per-country formats (`PFMT`).
     let postal: SectionReader
     let postalFormats: SectionReader
-    /// Admin-1 short codes for qualifiers, built on first use.
-    let shortAdmin1Codes = ShortAdmin1Codes()
+    /// Admin-1 and country short codes for qualifiers, built on first use.
+    let shortAdmin1Codes = ShortCodes()
+    let shortCountryCodes = ShortCodes()
     /// Number of places in the file.
     public let count: Int
     /// The `META` section as key/value pairs (source, built, places, attribution, ...).

@@ -50,12 +50,18 @@ extension Gazetteer {
     func countries(named folded: String) -> Set<UInt16> {
         var found = Set<UInt16>()
         let upper = Array(folded.uppercased().utf8)
-        if upper.count == 2 || upper.count == 3 {
-            for index in 0..<countryCount {
-                let base = index * GazetteerFormat.countryStride
-                let code = countries.bytes(at: base + (upper.count == 2 ? 0 : 2), count: upper.count)
-                if code.elementsEqual(upper) { found.insert(UInt16(index)) }
+        if upper.count >= 2, let packed = ShortCodes.pack(upper) {
+            // Alpha-2 and alpha-3 code of each country, in turn.
+            let codes = shortCountryCodes.codes {
+                (0..<countryCount).flatMap { index -> [UInt32] in
+                    let base = index * GazetteerFormat.countryStride
+                    return [
+                        ShortCodes.pack(Array(countries.bytes(at: base, count: 2))) ?? 0,
+                        ShortCodes.pack(Array(countries.bytes(at: base + 2, count: 3))) ?? 0,
+                    ]
+                }
             }
+            for position in codes.indices where codes[position] == packed { found.insert(UInt16(position / 2)) }
         }
         forEachExactEntry(folded) { entry in
             if index.kind(entry) == .country { found.insert(UInt16(clamping: index.target(entry))) }
@@ -66,8 +72,16 @@ extension Gazetteer {
     /// Admin-1 regions a qualifier names: its short code ("IL", "BY") or any of its names.
     func admin1Regions(named folded: String) -> Set<UInt16> {
         var found = Set<UInt16>()
-        if let packed = ShortAdmin1Codes.pack(Array(folded.uppercased().utf8)) {
-            let codes = shortAdmin1Codes.codes(in: self)
+        if let packed = ShortCodes.pack(Array(folded.uppercased().utf8)) {
+            let codes = shortAdmin1Codes.codes {
+                (0..<admin1Count).map { index -> UInt32 in
+                    let ref = index * GazetteerFormat.admin1Stride + 16
+                    let offset = Int(admin1.u32(ref))
+                    let length = Int(admin1.u32(ref + 4))
+                    guard (1...3).contains(length), offset <= strings.count - length else { return 0 }
+                    return ShortCodes.pack(Array(strings.bytes(at: offset, count: length))) ?? 0
+                }
+            }
             for index in codes.indices where codes[index] == packed { found.insert(UInt16(index)) }
         }
         forEachExactEntry(folded) { entry in
@@ -138,11 +152,13 @@ extension Gazetteer {
     }
 }
 
-/// Every admin-1 region's short code ("IL", "BY", "M") packed into one integer, built
-/// on first use: a qualifier is compared against all 3,865 of them, and reading each
-/// code from the mapped file was a tenth of a slow search ("Sã o" tries "o" and "sa").
-/// Built lazily, not at load, so `airloc reverse` does not pay for it.
-final class ShortAdmin1Codes: Sendable {
+/// Short codes packed into one integer each, built on first use: admin-1 codes ("IL",
+/// "BY", "M"; 3,865 of them) and country codes (alpha-2 and alpha-3, two per country).
+/// A qualifier is compared against all of them, and reading each code from the mapped
+/// file was a tenth of a slow search ("Sã o" tries "o" and "sa", "San F" tries "san");
+/// a search per keystroke (the picker) pays for the table once. Built lazily, not at
+/// load, so `airloc reverse` does not pay for it.
+final class ShortCodes: Sendable {
     private let table = Mutex<[UInt32]?>(nil)
 
     /// `bytes` as a packed code, or nil when it is not 1...3 bytes long.
@@ -153,17 +169,11 @@ final class ShortAdmin1Codes: Sendable {
         return packed
     }
 
-    func codes(in gazetteer: Gazetteer) -> [UInt32] {
+    /// The table, made by `build` the first time.
+    func codes(_ build: () -> [UInt32]) -> [UInt32] {
         table.withLock { table in
             if let table { return table }
-            let built = (0..<gazetteer.admin1Count).map { index -> UInt32 in
-                let ref = index * GazetteerFormat.admin1Stride + 16
-                let offset = Int(gazetteer.admin1.u32(ref))
-                let length = Int(gazetteer.admin1.u32(ref + 4))
-                guard (1...3).contains(length), offset <= gazetteer.strings.count - length else { return 0 }
-                return Self.pack(Array(gazetteer.strings.bytes(at: offset, count: length)))
-                    ?? 0
-            }
+            let built = build()
             table = built
             return built
         }

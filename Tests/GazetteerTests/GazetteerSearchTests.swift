@@ -212,6 +212,8 @@ import Testing
         #expect(g.search("Springfield, MO").first?.place.admin1 == "Missouri")
         #expect(g.search("London, ON").first?.place.countryCode == "CA")
         #expect(g.search("London, CA").first?.place.countryCode == "CA")
+        #expect(g.search("London, CAN").first?.place.countryCode == "CA", "an alpha-3 code")
+        #expect(g.search("London, ca").first?.place.countryCode == "CA", "in any case")
         #expect(g.search("London, UK").first?.place.countryCode == "GB")
         #expect(g.search("Japan, Tokyo").first?.place.id == 1850147)
         #expect(g.search("Munich, Deutschland").first?.place.id == 2867714)
