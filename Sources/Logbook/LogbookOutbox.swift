@@ -37,17 +37,36 @@ extension Logbook {
         }
     }
 
-    /// Up to `limit` unsent rows with ids above the given ones, in time order.
+    /// Up to `limit` unsent rows with ids above the given ones: each table's in id order,
+    /// the two merged by time.
+    ///
+    /// Contract: of each table, the rows returned are the first unsent ones after its
+    /// cursor, with none left out, so a caller that moves each cursor to the highest id
+    /// it was handed never skips a row. Time and id order differ after GPS time re-stamps
+    /// a boot's rows; sorting the two tables' rows by time, as this did before, could
+    /// hand out row 7 before row 6 and move the cursor past 6.
     public func unsent(afterTrack track: Int64, afterAir air: Int64, limit: Int) throws(LogbookError) -> [OutboxRow] {
         do {
+            var points: [OutboxRow] = []
+            let trackRows = try statement("\(LogbookRows.trackSelect) WHERE sent = 0 AND id > ? ORDER BY id LIMIT ?")
+            try trackRows.bind([.integer(track), .integer(Int64(limit))])
+            while try trackRows.step() { points.append(.track(LogbookRows.track(trackRows))) }
+            var records: [OutboxRow] = []
+            let airRows = try statement("\(LogbookRows.airSelect) WHERE sent = 0 AND id > ? ORDER BY id LIMIT ?")
+            try airRows.bind([.integer(air), .integer(Int64(limit))])
+            while try airRows.step() { records.append(.air(LogbookRows.air(airRows))) }
             var rows: [OutboxRow] = []
-            let points = try statement("\(LogbookRows.trackSelect) WHERE sent = 0 AND id > ? ORDER BY id LIMIT ?")
-            try points.bind([.integer(track), .integer(Int64(limit))])
-            while try points.step() { rows.append(.track(LogbookRows.track(points))) }
-            let records = try statement("\(LogbookRows.airSelect) WHERE sent = 0 AND id > ? ORDER BY id LIMIT ?")
-            try records.bind([.integer(air), .integer(Int64(limit))])
-            while try records.step() { rows.append(.air(LogbookRows.air(records))) }
-            return Array(rows.sorted { $0.time < $1.time }.prefix(limit))
+            var (p, r) = (0, 0)
+            while rows.count < limit, p < points.count || r < records.count {
+                if r == records.count || (p < points.count && points[p].time <= records[r].time) {
+                    rows.append(points[p])
+                    p += 1
+                } else {
+                    rows.append(records[r])
+                    r += 1
+                }
+            }
+            return rows
         } catch { throw .database(url.path, error) }
     }
 

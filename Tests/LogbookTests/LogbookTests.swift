@@ -192,6 +192,35 @@ import Testing
         #expect(points.filter { $0.timeSource == "system" }.map(\.time) == [wrongClock], "another boot's row is left")
     }
 
+    /// After GPS time re-stamps a boot's rows, id order and time order differ. Read page
+    /// by page as the fleet publisher reads it (each table's cursor moved to the highest
+    /// id handed out), the outbox still hands out every row once.
+    @Test func theOutboxHandsOutEveryRowWhenTimeAndIdOrderDiffer() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
+        logbook.outbox = true
+        let segment = try logbook.startSegment(at: Self.hour, bootID: "boot", reason: "start")
+        for second in [30.0, 10, 20] { try logbook.append(Self.point(second, segment: segment)) }
+        for second in [15.0, 25] {
+            try logbook.append(Self.air(Self.hour.addingTimeInterval(second), source: .live, segment: segment))
+        }
+        var cursor: (track: Int64, air: Int64) = (0, 0)
+        var handedOut: [String] = []
+        for _ in 0..<10 {
+            let page = try logbook.unsent(afterTrack: cursor.track, afterAir: cursor.air, limit: 2)
+            if page.isEmpty { break }
+            for row in page {
+                handedOut.append(row.key)
+                switch row {
+                case .track(let point): cursor.track = max(cursor.track, point.id)
+                case .air(let record): cursor.air = max(cursor.air, record.id)
+                }
+            }
+        }
+        #expect(handedOut.sorted() == ["a1", "a2", "t1", "t2", "t3"])
+    }
+
     @Test func pruningRemovesOldRowsAndEmptySegments() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
