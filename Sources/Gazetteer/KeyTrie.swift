@@ -2,9 +2,10 @@
 /// ``KeyTrie/threshold`` entries share, the bytes that can follow it and where each
 /// child's entries start (section `KTRI`).
 ///
-/// Why: the typo walk (``TypoMatcher``) visits a few thousand trie nodes per query, and
+/// Why: the typo walk (``TypoMatcher``) visits hundreds of trie nodes per query, and
 /// without this table every node's children are found by bisecting the sorted entries,
-/// two scattered cache lines (entry, key) per probe. On a machine whose memory answers
+/// two scattered cache lines (entry, key) per probe: 3,364 probes over 2,237 lines for
+/// "Mardid". On a machine whose memory answers
 /// in 100–200 ns that, not arithmetic, was the walk's time. Here a node's children are
 /// one contiguous run of bytes and one of starts. Below the threshold a node's entries
 /// fill a few cache lines, and bisecting them stays cheap.

@@ -1,7 +1,8 @@
 /// Finds the index entries whose key starts with something within a few typos of the
 /// query: the sorted entries are walked as a trie (a key range per prefix), carrying one
 /// row of the edit-distance table per level and abandoning a branch as soon as every
-/// cell of its row exceeds the allowance.
+/// cell of its row exceeds the allowance. Where the file lists a node's children
+/// (``KeyTrie``) they are read from the list; smaller nodes are bisected.
 ///
 /// Contract: the distance is the optimal-string-alignment distance (insertion,
 /// deletion, substitution, and swapping two neighbouring letters each cost one, so
