@@ -68,6 +68,8 @@ let package = Package(
         .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Configuration", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
         .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Airloc", "TestSupport"]),
+        .testTarget(
+            name: "FleetTests", dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "TestSupport"]),
         .testTarget(name: "AirlocTests", dependencies: ["Airloc", "Gazetteer", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Airloc", "TestSupport"]),
         .testTarget(

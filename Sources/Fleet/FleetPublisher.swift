@@ -19,7 +19,8 @@ import Web
 ///   The will, and ``close()``, say `offline`.
 /// - What leaves the device is as coarse as `[mqtt] position` says: `exact`, `coarse`
 ///   (the `[privacy] outbound-precision` grid, the accuracy no better than the grid), or
-///   `none` (no track rows, no position in air rows, no device tracker).
+///   `none` (no track rows, no device tracker, air rows without coordinates or place
+///   name).
 /// - Back-filled history goes to the history topic only (Home Assistant would record it
 ///   as "now"); the state topics get only rows younger than two hours (air) or two
 ///   minutes (position).

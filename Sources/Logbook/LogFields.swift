@@ -99,17 +99,20 @@ enum LogFields {
         line += ",\"segment\":\(p.segment)}"
         return line
     }
-    /// An air row's line; without `position` its latitude and longitude are null (what is
-    /// published under `[mqtt] position = none`).
+    /// An air row's line; without `position` (what is published under `[mqtt] position =
+    /// none`) every field that says where is null: the device's latitude and longitude,
+    /// the point sent to Open-Meteo (a coarse position, but a position) and the place name.
     static func airJSON(_ record: AirRecord, position: Bool = true) -> String {
         var fields = airValues(record)
         if !position {
-            for index in fields.indices where fields[index].0 == "latitude" || fields[index].0 == "longitude" {
-                fields[index].1 = .number(nil)
+            for index in fields.indices where positionFields.contains(fields[index].0) {
+                fields[index].1 = fields[index].0 == "place" ? .text(nil) : .number(nil)
             }
         }
         return json(fields)
     }
+
+    static let positionFields: Set<String> = ["latitude", "longitude", "sent_latitude", "sent_longitude", "place"]
 
     static func jsonString(_ text: String) -> String {
         // Most values (ids, times, names of things) need no escaping: one scan decides.

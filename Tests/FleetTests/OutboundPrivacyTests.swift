@@ -1,0 +1,78 @@
+import Airloc
+import Foundation
+import Geo
+import Logbook
+import Platform
+import TestSupport
+import Testing
+
+@testable import Fleet
+
+/// What a row looks like when it leaves the device (`FleetPublisher.outbound`): as
+/// coarse as `[mqtt] position` says, decided in-process on the lines themselves.
+@Suite struct OutboundPrivacyTests {
+    static let hour = Date(timeIntervalSince1970: 1_795_003_200)
+    static let exact = Coordinate(uncheckedLatitude: 52.523_456, longitude: 13.411_987)
+
+    static let point: Logbook.OutboxRow = .track(
+        TrackPoint(
+            time: hour,
+            fix: Fix(
+                coordinate: exact, source: .gps, horizontalAccuracy: 4.5, altitudeMSL: 35, speed: 1.5, track: 90,
+                mode: .threeD, satellitesUsed: 9),
+            provider: "gpsd", segment: 1))
+
+    static let reading: Logbook.OutboxRow = {
+        var values = AirValues()
+        values.usAQI = 41
+        values.category = "good"
+        return .air(
+            AirRecord(
+                hour: hour, loggedAt: hour.addingTimeInterval(120), coordinate: exact,
+                sentCoordinate: Coordinate(uncheckedLatitude: 52.52, longitude: 13.41),
+                place: "Berlin, Berlin, Germany",
+                values: values, source: .live, segment: 1))
+    }()
+
+    /// The line `row` leaves as under `position`, decoded; nil when it does not leave.
+    static func outbound(_ row: Logbook.OutboxRow, _ position: MQTTSettings.Position) throws -> [String: Any]? {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var settings = Settings(directories: XDGDirectories(environment: ["HOME": directory.url.path]))
+        settings.mqtt.position = position
+        let publisher = FleetPublisher(
+            logbook: try Logbook(url: directory.file("logbook.sqlite")),
+            connection: try MQTTConnection(options: .init(host: "127.0.0.1", port: 1, clientID: "test")),
+            settings: settings, deviceID: "test")
+        guard let line = publisher.outbound(row) else { return nil }
+        return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    }
+
+    @Test func exactSendsWhatTheLogbookHolds() throws {
+        let track = try #require(try Self.outbound(Self.point, .exact))
+        #expect(track["latitude"] as? Double == 52.523_456 && track["longitude"] as? Double == 13.411_987)
+        #expect(track["altitude_m"] as? Double == 35)
+    }
+
+    /// The 0.01° grid (about 1 km), no altitude, an accuracy no better than half a cell.
+    @Test func coarseRoundsEveryPositionToTheGrid() throws {
+        let track = try #require(try Self.outbound(Self.point, .coarse))
+        #expect(track["latitude"] as? Double == 52.52 && track["longitude"] as? Double == 13.41, "\(track)")
+        #expect(track["altitude_m"] is NSNull)
+        #expect((track["accuracy_m"] as? Double ?? 0) >= 555)
+        let air = try #require(try Self.outbound(Self.reading, .coarse))
+        #expect(air["latitude"] as? Double == 52.52 && air["longitude"] as? Double == 13.41, "\(air)")
+        #expect(air["sent_latitude"] as? Double == 52.52 && air["us_aqi"] as? Int == 41)
+    }
+
+    /// No track row, and air rows with no position of any kind: neither where the
+    /// device was nor the point sent to Open-Meteo nor the place's name.
+    @Test func noneSendsNoPositionAtAll() throws {
+        #expect(try Self.outbound(Self.point, .none) == nil)
+        let air = try #require(try Self.outbound(Self.reading, .none))
+        for key in ["latitude", "longitude", "sent_latitude", "sent_longitude", "place"] {
+            #expect(air[key] is NSNull, "\(key): \(air[key] ?? "absent")")
+        }
+        #expect(air["us_aqi"] as? Int == 41 && air["category"] as? String == "good", "the reading itself goes")
+    }
+}
