@@ -28,11 +28,11 @@ struct SearchIndex: Sendable {
 
     @inline(__always) func target(_ i: Int) -> Int { Int(entries.u32(i * GazetteerFormat.entryStride + 4)) }
     @inline(__always) func kind(_ i: Int) -> SearchTargetKind {
-        SearchTargetKind(rawValue: entries.u8(i * GazetteerFormat.entryStride + 14) & 0x03) ?? .place
+        SearchTargetKind(rawValue: kindByte(i) & 0x03) ?? .place
     }
     /// Short codes ("NYC") match only as a whole.
     @inline(__always) func isExactOnly(_ i: Int) -> Bool {
-        entries.u8(i * GazetteerFormat.entryStride + 14) & SearchTargetKind.exactOnlyFlag != 0
+        kindByte(i) & SearchTargetKind.exactOnlyFlag != 0
     }
     /// The stored kind byte: target kind, class bits (``RankingWeights``), flags.
     @inline(__always) func kindByte(_ i: Int) -> UInt8 { entries.u8(i * GazetteerFormat.entryStride + 14) }
@@ -48,7 +48,7 @@ struct SearchIndex: Sendable {
         population(i) + RankingWeights.weight(of: kindByte(i), exact: true)
     }
     @inline(__always) func isAlternate(_ i: Int) -> Bool {
-        entries.u8(i * GazetteerFormat.entryStride + 14) & SearchTargetKind.alternateFlag != 0
+        kindByte(i) & SearchTargetKind.alternateFlag != 0
     }
 
     /// Where the name as written lies in the string blob.
