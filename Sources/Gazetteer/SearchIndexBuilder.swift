@@ -147,8 +147,12 @@ struct SearchIndexBuilder {
             }
             return records
         }
+        // A record holds its entry in 24 bits. A bigger import (GeoNames' allCountries
+        // with every alternate name can pass 16.7 million names) gets no precomputed
+        // lists rather than wrong ones: its big prefixes are then scanned.
+        let recordsFit = sorted.count < 1 << 24
         var depth = 1
-        while true {
+        while recordsFit {
             var found = false
             var start = 0
             while start < sorted.count {
