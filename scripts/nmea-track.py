@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes synthetic NMEA 0183 logs (GGA + RMC + GSA, valid checksums) for gpsfake.
 
-Usage: nmea-track.py KIND LAT LON [--now] [--seconds N] > file.nmea
+Usage: nmea-track.py KIND LAT LON [LAT2 LON2] [--now] [--seconds N] > file.nmea
 KIND:
   fix        30 s of a steady 3D fix near LAT,LON with 8 satellites, HDOP 0.9
+  move       30 s of that fix at LAT,LON, then 30 s at LAT2,LON2 (a journey in one
+             step: looped, a watch sees the place change at known points of the log)
   lost       10 s of 3D fix, then 10 s with the fix lost (mode 1), then nothing
   nofix      30 s of sentences without a fix (mode 1 throughout)
 --now        time-stamp the track from the current UTC time (default 2024-06-15 12:00:00),
@@ -62,14 +64,17 @@ def main() -> int:
             print(__doc__, file=sys.stderr)
             return 64
         del args[at:at + 2]
-    if len(args) != 3 or args[0] not in ("fix", "lost", "nofix"):
+    wanted = 5 if args and args[0] == "move" else 3
+    if len(args) != wanted or args[0] not in ("fix", "lost", "nofix", "move"):
         print(__doc__, file=sys.stderr)
         return 64
     kind, lat, lon = args[0], float(args[1]), float(args[2])
     out = ["# synthetic track written by scripts/nmea-track.py " + " ".join(sys.argv[1:])]
-    for second in range(length if kind != "lost" else 20):
-        fixed = kind == "fix" or (kind == "lost" and second < 10)
-        out.extend(sentences(start + datetime.timedelta(seconds=second), lat, lon, fixed))
+    seconds = {"lost": 20, "move": 2 * length}.get(kind, length)
+    for second in range(seconds):
+        fixed = kind in ("fix", "move") or (kind == "lost" and second < 10)
+        here = (float(args[3]), float(args[4])) if kind == "move" and second >= length else (lat, lon)
+        out.extend(sentences(start + datetime.timedelta(seconds=second), here[0], here[1], fixed))
     print("\r\n".join(out), end="\r\n")
     return 0
 

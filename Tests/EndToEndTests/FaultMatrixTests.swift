@@ -106,7 +106,6 @@ struct FaultMatrixTests {
             let result = try await AirlocBinary.run(arguments + (json ? ["--json"] : []), environment: env)
             let shown = "airloc \(arguments.joined(separator: " "))\(json ? " --json" : "")"
             #expect(result.status == status, "\(shown): \(result)")
-            #expect(!result.timedOut, "\(shown)")
             if status != 0 {
                 // doctor's findings are its answer: the failed checks are on stdout.
                 let reason =

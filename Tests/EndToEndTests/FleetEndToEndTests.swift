@@ -18,15 +18,16 @@ struct FleetEndToEndTests {
     /// Waits for `log status --json` to satisfy `condition`; on a timeout the error shows
     /// the status and what `logger` said.
     static func waitForStatus(
-        _ world: AirlocWorld, _ what: String, logger: RunningProcess? = nil, _ condition: ([String: Any]) -> Bool
+        _ world: AirlocWorld, _ what: String, logger: ChildProcess? = nil,
+        _ condition: @escaping @Sendable ([String: Any]) -> Bool
     ) async throws {
-        let end = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < end {
-            if condition(try await status(world)) { return }
-            try await Task.sleep(for: .milliseconds(200))
+        do {
+            try await Poll.until(what) { condition(try await status(world)) }
+        } catch {
+            throw FixtureError(
+                "timed out waiting for \(what): \(try await status(world))\n--- logger's stderr\n\(logger?.errors ?? "")"
+            )
         }
-        throw FixtureError(
-            "timed out waiting for \(what): \(try await status(world))\n--- logger's stderr\n\(logger?.errors ?? "")")
     }
 
     /// The ids of every row in the logbook.
@@ -52,19 +53,18 @@ struct FleetEndToEndTests {
     @Test func everyRowArrivesAcrossABrokerOutage() async throws {
         let broker = try await MosquittoBroker.start()
         // The subscriber's persistent session exists before the outage, as a real
-        // consumer's would.
-        let first = try MQTTSubscriber(broker: broker, id: "history-consumer", topics: ["airloc/#"])
-        try await Task.sleep(for: .seconds(1))
-        await first.stop()
-        await broker.stop()
+        // consumer's would (start returns once the broker has its subscription).
+        let first = try await MQTTSubscriber.start(broker: broker, id: "history-consumer", topics: ["airloc/#"])
+        try await first.stop()
+        try await broker.stop()
         let world = try await AirlocWorld(config: Self.config(broker))
         defer { world.stop() }
-        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         try await Self.waitForStatus(world, "rows waiting for the broker", logger: logger) {
             ($0["unsent"] as? Int ?? 0) >= 3
         }
         try await broker.start()
-        let subscriber = try MQTTSubscriber(broker: broker, id: "history-consumer", topics: ["airloc/#"])
+        let subscriber = try await MQTTSubscriber.start(broker: broker, id: "history-consumer", topics: ["airloc/#"])
         try await Self.waitForStatus(world, "the backlog acknowledged", logger: logger) {
             ($0["unsent"] as? Int) == 0 && ($0["track_rows"] as? Int ?? 0) >= 5
         }
@@ -84,18 +84,18 @@ struct FleetEndToEndTests {
             let latitude = try #require(row["latitude"] as? Double)
             #expect(abs(latitude * 100 - (latitude * 100).rounded()) < 1e-6, "\(message.payload)")
         }
-        await subscriber.stop()
-        await broker.stop()
+        try await subscriber.stop()
+        try await broker.stop()
     }
 
     /// SIGKILL: the broker says `offline` for the dead logger (its will); the next start
     /// publishes what was not acknowledged, and everything arrives.
     @Test func aKilledLoggerIsOfflineAndTheNextStartCatchesUp() async throws {
         let broker = try await MosquittoBroker.start()
-        let subscriber = try MQTTSubscriber(broker: broker, id: "kill-consumer", topics: ["airloc/#"])
+        let subscriber = try await MQTTSubscriber.start(broker: broker, id: "kill-consumer", topics: ["airloc/#"])
         let world = try await AirlocWorld(config: Self.config(broker))
         defer { world.stop() }
-        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         try await Poll.until("online") {
             subscriber.messages.contains { $0.topic == "airloc/test-device/status" && $0.payload == "online" }
         }
@@ -105,7 +105,7 @@ struct FleetEndToEndTests {
         try await Poll.until("the will: offline") {
             subscriber.messages.last { $0.topic == "airloc/test-device/status" }?.payload == "offline"
         }
-        let again = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        let again = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         try await Self.waitForStatus(world, "everything acknowledged after the restart", logger: again) {
             ($0["unsent"] as? Int) == 0 && ($0["segments"] as? Int ?? 0) >= 2
         }
@@ -115,8 +115,8 @@ struct FleetEndToEndTests {
         try await Poll.until("every logged row at the subscriber") {
             logged.isSubset(of: Self.receivedIDs(subscriber, prefix: "airloc/test-device"))
         }
-        await subscriber.stop()
-        await broker.stop()
+        try await subscriber.stop()
+        try await broker.stop()
     }
 
     /// What Home Assistant's discovery sees: retained configs for the air sensors with
@@ -125,12 +125,12 @@ struct FleetEndToEndTests {
         let broker = try await MosquittoBroker.start()
         let world = try await AirlocWorld(config: Self.config(broker))
         defer { world.stop() }
-        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         try await Self.waitForStatus(world, "an air reading published", logger: logger) {
             ($0["air_rows"] as? Int ?? 0) >= 1 && ($0["unsent"] as? Int) == 0
         }
         // A late subscriber (Home Assistant starting) gets the retained messages.
-        let homeAssistant = try MQTTSubscriber(
+        let homeAssistant = try await MQTTSubscriber.start(
             broker: broker, id: "home-assistant", topics: ["homeassistant/#", "airloc/test-device/+"])
         try await Poll.until("the discovery configs and the state") {
             let topics = Set(homeAssistant.messages.map(\.topic))
@@ -159,8 +159,8 @@ struct FleetEndToEndTests {
                 position["latitude"] as? Double == 52.52 && position["longitude"] as? Double == 13.41,
                 "coarse: \(position)")
         }
-        await homeAssistant.stop()
-        await broker.stop()
+        try await homeAssistant.stop()
+        try await broker.stop()
     }
 
     /// Credentials the broker refuses are a configuration matter: exit 78, said clearly,
@@ -180,6 +180,6 @@ struct FleetEndToEndTests {
         #expect(result.status == 78, "\(result)")
         #expect(result.stderr.contains("refused") && result.stderr.contains("[mqtt] username"), "\(result.stderr)")
         #expect(!result.stderr.contains("s3cret-pass") && !result.stdout.contains("s3cret-pass"))
-        await broker.stop()
+        try await broker.stop()
     }
 }

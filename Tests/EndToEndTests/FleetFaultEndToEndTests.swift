@@ -17,17 +17,17 @@ struct FleetFaultEndToEndTests {
     /// persistence: every logbook row reaches the consumer's persistent session.
     @Test func everyRowArrivesWhenTheBrokerIsDownFor15SecondsMidRun() async throws {
         let broker = try await MosquittoBroker.start()
-        let before = try MQTTSubscriber(broker: broker, id: "midrun-consumer", topics: ["airloc/#"])
+        let before = try await MQTTSubscriber.start(broker: broker, id: "midrun-consumer", topics: ["airloc/#"])
         let world = try await AirlocWorld(config: Fleet.config(broker))
         defer { world.stop() }
-        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         try await Fleet.waitForStatus(world, "rows published while the broker is up", logger: logger) {
             ($0["track_rows"] as? Int ?? 0) >= 3 && ($0["unsent"] as? Int) == 0
         }
-        await broker.stop()
+        try await broker.stop()
         let down = ContinuousClock.now
         // The consumer is gone with the broker; its session waits in the persistence.
-        await before.stop()
+        try await before.stop()
         try await Fleet.waitForStatus(world, "rows logged while the broker is down", logger: logger) {
             ($0["unsent"] as? Int ?? 0) >= 3
         }
@@ -37,7 +37,7 @@ struct FleetFaultEndToEndTests {
         #expect(
             logger.errors.contains("cannot reach the broker") && logger.errors.contains("retrying"), "\(logger.errors)")
         try await broker.start()
-        let after = try MQTTSubscriber(broker: broker, id: "midrun-consumer", topics: ["airloc/#"])
+        let after = try await MQTTSubscriber.start(broker: broker, id: "midrun-consumer", topics: ["airloc/#"])
         try await Fleet.waitForStatus(world, "the backlog acknowledged", logger: logger) { ($0["unsent"] as? Int) == 0 }
         logger.signal(SIGTERM)
         #expect(try await logger.wait().status == 0)
@@ -48,8 +48,8 @@ struct FleetFaultEndToEndTests {
                 of: Fleet.receivedIDs(before, prefix: "airloc/test-device").union(
                     Fleet.receivedIDs(after, prefix: "airloc/test-device")))
         }
-        await after.stop()
-        await broker.stop()
+        try await after.stop()
+        try await broker.stop()
     }
 
     /// `mqtts://` to a listener that does not speak TLS, then to one whose certificate the
@@ -59,7 +59,7 @@ struct FleetFaultEndToEndTests {
         let broker = try await MosquittoBroker.start(tls: true)
         let certificates = try #require(broker.certificates)
         let tlsPort = try #require(broker.tlsPort)
-        let subscriber = try MQTTSubscriber(broker: broker, id: "tls-consumer", topics: ["#"])
+        let subscriber = try await MQTTSubscriber.start(broker: broker, id: "tls-consumer", topics: ["#"])
         let world = try await AirlocWorld(config: Fleet.config(broker))
         defer { world.stop() }
         let configFile = world.home.url.appendingPathComponent("config/airloc/airloc.conf")
@@ -79,7 +79,7 @@ struct FleetFaultEndToEndTests {
             let check = try #require(checks.first { $0["name"] as? String == "MQTT broker" }, "\(doctor)")
             #expect(check["status"] as? String == "fail" && (check["detail"] as? String ?? "").contains(reason))
             #expect(doctor.status == 69, "\(doctor)")
-            let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+            let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
             try await Fleet.waitForStatus(world, "rows waiting", logger: logger) { ($0["unsent"] as? Int ?? 0) >= 2 }
             try await Poll.until("the TLS failure said") { logger.errors.contains(reason) }
             logger.signal(SIGTERM)
@@ -89,7 +89,7 @@ struct FleetFaultEndToEndTests {
         try configure(port: tlsPort, authority: certificates.authority)
         let doctor = try await world.run(["doctor", "--json"])
         #expect(doctor.stdout.contains("mqtts://127.0.0.1:\(tlsPort) accepts the connection"), "\(doctor)")
-        let logger = try RunningProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         try await Fleet.waitForStatus(world, "everything acknowledged over TLS", logger: logger) {
             ($0["unsent"] as? Int) == 0
         }
@@ -101,8 +101,8 @@ struct FleetFaultEndToEndTests {
         ) {
             logged.isSubset(of: Fleet.receivedIDs(subscriber, prefix: "airloc/test-device"))
         }
-        await subscriber.stop()
-        await broker.stop()
+        try await subscriber.stop()
+        try await broker.stop()
     }
 
     /// The issue's bounded load: 200 devices (each its own connection, session and network
@@ -110,7 +110,7 @@ struct FleetFaultEndToEndTests {
     /// subscriber receives every row at least once.
     @Test func twoHundredDevicesAtTenRowsASecondLoseNothing() async throws {
         let broker = try await MosquittoBroker.start()
-        let subscriber = try MQTTSubscriber(broker: broker, id: "load-consumer", topics: ["+/+/history"])
+        let subscriber = try await MQTTSubscriber.start(broker: broker, id: "load-consumer", topics: ["+/+/history"])
         let bench = URL(fileURLWithPath: AirlocBinary.path).deletingLastPathComponent()
             .appendingPathComponent("airloc-bench").path
         let load = try await ChildProcess.run(
@@ -123,7 +123,7 @@ struct FleetFaultEndToEndTests {
             // The device is in the topic; the row's id opens the payload after the schema.
             Set(subscriber.messages.map { "\($0.topic) \($0.payload.prefix(48))" }).count >= 60_000
         }
-        await subscriber.stop()
-        await broker.stop()
+        try await subscriber.stop()
+        try await broker.stop()
     }
 }

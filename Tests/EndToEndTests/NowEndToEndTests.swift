@@ -77,7 +77,7 @@ struct NowEndToEndTests {
         let world = try await AirlocWorld(authorized: false)
         defer { world.stop() }
         let result = try await AirlocBinary.run(["now"], environment: world.environment, timeout: 120)
-        #expect(!result.timedOut)
+        // A hang would miss run's deadline and throw.
         #expect(result.status == 77, "\(result)")
         #expect(result.stderr.contains("airloc auth grant"))
         #expect(try world.double.requests().isEmpty)

@@ -27,7 +27,7 @@ struct PickerEndToEndTests {
                 bash -c 'echo $$ > pid; exec "\(AirlocBinary.path)" \(arguments)'
                 echo $? > status
                 stty -a > stty.after
-                sleep 120
+                read -r forever
                 """
             terminal = try await TerminalSession.start(script: script, environment: environment)
         }

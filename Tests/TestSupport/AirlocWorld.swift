@@ -8,13 +8,16 @@ public struct AirlocWorld: Sendable {
     public let gpsd: GPSFake
     public let double: HTTPDouble
     public var environment: [String: String]
+    /// A directory of the test's (where it wrote the log) removed with the world.
+    private let kept: TemporaryDirectory?
 
     /// `log` replays that NMEA file; without it a synthetic Berlin `track` (fix, lost,
     /// nofix). `config` becomes the user's airloc.conf. `authorized` runs `auth grant`.
     public init(
-        log: URL? = nil, track: String = "fix", faults: [String] = [], config: String? = nil,
-        authorized: Bool = true
+        log: URL? = nil, keeping kept: TemporaryDirectory? = nil, track: String = "fix", faults: [String] = [],
+        config: String? = nil, authorized: Bool = true
     ) async throws {
+        self.kept = kept
         home = try TemporaryDirectory()
         var replay = log
         if replay == nil {
@@ -46,5 +49,6 @@ public struct AirlocWorld: Sendable {
         gpsd.stop()
         double.stop()
         home.remove()
+        kept?.remove()
     }
 }

@@ -11,21 +11,20 @@ import Foundation
 /// every instance gets its own port and SHM key, and the SHM segment is removed.
 public final class GPSFake: @unchecked Sendable {
     public let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let shmKey: Int
-    private var stopped = false
-    /// gpsfake's stdin when it was started `gated`: one line lets one sentence through.
-    private let gate: FileHandle?
+    /// Whether gpsfake was started `gated`: its stdin then lets one sentence through a line.
+    private let gated: Bool
 
     /// The log being played.
     private let log: URL
 
-    private init(process: Process, port: Int, shmKey: Int, gate: FileHandle?, log: URL) {
+    private init(process: ChildProcess, port: Int, shmKey: Int, gated: Bool, log: URL) {
         self.log = log
         self.process = process
         self.port = port
         self.shmKey = shmKey
-        self.gate = gate
+        self.gated = gated
     }
 
     /// Starts gpsfake with `log` on a free port and waits until gpsd accepts connections.
@@ -44,14 +43,14 @@ public final class GPSFake: @unchecked Sendable {
     /// the file, so every sentence, binary logs too; gpsfake ends a played-once log on its
     /// own and the rest stays unread.
     public func releaseWholeLog() {
-        guard let gate else { return }
+        guard gated else { return }
         // gpsfake exits at the end of a played-once log, with most of the release unread:
-        // the write must then fail with EPIPE, not kill the test run with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
+        // the write then fails with EPIPE (ChildProcess ignores SIGPIPE).
         let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? nil
         let lines = Data(repeating: UInt8(ascii: "\n"), count: size ?? 1_000_000)
         // A pipe holds 64 KiB: a longer release is written by a thread of its own.
-        Thread.detachNewThread { try? gate.write(contentsOf: lines) }
+        let process = self.process
+        Thread.detachNewThread { process.write(lines) }
     }
 
     static func startBlocking(log: URL, loop: Bool, cycle: Double, port fixedPort: Int?, gated: Bool) throws
@@ -66,10 +65,8 @@ public final class GPSFake: @unchecked Sendable {
             // gpsfake gives its gpsd the SHM key 0x4770 followed by the port in hex (it
             // overrides GPSD_SHM_KEY): stop() removes that segment.
             let shmKey = 0x4770_0000 + port
-            let process = Process()
-            // Foundation starts every child as the leader of its own process group, so
-            // killing -pid reaches gpsfake and its gpsd child together.
-            process.executableURL = URL(fileURLWithPath: gpsfake)
+            // The child leads a process group of its own, so killing it reaches gpsfake
+            // and its gpsd together.
             // -n: gpsd reads the log with no client watching, like a receiver that is
             // always on (without it gpsfake times out waiting). A log played once may
             // therefore start before a client watches: tests that need every sentence
@@ -81,16 +78,12 @@ public final class GPSFake: @unchecked Sendable {
             // the machine's speed.
             if !loop { arguments += ["-1", "-W", "60"] }
             if gated { arguments.append("-i") }
-            process.arguments = arguments + [log.path]
-            process.environment = ProcessInfo.processInfo.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            // gpsfake reads a line before each sentence; the pipe stays open until stop()
-            // (at end of input it would fail instead of waiting).
-            let gate = gated ? Pipe.privateToThisProcess() : nil
-            if let gate { process.standardInput = gate }
-            try process.run()
-            let fake = GPSFake(process: process, port: port, shmKey: shmKey, gate: gate?.fileHandleForWriting, log: log)
+            // Gated, gpsfake reads a line before each sentence; the pipe stays open until
+            // stop() (at end of input it would fail instead of waiting).
+            let process = try ChildProcess(
+                gpsfake, arguments + [log.path], environment: ProcessInfo.processInfo.environment,
+                input: gated ? .pipe : .none, captureOutput: false)
+            let fake = GPSFake(process: process, port: port, shmKey: shmKey, gated: gated, log: log)
             let deadline = Date().addingTimeInterval(120)
             var registered = Date()
             while Date() < deadline && process.isRunning {
@@ -100,7 +93,7 @@ public final class GPSFake: @unchecked Sendable {
                 // gpsd then runs for ever with no device. Two seconds without a device:
                 // tell gpsd ourselves (a second "+device" for one it has is harmless).
                 if Date().timeIntervalSince(registered) > 2 {
-                    registerDevice(gpsfake: process.processIdentifier)
+                    registerDevice(gpsfake: process.pid)
                     registered = Date()
                 }
                 // gpsd is up and already has gpsfake's pty as its device (canConnect asks
@@ -154,14 +147,9 @@ public final class GPSFake: @unchecked Sendable {
 
     /// Kills gpsfake and its gpsd, and removes the SHM segment.
     public func stop() {
-        guard !stopped else { return }
-        stopped = true
-        let group = process.processIdentifier
-        kill(-group, SIGKILL)
-        // No waitUntilExit: stop() runs in tests' `defer` on Swift's two cooperative
-        // threads, and waiting there (Foundation spins a run loop until it has reaped the
-        // child) stalled the whole test run when both did it at once. SIGKILL cannot be
-        // refused; Foundation reaps the process on its own.
+        // No wait: stop() runs in tests' `defer` on Swift's two cooperative threads.
+        // SIGKILL cannot be refused, and the child's own thread reaps it.
+        process.stop()
         // gpsd's SHM segment outlives it (IPC_RMID also works while it is still attached).
         let id = shmget(key_t(shmKey), 0, 0)
         if id >= 0 { shmctl(id, IPC_RMID, nil) }
@@ -215,13 +203,22 @@ public final class GPSFake: @unchecked Sendable {
 /// Writes a synthetic NMEA log with scripts/nmea-track.py.
 public enum SyntheticTrack {
     public static func write(kind: String, latitude: Double, longitude: Double, to url: URL) async throws {
-        try await offPool { try writeBlocking(kind: kind, latitude: latitude, longitude: longitude, to: url) }
+        try await offPool { try writeBlocking([kind, String(latitude), String(longitude)], to: url) }
     }
 
-    static func writeBlocking(kind: String, latitude: Double, longitude: Double, to url: URL) throws {
+    /// 30 s at the first point, then 30 s at the second (the script's `move`).
+    public static func writeJourney(
+        from start: (latitude: Double, longitude: Double), to end: (latitude: Double, longitude: Double),
+        to url: URL
+    ) async throws {
+        let points = [start.latitude, start.longitude, end.latitude, end.longitude].map { String($0) }
+        try await offPool { try writeBlocking(["move"] + points, to: url) }
+    }
+
+    static func writeBlocking(_ arguments: [String], to url: URL) throws {
         let result = try ChildProcess.runBlocking(
             ExternalTool.path(of: "python3") ?? "/usr/bin/python3",
-            [PackagePaths.file("scripts/nmea-track.py").path, kind, String(latitude), String(longitude)],
+            [PackagePaths.file("scripts/nmea-track.py").path] + arguments,
             environment: ProcessInfo.processInfo.environment)
         guard result.status == 0 else { throw FixtureError("nmea-track.py failed: \(result.stderr)") }
         try Data(result.stdout.utf8).write(to: url)

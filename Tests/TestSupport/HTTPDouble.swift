@@ -12,9 +12,9 @@ import Foundation
 public final class HTTPDouble: @unchecked Sendable {
     public let port: Int
     public var baseURL: String { "http://127.0.0.1:\(port)" }
-    private let process: Process
+    private let process: ChildProcess
 
-    private init(process: Process, port: Int) {
+    private init(process: ChildProcess, port: Int) {
         self.process = process
         self.port = port
     }
@@ -28,30 +28,16 @@ public final class HTTPDouble: @unchecked Sendable {
         guard let python = ExternalTool.path(of: "python3") else {
             throw FixtureError("python3 is needed for the HTTP double but is not installed")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [PackagePaths.file("scripts/http-double.py").path] + faults.flatMap { ["--fault", $0] }
-        let out = Pipe.privateToThisProcess()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The first line is "PORT <n>"; read it byte by byte with a deadline that only a
-        // hung interpreter reaches (a dozen doubles starting at once beside a busy CPU
-        // took over 10 s on a 2-core machine).
-        let handle = out.fileHandleForReading
-        var line = Data()
-        let deadline = Date().addingTimeInterval(120)
-        var pollDescriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        while Date() < deadline {
-            guard poll(&pollDescriptor, 1, 200) > 0 else { continue }
-            let byte = handle.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            if byte.first == UInt8(ascii: "\n") { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let process = try ChildProcess(
+            python, [PackagePaths.file("scripts/http-double.py").path] + faults.flatMap { ["--fault", $0] },
+            environment: ProcessInfo.processInfo.environment)
+        // The first line is "PORT <n>", awaited with a deadline that only a hung
+        // interpreter reaches (a dozen doubles starting at once beside a busy CPU took
+        // over 10 s on a 2-core machine).
+        try process.waitForOutputBlocking("its PORT line", timeout: 120) { $0.contains("\n") }
+        let text = process.output.prefix { $0 != "\n" }
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
+            process.stop()
             throw FixtureError("the HTTP double did not start (said: '\(text)')")
         }
         return HTTPDouble(process: process, port: port)
@@ -90,12 +76,8 @@ public final class HTTPDouble: @unchecked Sendable {
         return response.subdata(in: split.upperBound..<response.count)
     }
 
-    public func stop() {
-        // SIGKILL, not terminate(): children inherit the test runner's blocked-signal
-        // mask, so a SIGTERM may never be delivered and waitUntilExit would hang.
-        // No waitUntilExit, as in GPSFake.stop(): never block a cooperative thread.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+    /// Kills the double without waiting (never block a cooperative thread).
+    public func stop() { process.stop() }
 
     deinit { stop() }
 }

@@ -12,10 +12,9 @@ public final class JSONSchemaCheck: @unchecked Sendable {
     public static let shared = JSONSchemaCheck()
 
     private let lock = NSLock()
-    private var process: Process?
-    private var writer: FileHandle?
-    private var reader: FileHandle?
-    private var pending = Data()
+    private var process: ChildProcess?
+    /// How many answer lines have been read from the checker.
+    private var answered = 0
 
     public struct Violation: Error, CustomStringConvertible {
         public var description: String
@@ -50,7 +49,7 @@ public final class JSONSchemaCheck: @unchecked Sendable {
         if process == nil { try start() }
         var answers: [String] = []
         for document in documents {
-            writer!.write(Data((document + "\n").utf8))
+            process!.write(Data((document + "\n").utf8))
             answers.append(try readLine())
         }
         return answers
@@ -61,16 +60,9 @@ public final class JSONSchemaCheck: @unchecked Sendable {
         guard let python = ExternalTool.path(of: "python3") else {
             throw FixtureError("the JSON Schema check needs python3 (with jsonschema; `make test` installs both)")
         }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: python)
-        child.arguments = [script, "--serve"]
-        let input = Pipe.privateToThisProcess()
-        let output = Pipe.privateToThisProcess()
-        child.standardInput = input
-        child.standardOutput = output
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        (process, writer, reader) = (child, input.fileHandleForWriting, output.fileHandleForReading)
+        let child = try ChildProcess(
+            python, [script, "--serve"], environment: ProcessInfo.processInfo.environment, input: .pipe)
+        (process, answered) = (child, 0)
         let greeting = try readLine()
         guard greeting == "ready" else {
             process = nil
@@ -78,20 +70,20 @@ public final class JSONSchemaCheck: @unchecked Sendable {
         }
     }
 
-    /// One line of the checker's answer; "" when it went away (then the check fails).
+    /// The checker's next answer line; a checker that went away or stopped answering is
+    /// an error (then the check fails, naming it).
     private func readLine() throws -> String {
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                pending = Data(pending[(newline + 1)...])
-                return line
+        guard let process else { throw FixtureError("the JSON Schema checker is not running") }
+        let wanted = answered + 1
+        do {
+            try process.waitForOutputBlocking("answer \(wanted)", timeout: 120) {
+                $0.reduce(0) { $1 == "\n" ? $0 + 1 : $0 } >= wanted
             }
-            let chunk = reader!.availableData
-            if chunk.isEmpty {
-                process = nil
-                throw FixtureError("the JSON Schema checker (scripts/json-schema-check.py) exited")
-            }
-            pending.append(chunk)
+        } catch {
+            self.process = nil
+            throw FixtureError("the JSON Schema checker (scripts/json-schema-check.py) did not answer: \(error)")
         }
+        answered = wanted
+        return String(process.output.split(separator: "\n", omittingEmptySubsequences: false)[wanted - 1])
     }
 }

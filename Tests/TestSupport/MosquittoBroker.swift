@@ -17,7 +17,7 @@ import Foundation
 public final class MosquittoBroker: @unchecked Sendable {
     public let port: Int
     public let directory: TemporaryDirectory
-    private var process: RunningProcess?
+    private var process: ChildProcess?
 
     public var url: String { "mqtt://127.0.0.1:\(port)" }
     /// The TLS listener's port, when the broker was prepared with one.
@@ -79,12 +79,9 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard let binary else {
             throw FixtureError("mosquitto is needed but not installed (make test installs it)")
         }
-        guard let python = ExternalTool.path(of: "python3") else { throw FixtureError("python3 is needed") }
-        let unblocked =
-            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-        let child = try RunningProcess(
-            python, ["-c", unblocked, binary, "-c", directory.file("mosquitto.conf").path],
-            environment: ProcessInfo.processInfo.environment)
+        // ChildProcess starts it with no signal blocked, so SIGTERM stops it.
+        let child = try ChildProcess(
+            binary, ["-c", directory.file("mosquitto.conf").path], environment: ProcessInfo.processInfo.environment)
         process = child
         let port = self.port
         try await Poll.until("mosquitto on port \(port)") {
@@ -95,33 +92,54 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard child.isRunning else { throw FixtureError("mosquitto exited: \(child.errors)") }
     }
 
-    public func stop() async {
+    /// Stops the broker as a service stop does (SIGTERM: it writes its persistence) and
+    /// waits for its exit; a broker that does not exit in time is a failure.
+    public func stop() async throws {
         guard let process else { return }
         self.process = nil
         process.signal(SIGTERM)
-        _ = try? await process.wait(timeout: 60)
+        _ = try await process.wait(timeout: 60)
     }
 
     deinit {
-        process?.signal(SIGKILL)
+        process?.stop()
         directory.remove()
     }
 }
 
 /// A `mosquitto_sub` client with a persistent session (QoS 1, clean session off) that
 /// collects what it receives, one "topic payload" line each.
+///
+/// Contract: ``start(broker:id:topics:)`` returns once the broker has its subscription,
+/// proven by an event, not by time: before subscribing, it publishes a retained probe on a
+/// topic of its own, which the broker delivers only to a subscription it has made. So
+/// every message published after `start` returns reaches this subscriber (or, after
+/// ``stop()``, its persistent session). Probe messages are not in ``messages``.
 public final class MQTTSubscriber: @unchecked Sendable {
-    let process: RunningProcess
+    let process: ChildProcess
+    private static let probeTopic = "airloc-test/subscribed"
 
-    public init(broker: MosquittoBroker, id: String, topics: [String]) throws {
-        guard let binary = ExternalTool.path(of: "mosquitto_sub") else {
-            throw FixtureError("mosquitto_sub (mosquitto-clients) is needed but not installed")
+    private init(process: ChildProcess) { self.process = process }
+
+    public static func start(broker: MosquittoBroker, id: String, topics: [String]) async throws -> MQTTSubscriber {
+        guard let subscribe = ExternalTool.path(of: "mosquitto_sub"),
+            let publish = ExternalTool.path(of: "mosquitto_pub")
+        else {
+            throw FixtureError("mosquitto_sub and mosquitto_pub (mosquitto-clients) are needed but not installed")
         }
-        process = try RunningProcess(
-            binary,
-            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-c", "-i", id, "-v"]
-                + topics.flatMap { ["-t", $0] },
+        let probe = "\(probeTopic)/\(id)"
+        let published = try await ChildProcess.run(
+            publish, ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-r", "-t", probe, "-m", "here"],
             environment: ProcessInfo.processInfo.environment)
+        guard published.status == 0 else { throw FixtureError("mosquitto_pub of the probe failed: \(published)") }
+        let process = try ChildProcess(
+            subscribe,
+            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-c", "-i", id, "-v"]
+                + (topics + [probe]).flatMap { ["-t", $0] },
+            environment: ProcessInfo.processInfo.environment)
+        let subscriber = MQTTSubscriber(process: process)
+        try await process.waitForOutput("the retained probe on \(probe)") { $0.contains("\(probe) here\n") }
+        return subscriber
     }
 
     /// (topic, payload) pairs received so far.
@@ -129,16 +147,16 @@ public final class MQTTSubscriber: @unchecked Sendable {
         process.output.split(separator: "\n").map { line in
             let parts = line.split(separator: " ", maxSplits: 1)
             return (String(parts.first ?? ""), parts.count > 1 ? String(parts[1]) : "")
-        }
+        }.filter { !$0.topic.hasPrefix(Self.probeTopic + "/") }
     }
 
-    public func stop() async {
-        process.signal(SIGKILL)
-        _ = try? await process.wait(timeout: 30)
+    public func stop() async throws {
+        process.stop()
+        _ = try await process.wait(timeout: 30)
     }
 
     // A test that throws before stop() must not leave its subscriber running.
-    deinit { process.signal(SIGKILL) }
+    deinit { process.stop() }
 }
 
 /// A CA, a server certificate it signed for 127.0.0.1, and another CA that signed

@@ -16,4 +16,15 @@ public enum Poll {
             try await Task.sleep(for: .milliseconds(50))
         }
     }
+
+    /// ``until(_:deadline:_:)`` for a condition that itself awaits (a command's output).
+    public static func until(
+        _ what: String, deadline: Duration = .seconds(120), _ condition: @Sendable () async throws -> Bool
+    ) async throws {
+        let end = ContinuousClock.now + deadline
+        while try await !condition() {
+            guard ContinuousClock.now < end else { throw FixtureError("timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
 }

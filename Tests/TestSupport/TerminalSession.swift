@@ -34,16 +34,15 @@ public final class TerminalSession: @unchecked Sendable {
         try (["cd '\(directory.url.path)'"] + exports + [script]).joined(separator: "\n").write(
             to: file, atomically: true, encoding: .utf8)
         let session = TerminalSession(directory: directory, socket: "airloc-\(UUID().uuidString.prefix(8))", tmux: tmux)
-        // The server outlives this call and inherits every descriptor of the client —
-        // also the one Foundation's Process watches to notice the exit, which would
-        // then never come. So: posix_spawn with nothing but /dev/null, and waitpid.
+        // The server outlives this call (tmux daemonizes it): it gets nothing but
+        // /dev/null, so it holds no pipe of the test open.
         let arguments = [
             tmux, "-L", session.socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
             "-s", "main",
             "env -i HOME='\(directory.url.path)' TERM=xterm-256color PATH=/usr/bin:/bin bash '\(file.path)'",
         ]
         let status = try await offPool {
-            try spawnAndWait(arguments, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"])
+            try detached(arguments, environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color"])
         }
         guard status == 0 else {
             directory.remove()
@@ -72,68 +71,48 @@ public final class TerminalSession: @unchecked Sendable {
     /// Waits until the screen shows `text`; returns the screen, or throws with it.
     @discardableResult
     public func waitFor(_ text: String, timeout: TimeInterval = 60) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = ""
-        while Date() < deadline {
-            last = try await screen()
-            if last.contains(text) { return last }
-            try await Task.sleep(for: .milliseconds(100))
+        let last = Shown()
+        do {
+            try await Poll.until("the screen to show '\(text)'", deadline: .seconds(timeout)) {
+                last.screen = try await self.screen()
+                return last.screen.contains(text)
+            }
+        } catch {
+            throw FixtureError("the screen never showed '\(text)'; it shows:\n\(last.screen)")
         }
-        throw FixtureError("the screen never showed '\(text)'; it shows:\n\(last)")
+        return last.screen
     }
 
     /// Waits until the script wrote `name` in the session directory; returns its text.
     public func waitForFile(_ name: String, timeout: TimeInterval = 60) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
         let file = directory.file(name)
-        while Date() < deadline {
-            if let text = try? String(contentsOf: file, encoding: .utf8), text.hasSuffix("\n") { return text }
-            try await Task.sleep(for: .milliseconds(100))
+        let read: @Sendable () -> String? = { try? String(contentsOf: file, encoding: .utf8) }
+        do {
+            try await Poll.until("\(name) to be written", deadline: .seconds(timeout)) {
+                read()?.hasSuffix("\n") == true
+            }
+        } catch {
+            throw FixtureError("the script never wrote \(name); the screen shows:\n\(try await screen())")
         }
-        throw FixtureError("the script never wrote \(name); the screen shows:\n\(try await screen())")
+        return read() ?? ""
+    }
+
+    /// The last screen a wait saw (the wait's condition runs in a closure).
+    private final class Shown: @unchecked Sendable {
+        var screen = ""
     }
 
     public func stop() {
         // A few milliseconds; kills the script, airloc and the server with them.
-        _ = try? spawnAndWait([tmux, "-L", socket, "kill-server"], environment: ["PATH=/usr/bin:/bin"])
+        _ = try? detached([tmux, "-L", socket, "kill-server"], environment: ["PATH": "/usr/bin:/bin"])
         directory.remove()
     }
 }
 
 /// Runs `arguments` (the first is the executable's path) with stdin, stdout and stderr
-/// on /dev/null and only those descriptors; returns its exit status.
-func spawnAndWait(_ arguments: [String], environment: [String]) throws -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    for descriptor in Int32(0)...2 {
-        posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-    }
-    // Everything else is closed in the child (the test runner has pipes and sockets open;
-    // glibc ignores a close action for a descriptor that is gone by then).
-    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
-        posix_spawn_file_actions_addclose(&actions, descriptor)
-    }
-    // The spawning thread may be a dispatch worker with signals blocked, and blocked or
-    // ignored signals are inherited: the script would then never die of SIGHUP.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-    guard spawned == 0 else { throw FixtureError("cannot start \(arguments[0]): error \(spawned)") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+/// on /dev/null, to its end (with a deadline); returns its exit status.
+func detached(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+    let child = try ChildProcess(
+        arguments[0], Array(arguments.dropFirst()), environment: environment, captureOutput: false)
+    return try child.waitBlocking(timeout: 60).status
 }
