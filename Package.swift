@@ -38,7 +38,8 @@ let package = Package(
             name: "Configuration", dependencies: ["Airloc", "AirQuality", "Platform", "Location", "Web", "CINIH"]),
         .target(
             name: "Logbook", dependencies: ["Geo", "Web", "Platform", "Location", "AirQuality", "Airloc", "CSQLite"]),
-        .target(name: "Fleet", dependencies: ["Geo", "Web", "Platform", "Airloc", "Logbook", "CMosquitto"]),
+        .target(
+            name: "Fleet", dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "CMosquitto"]),
         .target(name: "TerminalUI", dependencies: ["Geo", "Gazetteer", "Platform", "CWideChar"]),
         .target(
             name: "AirlocCLI",

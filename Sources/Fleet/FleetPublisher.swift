@@ -1,3 +1,4 @@
+import AirQuality
 import Airloc
 import Foundation
 import Geo
@@ -21,9 +22,15 @@ import Web
 ///   (the `[privacy] outbound-precision` grid, the accuracy no better than the grid), or
 ///   `none` (no track rows, no device tracker, air rows without coordinates or place
 ///   name).
+/// - A row whose content changes after it was published (back-filled, settled after
+///   pending, re-stamped by GPS time) is published again under the same `id`: the last
+///   message for an id is the row as the logbook holds it. An acknowledgement of an
+///   older revision does not mark the newer one sent.
 /// - Back-filled history goes to the history topic only (Home Assistant would record it
-///   as "now"); the state topics get only rows younger than two hours (air) or two
-///   minutes (position).
+///   as "now"); `state` follows the newest live (or cached) reading younger than two
+///   hours, never an older one published after it; `position` is sent when it changes
+///   and is younger than two minutes. Both are retained, and sent again on every
+///   (re)connection, for a broker that lost its retained messages.
 public struct FleetPublisher: Sendable {
     public let logbook: Logbook
     public let connection: MQTTConnection
@@ -32,8 +39,12 @@ public struct FleetPublisher: Sendable {
     public var time: any TimeSource
     public var notify: @Sendable (String) -> Void
 
-    private var inFlight: [Int32: String] = [:]
-    private var handedOut: (track: Int64, air: Int64) = (0, 0)
+    /// Message id → the row and revision it carries.
+    private var inFlight: [Int32: (key: String, revision: Int64)] = [:]
+    /// Row key → the revision in flight.
+    private var published: [String: Int64] = [:]
+    /// The retained state and position last published, and the hour of that state.
+    private var retained: (state: String?, position: String?, stateHour: Date?) = (nil, nil, nil)
     private var greetedConnection = 0
     private var reportedError: String?
     /// Rows the broker acknowledged during this run.
@@ -80,6 +91,7 @@ public struct FleetPublisher: Sendable {
     public mutating func step() {
         let acks = connection.takeAcknowledged()
         let done = acks.compactMap { inFlight.removeValue(forKey: $0) }
+        for row in done where published[row.key] == row.revision { published[row.key] = nil }
         if !done.isEmpty {
             do {
                 try logbook.markSent(done)
@@ -98,7 +110,7 @@ public struct FleetPublisher: Sendable {
             greet()
             // Whatever was in flight may be lost with the old connection: publish it again.
             inFlight.removeAll()
-            handedOut = (0, 0)
+            published.removeAll()
         }
         for message in connection.takeMessages()
         where message.topic == "\(settings.mqtt.discoveryPrefix)/status" && message.payload == "online" {
@@ -113,6 +125,12 @@ public struct FleetPublisher: Sendable {
             publishDiscovery()
             connection.subscribe("\(settings.mqtt.discoveryPrefix)/status")
         }
+        // A broker that lost its retained messages (restarted without persistence) would
+        // leave Home Assistant blank until the next reading.
+        if let state = retained.state { _ = try? connection.publish("\(prefix)/state", state, retain: true) }
+        if let position = retained.position {
+            _ = try? connection.publish("\(prefix)/position", position, retain: true)
+        }
         notify("connected to the broker; publishing to \(prefix)")
     }
 
@@ -124,30 +142,29 @@ public struct FleetPublisher: Sendable {
     private mutating func fill() {
         let room = connection.options.inFlight - inFlight.count
         guard room > 0 else { return }
-        let rows: [Logbook.OutboxRow]
-        do { rows = try logbook.unsent(afterTrack: handedOut.track, afterAir: handedOut.air, limit: room) } catch {
+        let entries: [Logbook.OutboxEntry]
+        do { entries = try logbook.unsent(excluding: published, limit: room) } catch {
             notify("cannot read the outbox: \(error)")
             return
         }
-        var skipped: [String] = []
+        var skipped: [(key: String, revision: Int64)] = []
         let now = time.date
-        for row in rows {
-            switch row {
-            case .track(let point): handedOut.track = max(handedOut.track, point.id)
-            case .air(let record): handedOut.air = max(handedOut.air, record.id)
-            }
-            guard let line = outbound(row) else {
-                skipped.append(row.key)
+        for entry in entries {
+            guard let line = outbound(entry.row) else {
+                skipped.append((entry.key, entry.revision))
                 continue
             }
             do {
                 let mid = try connection.publish("\(prefix)/history", line)
-                inFlight[mid] = row.key
+                // An older revision still in flight: its acknowledgement settles nothing.
+                if published[entry.key] != nil { inFlight = inFlight.filter { $0.value.key != entry.key } }
+                inFlight[mid] = (entry.key, entry.revision)
+                published[entry.key] = entry.revision
             } catch {
                 notify("\(error)")
                 return
             }
-            publishState(row, now: now)
+            publishState(entry.row, now: now)
         }
         // Rows withheld by `[mqtt] position = none` are done with.
         try? logbook.markSent(skipped)
@@ -181,24 +198,31 @@ public struct FleetPublisher: Sendable {
     }
 
     /// Live rows also update what Home Assistant shows now.
-    private func publishState(_ row: Logbook.OutboxRow, now: Date) {
+    private mutating func publishState(_ row: Logbook.OutboxRow, now: Date) {
         switch row {
-        case .air(let record) where record.values.usAQI != nil && now.timeIntervalSince(record.hour) < 7200:
+        case .air(let record)
+        where [.live, .cached].contains(record.source) && record.values.usAQI != nil
+            && now.timeIntervalSince(record.hour) < 7200 && record.hour >= (retained.stateHour ?? record.hour):
             var state: [String: Any] = ["time": UTCTime.iso8601Seconds(record.hour)]
             state["us_aqi"] = record.values.usAQI
             state["category"] = record.values.category
-            state["category_name"] = record.values.category.map {
-                $0.replacingOccurrences(of: "_", with: " ").capitalized
-            }
+            state["category_name"] = record.values.category.flatMap(AQICategory.init(rawValue:))?.name
             for (name, value) in record.values.pollutants { state[name] = value }
-            _ = try? connection.publish("\(prefix)/state", HomeAssistantDiscovery.json(state), retain: true)
+            let payload = HomeAssistantDiscovery.json(state)
+            retained.state = payload
+            retained.stateHour = record.hour
+            _ = try? connection.publish("\(prefix)/state", payload, retain: true)
         case .track(let point) where settings.mqtt.position != .none && now.timeIntervalSince(point.time) < 120:
             let shown = settings.mqtt.position == .exact ? point : coarse(point)
             let attributes: [String: Any] = [
                 "latitude": shown.coordinate.latitude, "longitude": shown.coordinate.longitude,
                 "gps_accuracy": (shown.accuracy ?? 0).rounded(),
             ]
-            _ = try? connection.publish("\(prefix)/position", HomeAssistantDiscovery.json(attributes), retain: true)
+            let payload = HomeAssistantDiscovery.json(attributes)
+            // A device standing still (or a coarse grid cell) says it once.
+            guard payload != retained.position else { return }
+            retained.position = payload
+            _ = try? connection.publish("\(prefix)/position", payload, retain: true)
         default: break
         }
     }

@@ -156,7 +156,8 @@ public final class Logbook: @unchecked Sendable {
             """
             UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
                            sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
-                           source = ?, reason = NULL, sent = CASE WHEN ? THEN 0 ELSE sent END
+                           source = ?, reason = NULL, sent = CASE WHEN ? THEN 0 ELSE sent END,
+                           revision = revision + 1
             WHERE hour_s = ? AND sent_lat = ? AND sent_lon = ? AND source = 'pending'
             """,
             Self.valueColumns(values) + [
@@ -190,7 +191,8 @@ public final class Logbook: @unchecked Sendable {
                     """
                     UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
                                    sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
-                                   source = ?, reason = ?, sent = CASE WHEN ? THEN 0 ELSE sent END
+                                   source = ?, reason = ?, sent = CASE WHEN ? THEN 0 ELSE sent END,
+                                   revision = revision + 1
                     WHERE id = ? AND source = 'pending'
                     """)
                 for answer in answers {
@@ -212,10 +214,11 @@ public final class Logbook: @unchecked Sendable {
     public func restamp(bootID: String, trustedTime: Date, atBootSeconds boot: Double) throws(LogbookError) -> Int {
         try run(
             """
-            UPDATE track SET t_ms = ? - CAST(ROUND((? - boot_s) * 1000) AS INTEGER), time_source = 'gps'
+            UPDATE track SET t_ms = ? - CAST(ROUND((? - boot_s) * 1000) AS INTEGER), time_source = 'gps',
+                             sent = CASE WHEN ? THEN 0 ELSE sent END, revision = revision + 1
             WHERE time_source = 'system' AND boot_s IS NOT NULL
               AND segment IN (SELECT id FROM segment WHERE boot_id = ?)
-            """, [.integer(trustedTime.milliseconds), .real(boot), .text(bootID)])
+            """, [.integer(trustedTime.milliseconds), .real(boot), .integer(outbox ? 1 : 0), .text(bootID)])
         return database.changes
     }
 

@@ -3,10 +3,19 @@ import Foundation
 /// The rows still to be published to an MQTT broker (`sent = 0`), oldest first, and
 /// marking them sent once the broker acknowledged them.
 ///
-/// Contract: a row is unsent from the moment it is written (or back-filled: its content
-/// changed) while ``Logbook/outbox`` is on, until ``markSent(_:)``; a restart finds every
-/// row the broker never acknowledged. Row keys are the export ids (`t42`, `a7`).
+/// Contract: a row is unsent from the moment it is written while ``Logbook/outbox`` is
+/// on, and again whenever its content changes (back-filled, settled after pending,
+/// re-stamped by GPS time: its revision goes up), until ``markSent(_:)`` for that
+/// revision; a restart finds every row the broker never acknowledged as it is now. Row
+/// keys are the export ids (`t42`, `a7`).
 extension Logbook {
+    /// An unsent row and the revision of its content that is to be published.
+    public struct OutboxEntry: Sendable {
+        public var row: OutboxRow
+        public var revision: Int64
+        public var key: String { row.key }
+    }
+
     public enum OutboxRow: Sendable {
         case track(TrackPoint)
         case air(AirRecord)
@@ -37,49 +46,62 @@ extension Logbook {
         }
     }
 
-    /// Up to `limit` unsent rows with ids above the given ones: each table's in id order,
-    /// the two merged by time.
+    /// Up to `limit` unsent rows, leaving out those whose current revision is already
+    /// `published` (in flight, keyed `t42`): each table's in id order, the two merged by
+    /// time.
     ///
-    /// Contract: of each table, the rows returned are the first unsent ones after its
-    /// cursor, with none left out, so a caller that moves each cursor to the highest id
-    /// it was handed never skips a row. Time and id order differ after GPS time re-stamps
-    /// a boot's rows; sorting the two tables' rows by time, as this did before, could
-    /// hand out row 7 before row 6 and move the cursor past 6.
-    public func unsent(afterTrack track: Int64, afterAir air: Int64, limit: Int) throws(LogbookError) -> [OutboxRow] {
+    /// Contract: no cursor, so no row is skipped: a row whose content changed after it
+    /// was handed out (its revision is not the one in flight) is handed out again.
+    public func unsent(excluding published: [String: Int64], limit: Int) throws(LogbookError) -> [OutboxEntry] {
         do {
-            var points: [OutboxRow] = []
-            let trackRows = try statement("\(LogbookRows.trackSelect) WHERE sent = 0 AND id > ? ORDER BY id LIMIT ?")
-            try trackRows.bind([.integer(track), .integer(Int64(limit))])
-            while try trackRows.step() { points.append(.track(LogbookRows.track(trackRows))) }
-            var records: [OutboxRow] = []
-            let airRows = try statement("\(LogbookRows.airSelect) WHERE sent = 0 AND id > ? ORDER BY id LIMIT ?")
-            try airRows.bind([.integer(air), .integer(Int64(limit))])
-            while try airRows.step() { records.append(.air(LogbookRows.air(airRows))) }
-            var rows: [OutboxRow] = []
+            // In-flight rows are unsent too: read past them.
+            let reading = Int64(limit + published.count)
+            func rows(_ select: String, _ revisionColumn: Int32, _ make: (SQLiteDatabase.Statement) -> OutboxRow)
+                throws(SQLiteError) -> [OutboxEntry]
+            {
+                let query = try statement(select)
+                try query.bind([.integer(reading)])
+                var found: [OutboxEntry] = []
+                while try query.step() {
+                    let entry = OutboxEntry(row: make(query), revision: query.int(revisionColumn) ?? 0)
+                    if published[entry.key] != entry.revision { found.append(entry) }
+                }
+                return Array(found.prefix(limit))
+            }
+            let points = try rows(
+                "SELECT \(LogbookRows.trackColumns), revision FROM track WHERE sent = 0 ORDER BY id LIMIT ?",
+                LogbookRows.trackRevisionColumn
+            ) { .track(LogbookRows.track($0)) }
+            let records = try rows(
+                "SELECT \(LogbookRows.airColumns), revision FROM air WHERE sent = 0 ORDER BY id LIMIT ?",
+                LogbookRows.airRevisionColumn
+            ) { .air(LogbookRows.air($0)) }
+            var merged: [OutboxEntry] = []
             var (p, r) = (0, 0)
-            while rows.count < limit, p < points.count || r < records.count {
-                if r == records.count || (p < points.count && points[p].time <= records[r].time) {
-                    rows.append(points[p])
+            while merged.count < limit, p < points.count || r < records.count {
+                if r == records.count || (p < points.count && points[p].row.time <= records[r].row.time) {
+                    merged.append(points[p])
                     p += 1
                 } else {
-                    rows.append(records[r])
+                    merged.append(records[r])
                     r += 1
                 }
             }
-            return rows
+            return merged
         } catch { throw .database(url.path, error) }
     }
 
-    /// Marks the rows with these keys (`t42`, `a7`) sent, in one transaction.
-    public func markSent(_ keys: [String]) throws(LogbookError) {
-        guard !keys.isEmpty else { return }
+    /// Marks these rows (`t42`, `a7`) sent, each only if its content is still the
+    /// revision that was acknowledged, in one transaction.
+    public func markSent(_ rows: [(key: String, revision: Int64)]) throws(LogbookError) {
+        guard !rows.isEmpty else { return }
         do {
             try database.transaction { () throws(SQLiteError) in
-                let track = try statement("UPDATE track SET sent = 1 WHERE id = ?")
-                let air = try statement("UPDATE air SET sent = 1 WHERE id = ?")
-                for key in keys {
+                let track = try statement("UPDATE track SET sent = 1 WHERE id = ? AND revision = ?")
+                let air = try statement("UPDATE air SET sent = 1 WHERE id = ? AND revision = ?")
+                for (key, revision) in rows {
                     guard let id = Int64(key.dropFirst()) else { continue }
-                    try (key.hasPrefix("t") ? track : air).run([.integer(id)])
+                    try (key.hasPrefix("t") ? track : air).run([.integer(id), .integer(revision)])
                 }
             }
         } catch { throw .database(url.path, error) }

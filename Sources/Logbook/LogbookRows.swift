@@ -7,13 +7,17 @@ import Geo
 /// Contract: cursors hold one row at a time (an export of any size runs in constant
 /// memory) and return rows in time order, then id order.
 enum LogbookRows {
-    static let trackSelect =
-        "SELECT id, t_ms, time_source, lat, lon, alt, speed, course, accuracy, mode, satellites, provider, segment FROM track"
-    static let airSelect = """
-        SELECT id, hour_s, logged_ms, lat, lon, sent_lat, sent_lon, place, us_aqi, category, dominant, pm2_5, pm10,
+    static let trackColumns =
+        "id, t_ms, time_source, lat, lon, alt, speed, course, accuracy, mode, satellites, provider, segment"
+    static let trackSelect = "SELECT \(trackColumns) FROM track"
+    static let airColumns = """
+        id, hour_s, logged_ms, lat, lon, sent_lat, sent_lon, place, us_aqi, category, dominant, pm2_5, pm10,
                nitrogen_dioxide, sulphur_dioxide, ozone, carbon_monoxide, european_aqi, pollen, source, reason, segment
-        FROM air
         """
+    static let airSelect = "SELECT \(airColumns) FROM air"
+    /// The column after a select's own: where the outbox reads a row's revision.
+    static let trackRevisionColumn: Int32 = 13
+    static let airRevisionColumn: Int32 = 22
 
     static func track(_ row: SQLiteDatabase.Statement) -> TrackPoint {
         var point = TrackPoint(

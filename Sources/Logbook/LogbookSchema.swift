@@ -5,7 +5,7 @@
 /// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
 /// cards: docs/performance.md measures bytes per row.
 enum LogbookSchema {
-    static let version = 2
+    static let version = 3
 
     static let migrations: [Int: String] = [
         1: """
@@ -68,6 +68,13 @@ enum LogbookSchema {
         ALTER TABLE air ADD COLUMN sent INTEGER NOT NULL DEFAULT 1;
         CREATE INDEX track_unsent ON track (id) WHERE sent = 0;
         CREATE INDEX air_unsent ON air (id) WHERE sent = 0;
+        """,
+        // A row's content can change after it was published (back-filled, settled after
+        // pending, re-stamped by GPS time): each change bumps its revision and makes it
+        // unsent again, and an acknowledgement settles only the revision it was for.
+        3: """
+        ALTER TABLE track ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE air ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
         """,
     ]
 

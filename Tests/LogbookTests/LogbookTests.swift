@@ -193,8 +193,8 @@ import Testing
     }
 
     /// After GPS time re-stamps a boot's rows, id order and time order differ. Read page
-    /// by page as the fleet publisher reads it (each table's cursor moved to the highest
-    /// id handed out), the outbox still hands out every row once.
+    /// by page as the fleet publisher reads it (what it handed out is in flight), the
+    /// outbox still hands out every row once.
     @Test func theOutboxHandsOutEveryRowWhenTimeAndIdOrderDiffer() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -205,20 +205,62 @@ import Testing
         for second in [15.0, 25] {
             try logbook.append(Self.air(Self.hour.addingTimeInterval(second), source: .live, segment: segment))
         }
-        var cursor: (track: Int64, air: Int64) = (0, 0)
+        var inFlight: [String: Int64] = [:]
         var handedOut: [String] = []
         for _ in 0..<10 {
-            let page = try logbook.unsent(afterTrack: cursor.track, afterAir: cursor.air, limit: 2)
+            let page = try logbook.unsent(excluding: inFlight, limit: 2)
             if page.isEmpty { break }
-            for row in page {
-                handedOut.append(row.key)
-                switch row {
-                case .track(let point): cursor.track = max(cursor.track, point.id)
-                case .air(let record): cursor.air = max(cursor.air, record.id)
-                }
+            for entry in page {
+                handedOut.append(entry.key)
+                inFlight[entry.key] = entry.revision
             }
         }
         #expect(handedOut.sorted() == ["a1", "a2", "t1", "t2", "t3"])
+    }
+
+    /// A pending hour published, then settled by a live answer while its first message
+    /// was in flight: the row is handed out again with its new content, and the
+    /// acknowledgement of the old message leaves it unsent.
+    @Test func aRowThatChangesAfterPublishingIsHandedOutAgain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
+        logbook.outbox = true
+        let segment = try logbook.startSegment(at: Self.hour, bootID: "boot", reason: "start")
+        let pending = Self.air(Self.hour, source: .pending, segment: segment)
+        try logbook.append(pending)
+        let first = try #require(try logbook.unsent(excluding: [:], limit: 10).first)
+        #expect(try logbook.unsent(excluding: [first.key: first.revision], limit: 10).isEmpty)
+        var values = AirValues()
+        values.usAQI = 137
+        values.category = "unhealthy_for_sensitive_groups"
+        #expect(try logbook.settle(hour: Self.hour, sent: pending.sentCoordinate, values: values, source: .live) == 1)
+        let again = try logbook.unsent(excluding: [first.key: first.revision], limit: 10)
+        #expect(again.map(\.key) == ["a1"] && again.first?.revision == first.revision + 1)
+        guard case .air(let settled)? = again.first?.row else { return #expect(Bool(false), "no air row") }
+        #expect(settled.values.usAQI == 137 && settled.source == .live)
+        try logbook.markSent([(first.key, first.revision)])
+        #expect(try logbook.unsentCount() == 1, "the old revision's acknowledgement settles nothing")
+        try logbook.markSent([(first.key, first.revision + 1)])
+        #expect(try logbook.unsentCount() == 0)
+    }
+
+    /// GPS time re-stamps rows that were already published: they go out again.
+    @Test func restampedRowsAreUnsentAgain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
+        logbook.outbox = true
+        let segment = try logbook.startSegment(at: Self.hour, bootID: "boot", reason: "start")
+        try logbook.append(Self.point(10, segment: segment), bootSeconds: 5)
+        let entries = try logbook.unsent(excluding: [:], limit: 10)
+        try logbook.markSent(entries.map { ($0.key, $0.revision) })
+        #expect(try logbook.unsentCount() == 0)
+        #expect(
+            try logbook.restamp(bootID: "boot", trustedTime: Self.hour.addingTimeInterval(3600), atBootSeconds: 6) == 1)
+        let again = try logbook.unsent(excluding: [:], limit: 10)
+        guard case .track(let point)? = again.first?.row else { return #expect(Bool(false), "not handed out again") }
+        #expect(point.timeSource == "gps" && point.time == Self.hour.addingTimeInterval(3599))
     }
 
     @Test func pruningRemovesOldRowsAndEmptySegments() throws {
