@@ -61,9 +61,13 @@ enum LogCommand {
 
     /// The logbook for reading; a missing one is "no input" (66), not a crash.
     static func open(_ context: CommandContext, readOnly: Bool) throws(CLIError) -> Logbook {
-        do { return try Logbook(url: context.configuration.logDatabase, readOnly: readOnly) } catch {
+        do {
+            let logbook = try Logbook(url: context.configuration.logDatabase, readOnly: readOnly)
+            if let warning = logbook.readOnlyWarning { context.console.err("airloc: warning: \(warning)\n") }
+            return logbook
+        } catch {
             switch error {
-            case .missing: throw CLIError(code: .noInput, message: error.description)
+            case .missing, .empty: throw CLIError(code: .noInput, message: error.description)
             case .newerSchema: throw CLIError(code: .dataError, message: error.description)
             default: throw CLIError(code: .ioError, message: error.description)
             }
@@ -112,15 +116,20 @@ enum LogCommand {
         }
         var lines = [
             "database:  \(path) (\(size / 1024) KiB)",
-            "track:     \(status.trackRows) points in \(status.segments) segments",
-            "air:       \(status.airRows) readings (\(status.pending) pending back-fill, \(status.unavailable) unavailable)",
+            "track:     \(count: status.trackRows, "point") in \(count: status.segments, "segment")",
+            "air:       \(count: status.airRows, "reading") (\(status.pending) pending back-fill, "
+                + "\(status.unavailable) unavailable)",
         ]
         if let first = document.firstTime, let last = document.lastTime {
             lines.append("time:      \(first) – \(last)")
         }
-        if let age = status.lastFixAge { lines.append("last fix:  \(Int(age)) s ago") }
-        if document.unsent > 0 { lines.append("mqtt:      \(document.unsent) rows not yet acknowledged by the broker") }
-        if let error = status.lastError { lines.append("last error: \(error) (\(status.lastErrorAt ?? "?"))") }
+        if let age = status.lastFixAge { lines.append("last fix:  \(formatAge(age)) ago") }
+        if document.unsent > 0 {
+            lines.append("mqtt:      \(count: document.unsent, "row") not yet acknowledged by the broker")
+        }
+        if let error = status.lastError {
+            lines.append("last error: \(error)" + (status.lastErrorAt.map { " (\($0))" } ?? ""))
+        }
         context.console.out(lines.joined(separator: "\n") + "\n")
         return .ok
     }

@@ -33,7 +33,10 @@ enum LogRun {
         let publisher = try FleetSetup.publisher(context, settings: settings, logbook: logbook)
         let logger = FieldLogger(
             logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
-            notify: { notice in console.err("airloc: \(notice.level.rawValue): \(notice.message)\n") })
+            notify: { notice in
+                let remedy = notice.remedy == .checkGPSD ? " (`airloc doctor` checks gpsd and the receiver)" : ""
+                console.err("airloc: \(notice.level.rawValue): \(notice.message)\(remedy)\n")
+            })
         let loggerTask = Task {
             var logger = logger
             await logger.run(following)
@@ -67,8 +70,9 @@ enum LogRun {
         let fatal = await publisherTask?.value ?? nil
         signals.cancel()
         console.err(
-            "airloc: stopped; this run wrote \(written.track) track points, \(written.air) air readings, "
-                + "\(written.pending) pending hours, back-filled \(written.backfilled)\n")
+            "airloc: stopped; this run wrote \(count: written.track, "track point"), "
+                + "\(count: written.air, "air reading"), \(count: written.pending, "pending hour"), "
+                + "back-filled \(count: written.backfilled, "hour")\n")
         if let fatal {
             throw CLIError(code: .config, message: "MQTT: \(fatal); \(FleetSetup.credentialsAdvice)")
         }

@@ -7,16 +7,6 @@ import Location
 import Platform
 import Web
 
-/// What the logger has to say to the journal (stderr under systemd).
-///
-/// Contract: never a precise position (the journal is readable by administrators and
-/// often shipped elsewhere); the place name at most.
-public struct LoggerNotice: Sendable, Equatable {
-    public enum Level: String, Sendable { case info, warning, error }
-    public var level: Level
-    public var message: String
-}
-
 /// The field logger: follows the location, records track points and air readings in the
 /// logbook as ``LogTrigger`` decides, fills the hours an outage missed, and keeps going
 /// through every trouble it can outlive (`airloc log run`).
@@ -28,6 +18,9 @@ public struct LoggerNotice: Sendable, Equatable {
 ///   and sent coordinate); the first success afterwards back-fills them (``Backfill``).
 /// - A failed write (full disk, read-only file system) is reported and kept as the last
 ///   error; the logger carries on, and the next write tries again.
+/// - Troubles (no position from the start or later, the air service, writing) are said
+///   once when they begin and once when they end (``LoggerTroubles``); the logbook's last
+///   error is the newest one still going on, and none after recovery.
 /// - Times come from the events (when this device received a fix), not from when they
 ///   are processed, so a slow air fetch does not shift the track.
 public struct FieldLogger {
@@ -48,6 +41,9 @@ public struct FieldLogger {
     private var lastFix: (fix: Fix, provider: String)?
     private var lastAirHour: Date?
     private var lastPrune: Date?
+    private var troubles = LoggerTroubles()
+    /// gpsd was unreachable, and has answered again (a fix is still to come).
+    private var providerBack = false
     /// Rows written by this run.
     public private(set) var written = (track: 0, air: 0, pending: 0, backfilled: 0)
 
@@ -80,17 +76,26 @@ public struct FieldLogger {
                 .init(level: .warning, message: String(format: "system clock is off by %.1f s; using GPS time", offset))
             )
             if let bootID, let boot = bootSeconds() {
-                Self.attempt("re-stamping", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+                let logbook = logbook
+                let notify = notify
+                let failure = Self.attempt { () throws(LogbookError) in
                     let changed = try logbook.restamp(
                         bootID: bootID, trustedTime: processing.addingTimeInterval(offset), atBootSeconds: boot)
                     if changed > 0 {
                         notify(
-                            .init(level: .info, message: "re-stamped \(changed) track points logged before GPS time"))
+                            .init(
+                                level: .info,
+                                message: "re-stamped \(count: changed, "track point") logged before GPS time"))
                     }
                 }
+                storage("re-stamping", failure)
             }
         }
         lastFix = (fix, provider)
+        if troubles.current(.position) != nil {
+            providerBack = false
+            apply(troubles.ended(.position, saying: "position back (\(provider))"))
+        }
         for action in trigger.fix(fix, at: received) {
             switch action {
             case .recordPoint(let newSegment):
@@ -107,12 +112,15 @@ public struct FieldLogger {
         let now = time.date
         if let keep = settings.logKeep, lastPrune.map({ now.timeIntervalSince($0) >= 3600 }) ?? true {
             lastPrune = now
-            Self.attempt("pruning", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+            let logbook = logbook
+            let notify = notify
+            let failure = Self.attempt { () throws(LogbookError) in
                 let removed = try logbook.prune(before: now.addingTimeInterval(-keep))
                 if removed.track + removed.air > 0 {
                     notify(.init(level: .info, message: "pruned \(removed.track) track and \(removed.air) air rows"))
                 }
             }
+            storage("pruning", failure)
         }
         guard let last = lastFix else { return }
         for action in trigger.tick(at: now) {
@@ -120,12 +128,23 @@ public struct FieldLogger {
         }
     }
 
-    /// The followed provider went away (gpsd stopped, the receiver unplugged): the next
-    /// point opens a new segment, and the gap is in the journal.
+    /// No position: the followed provider went away (gpsd stopped, the receiver
+    /// unplugged) or was never there (gpsd unreachable from the start). The next point
+    /// opens a new segment; the trouble is said once, with what can help.
     public mutating func gap(_ reason: String) {
         trigger.restart()
         segment = nil
-        notify(.init(level: .warning, message: "no position: \(reason); waiting"))
+        providerBack = false
+        apply(
+            troubles.happened(
+                .position, .init(level: .warning, message: "no position: \(reason); waiting", remedy: .checkGPSD)))
+    }
+
+    /// The provider answers again after it could not be reached.
+    public mutating func reconnected(_ provider: String) {
+        guard troubles.current(.position) != nil, !providerBack else { return }
+        providerBack = true
+        notify(.init(level: .info, message: "\(provider) is reachable again; waiting for a fix"))
     }
 
     // MARK: the loop
@@ -143,8 +162,10 @@ public struct FieldLogger {
                 case .fix:
                     if let fix = event.fix { await fixArrived(fix, provider: event.provider, received: event.time) }
                 case .disconnected, .lost:
-                    if segment != nil { gap(event.reason ?? event.kind.rawValue) }
-                case .connected, .stale, .noFixYet:
+                    gap(event.reason ?? event.kind.rawValue)
+                case .connected:
+                    reconnected(event.provider)
+                case .stale, .noFixYet:
                     break
                 }
             case .tick:
@@ -159,7 +180,7 @@ public struct FieldLogger {
         let stamp = clock.stamp(received)
         // The monotonic time of reception: now's, less what processing took since.
         let boot = bootSeconds().map { $0 - max(0, processing.timeIntervalSince(received)) }
-        Self.attempt("writing a track point", logbook: logbook, notify: notify, time: time) { () throws(LogbookError) in
+        let failure = Self.attempt { () throws(LogbookError) in
             if newSegment || segment == nil {
                 segment = try logbook.startSegment(
                     at: stamp.time, bootID: bootID, reason: segment == nil && written.track == 0 ? "start" : "gap")
@@ -169,6 +190,7 @@ public struct FieldLogger {
                 bootSeconds: boot)
             written.track += 1
         }
+        storage("writing a track point", failure)
     }
 
     /// An air reading is stamped with its hour: not before the clock is judged.
@@ -190,8 +212,7 @@ public struct FieldLogger {
         if let reading = trigger.fetched(report, settings: settings, at: now) {
             let hour = (reading.dataTime ?? currentHour).hourStart
             let source: AirRecord.Source = report.data.airCachedAge == nil ? .live : .cached
-            Self.attempt("writing an air reading", logbook: logbook, notify: notify, time: time) {
-                () throws(LogbookError) in
+            let failure = Self.attempt { () throws(LogbookError) in
                 if try !logbook.hasAir(hour: hour, sent: report.sentCoordinate) {
                     try logbook.append(
                         AirRecord(
@@ -205,7 +226,9 @@ public struct FieldLogger {
                         hour: hour, sent: report.sentCoordinate, values: AirValues(reading), source: source)
                 }
             }
+            storage("writing an air reading", failure)
             lastAirHour = max(lastAirHour ?? hour, hour)
+            apply(troubles.ended(.air, saying: "air quality fetched again"))
             await backfill()
             return
         }
@@ -217,8 +240,7 @@ public struct FieldLogger {
         }
         var hour = lastAirHour.map { $0.addingTimeInterval(3600) } ?? currentHour
         if currentHour.timeIntervalSince(hour) > 7 * 86_400 { hour = currentHour }
-        Self.attempt("recording a pending hour", logbook: logbook, notify: notify, time: time) {
-            () throws(LogbookError) in
+        let failure = Self.attempt { () throws(LogbookError) in
             while hour <= currentHour {
                 if try !logbook.hasAir(hour: hour, sent: report.sentCoordinate) {
                     try logbook.append(
@@ -231,11 +253,11 @@ public struct FieldLogger {
                 hour = hour.addingTimeInterval(3600)
             }
         }
+        storage("recording a pending hour", failure)
         lastAirHour = currentHour
-        let message = "air quality not fetched (\(reason)); will back-fill"
-        notify(.init(level: .warning, message: message))
-        try? logbook.setMeta("last_error", message)
-        try? logbook.setMeta("last_error_at", LogFields.time(now))
+        apply(
+            troubles.happened(
+                .air, .init(level: .warning, message: "air quality not fetched (\(reason)); will back-fill")))
     }
 
     private mutating func backfill() async {
@@ -250,25 +272,40 @@ public struct FieldLogger {
             notify(
                 .init(
                     level: .info,
-                    message: "back-filled \(outcome.filled) hours (\(outcome.unavailable) unavailable) "
-                        + "in \(outcome.requests) request\(outcome.requests == 1 ? "" : "s")"))
+                    message: "back-filled \(count: outcome.filled, "hour") (\(outcome.unavailable) unavailable) "
+                        + "in \(count: outcome.requests, "request")"))
         }
         if let failure = outcome.failure {
             notify(.init(level: .warning, message: "back-fill stopped: \(failure)"))
         }
     }
 
-    /// Runs a logbook write; a failure is reported and remembered, never fatal. (Static:
-    /// the body mutates the logger, which must not be borrowed meanwhile.)
-    private static func attempt(
-        _ what: String, logbook: Logbook, notify: (LoggerNotice) -> Void, time: any TimeSource,
-        _ body: () throws(LogbookError) -> Void
-    ) {
-        do { try body() } catch {
-            let message = "\(what) failed: \(error)" + (error.isStorageProblem ? "; will retry" : "")
-            notify(.init(level: .error, message: message))
-            try? logbook.setMeta("last_error", message)
-            try? logbook.setMeta("last_error_at", LogFields.time(time.date))
+    /// A logbook write's outcome: a failure is reported (once while it repeats) and
+    /// remembered, never fatal, and the first success after it says so.
+    private mutating func storage(_ what: String, _ failure: LogbookError?) {
+        guard let error = failure else {
+            return apply(troubles.ended(.storage, saying: "writing to the logbook works again"))
+        }
+        let message = "\(what) failed: \(error)" + (error.isStorageProblem ? "; will retry" : "")
+        apply(troubles.happened(.storage, .init(level: .error, message: message)))
+    }
+
+    /// The body's failure, if any. (Static: the body mutates the logger, which must not be
+    /// borrowed meanwhile.)
+    private static func attempt(_ body: () throws(LogbookError) -> Void) -> LogbookError? {
+        do {
+            try body()
+            return nil
+        } catch { return error }
+    }
+
+    private func apply(_ actions: [LoggerTroubles.Action]) {
+        for action in actions {
+            switch action {
+            case .say(let notice): notify(notice)
+            case .record(let message): try? logbook.recordError(message, at: time.date)
+            case .clear: try? logbook.recordError(nil, at: time.date)
+            }
         }
     }
 }

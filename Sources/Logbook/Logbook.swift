@@ -21,6 +21,9 @@ public final class Logbook: @unchecked Sendable {
     /// True when rows are to be published (an MQTT broker is configured): new and
     /// back-filled rows are then marked unsent (the outbox).
     public var outbox = false
+    /// Opened read-only from read-only media, with a write-ahead log that cannot be read
+    /// there: what that means for the rows shown, for the reader to say.
+    public private(set) var readOnlyWarning: String?
     private var statements: [String: SQLiteDatabase.Statement] = [:]
 
     /// Opens the logbook at `url`, creating it (and its directory) unless `readOnly`.
@@ -40,6 +43,8 @@ public final class Logbook: @unchecked Sendable {
             close(descriptor)
         } else if !FileManager.default.fileExists(atPath: path) {
             throw .missing(path)
+        } else if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
+            throw .empty(path)
         }
         do {
             database = try SQLiteDatabase(path: path, create: !readOnly, readOnly: readOnly)
@@ -57,7 +62,13 @@ public final class Logbook: @unchecked Sendable {
             if !readOnly && version < Int64(LogbookSchema.version) {
                 try LogbookSchema.migrate(database, from: Int(version))
             } else if readOnly && version == 0 {
-                throw LogbookError.missing(path)
+                throw LogbookError.empty(path)
+            }
+            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            if database.isImmutable && wal > 0 {
+                readOnlyWarning =
+                    "the logbook is on read-only media and its write-ahead log (\(path)-wal, \(wal / 1024) KiB) "
+                    + "cannot be read there: rows written since its last checkpoint are not shown"
             }
         } catch let error as LogbookError {
             throw error
@@ -251,6 +262,25 @@ public final class Logbook: @unchecked Sendable {
         } catch { throw .database(url.path, error) }
     }
 
+    /// Keeps `message` as the last error with its time, in one transaction (both or
+    /// neither: a status never shows an error without its time); nil clears both.
+    public func recordError(_ message: String?, at time: Date) throws(LogbookError) {
+        do {
+            try database.transaction { () throws(SQLiteError) in
+                let upsert = try statement(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+                let delete = try statement("DELETE FROM meta WHERE key = ?")
+                if let message {
+                    try upsert.run([.text("last_error"), .text(message)])
+                    try upsert.run([.text("last_error_at"), .text(LogFields.time(time))])
+                } else {
+                    try delete.run([.text("last_error")])
+                    try delete.run([.text("last_error_at")])
+                }
+            }
+        } catch { throw .database(url.path, error) }
+    }
+
     public func setMeta(_ key: String, _ value: String?) throws(LogbookError) {
         if let value {
             try run(
@@ -288,6 +318,8 @@ public final class Logbook: @unchecked Sendable {
 /// Why the logbook cannot be used.
 public enum LogbookError: Error, Sendable, CustomStringConvertible {
     case missing(String)
+    /// The file exists but holds no logbook (0 bytes, or no tables yet).
+    case empty(String)
     case file(String, String)
     case database(String, SQLiteError)
     case newerSchema(String, Int)
@@ -295,6 +327,7 @@ public enum LogbookError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missing(let path): return "no logbook at \(path) (`airloc log run` creates it)"
+        case .empty(let path): return "the logbook \(path) is empty: nothing has been logged in it yet"
         case .file(let path, let reason): return "cannot open the logbook \(path): \(reason)"
         case .database(let path, let error): return "logbook \(path): \(error)"
         case .newerSchema(let path, let version):

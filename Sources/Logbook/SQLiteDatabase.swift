@@ -31,23 +31,60 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Opens (or, with `create`, creates) the file. A busy database is waited for up to
     /// `busyTimeout` (a reader while the logger commits).
+    ///
+    /// `readOnly` opens it as SQLite's `mode=ro`; where even that cannot work (a WAL file
+    /// on read-only media, whose shared-memory index cannot be made), as `immutable=1`,
+    /// which reads the file as it is without locks: ``isImmutable`` then says so, and
+    /// what only the write-ahead log holds is not seen.
     public init(path: String, create: Bool = true, readOnly: Bool = false, busyTimeout: Int32 = 5000)
         throws(SQLiteError)
     {
         self.path = path
-        var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
-        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
-        flags |= SQLITE_OPEN_NOMUTEX
+        if readOnly {
+            do {
+                handle = try Self.open(
+                    Self.uri(path, "mode=ro"), shown: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+                // SQLite opens lazily: the first read finds out whether the WAL index works.
+                _ = try integer("PRAGMA user_version")
+            } catch  where error.code & 0xFF == SQLITE_CANTOPEN || error.code & 0xFF == SQLITE_READONLY {
+                sqlite3_close_v2(handle)
+                handle = try Self.open(
+                    Self.uri(path, "immutable=1"), shown: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+                isImmutable = true
+            }
+        } else {
+            handle = try Self.open(path, shown: path, flags: SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
+        }
+        sqlite3_busy_timeout(handle, busyTimeout)
+    }
+
+    /// True when the file was opened as immutable (read-only media).
+    public private(set) var isImmutable = false
+
+    private static func open(_ name: String, shown path: String, flags: Int32) throws(SQLiteError) -> OpaquePointer {
         var db: OpaquePointer?
-        let status = sqlite3_open_v2(path, &db, flags, nil)
+        let status = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(db)
             throw SQLiteError(code: status, message: "\(path): \(message)")
         }
-        handle = db
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeout)
+        return db
+    }
+
+    /// A `file:` URI for `path` with one query parameter (`?`, `#` and `%` escaped).
+    static func uri(_ path: String, _ parameter: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return "file:\(escaped)?\(parameter)"
     }
 
     deinit { sqlite3_close_v2(handle) }

@@ -127,7 +127,7 @@ struct LogEndToEndTests {
         _ = try await Self.waitForStatus(world, "the back-fill") { ($0["pending"] as? Int) == 0 }
         second.signal(SIGTERM)
         let stopped = try await second.wait()
-        #expect(stopped.status == 0 && stopped.stderr.contains("back-filled 1 hours"), "\(stopped)")
+        #expect(stopped.status == 0 && stopped.stderr.contains("back-filled 1 hour ("), "\(stopped)")
         let history = try world.double.requests().dropFirst(asked).filter { $0.query.contains("hourly=") }
         #expect(history.count == 1, "\(history)")
         let rows = try await world.run(["log", "export", "--format", "ndjson", "--kind", "air"])

@@ -1,0 +1,83 @@
+import Foundation
+
+/// What the logger has to say to the journal (stderr under systemd).
+///
+/// Contract: never a precise position (the journal is readable by administrators and
+/// often shipped elsewhere); the place name at most. `remedy` names what can help, for
+/// the program that shows the notice to say in its own words (a library's text carries
+/// no command-line advice).
+public struct LoggerNotice: Sendable, Equatable {
+    public enum Level: String, Sendable { case info, warning, error }
+    public enum Remedy: Sendable, Equatable {
+        /// gpsd or the receiver: a health check of them helps.
+        case checkGPSD
+    }
+    public var level: Level
+    public var message: String
+    public var remedy: Remedy? = nil
+}
+
+/// What is wrong with the logger right now, and what to say about it.
+///
+/// Contract (one event per call, each returning what to do):
+/// - A trouble is said when it begins, and again only when its message changes: a full
+///   disk failing every write says so once, not once a second.
+/// - It is said once when it ends, with how many times it happened meanwhile.
+/// - `last_error` (``Action/record(_:)``) is the newest trouble still going on, and is
+///   cleared (``Action/clear``) when the last one ends: a status after recovery shows none.
+public struct LoggerTroubles: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// No position: gpsd unreachable, the receiver gone, the fix lost.
+        case position
+        /// The air service did not answer.
+        case air
+        /// The logbook could not be written.
+        case storage
+    }
+
+    public enum Action: Sendable, Equatable {
+        case say(LoggerNotice)
+        /// Keep this as the logbook's last error.
+        case record(String)
+        /// No trouble left: the logbook's last error goes.
+        case clear
+    }
+
+    private struct Ongoing: Sendable {
+        var message: String
+        var times: Int
+        var order: Int
+    }
+
+    private var ongoing: [Kind: Ongoing] = [:]
+    private var counter = 0
+
+    public init() {}
+
+    /// The trouble going on of this kind, if any.
+    public func current(_ kind: Kind) -> String? { ongoing[kind]?.message }
+
+    /// A trouble happened (again).
+    public mutating func happened(_ kind: Kind, _ notice: LoggerNotice) -> [Action] {
+        if ongoing[kind]?.message == notice.message {
+            ongoing[kind]!.times += 1
+            return []
+        }
+        counter += 1
+        ongoing[kind] = Ongoing(message: notice.message, times: (ongoing[kind]?.times ?? 0) + 1, order: counter)
+        return [.say(notice), .record(notice.message)]
+    }
+
+    /// What went wrong of this kind works again; `saying` is the notice for it.
+    public mutating func ended(_ kind: Kind, saying message: String) -> [Action] {
+        guard let was = ongoing.removeValue(forKey: kind) else { return [] }
+        let times = was.times > 1 ? " (after \(was.times) failures)" : ""
+        var actions: [Action] = [.say(LoggerNotice(level: .info, message: message + times))]
+        if let newest = ongoing.values.max(by: { $0.order < $1.order }) {
+            actions.append(.record(newest.message))
+        } else {
+            actions.append(.clear)
+        }
+        return actions
+    }
+}

@@ -1,0 +1,39 @@
+import Testing
+
+@testable import Logbook
+
+/// What the logger says about troubles, and what `log status` shows as the last error.
+struct LoggerTroublesTests {
+    let full = LoggerNotice(level: .error, message: "writing a track point failed: disk full; will retry")
+
+    @Test func aRepeatedTroubleIsSaidOnceAndItsEndOnceWithTheCount() {
+        var troubles = LoggerTroubles()
+        #expect(troubles.happened(.storage, full) == [.say(full), .record(full.message)])
+        for _ in 0..<14 { #expect(troubles.happened(.storage, full).isEmpty) }
+        let ended = troubles.ended(.storage, saying: "writing to the logbook works again")
+        #expect(
+            ended == [
+                .say(.init(level: .info, message: "writing to the logbook works again (after 15 failures)")), .clear,
+            ])
+        #expect(troubles.ended(.storage, saying: "again").isEmpty, "an end is said once")
+    }
+
+    @Test func aChangedMessageIsSaidAgain() {
+        var troubles = LoggerTroubles()
+        _ = troubles.happened(.air, .init(level: .warning, message: "air quality not fetched (HTTP 500)"))
+        let other = LoggerNotice(level: .warning, message: "air quality not fetched (timed out)")
+        #expect(troubles.happened(.air, other) == [.say(other), .record(other.message)])
+    }
+
+    /// The last error is the newest trouble still going on; none once all ended.
+    @Test func theLastErrorFollowsWhatIsStillWrong() {
+        var troubles = LoggerTroubles()
+        let gpsd = LoggerNotice(level: .warning, message: "no position: gpsd refused; waiting", remedy: .checkGPSD)
+        let air = LoggerNotice(level: .warning, message: "air quality not fetched (HTTP 500)")
+        _ = troubles.happened(.position, gpsd)
+        _ = troubles.happened(.air, air)
+        #expect(troubles.ended(.air, saying: "air quality fetched again").last == .record(gpsd.message))
+        #expect(troubles.ended(.position, saying: "position back").last == .clear)
+        #expect(troubles.current(.position) == nil)
+    }
+}
