@@ -41,6 +41,8 @@ enum OptionName: String, Sendable, CaseIterable {
     case until
     case kind
     case before
+    case dryRun = "dry-run"
+    case force
 }
 
 /// One option a command accepts.
@@ -104,6 +106,8 @@ struct ParsedArguments: Sendable {
     var positionals: [String] = []
 
     func has(_ flag: OptionName) -> Bool { flags.contains(flag) }
+    /// Every option given, flag or value.
+    var given: Set<OptionName> { flags.union(values.keys) }
     func value(_ name: OptionName) -> String? { values[name] }
 }
 

@@ -14,7 +14,7 @@ enum LogCommand {
         usage:
             "run [--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT] | status [--json] | "
             + "export --format ndjson|csv|gpx|geojson [--kind track|air|all] [--since T] [--until T] [--output FILE] | "
-            + "prune --before T",
+            + "prune --before T [--dry-run] [--force]",
         discussion: """
               run      the logger in the foreground (systemd: airloc-log.service): track points every
                        [log] track-interval s or track-distance m, air quality at the first fix, when the
@@ -24,7 +24,8 @@ enum LogCommand {
                        place without sensing. SIGTERM or SIGINT: finish the row being written, exit 0.
               status   the database, its rows by kind, first and last time, pending hours, last error
               export   stream the rows: NDJSON (schema airloc.log/1), CSV, GPX 1.1 or GeoJSON
-              prune    delete rows older than T
+              prune    delete rows older than T (--dry-run: only say what would go; a T in the
+                       future, which would delete everything, needs --force)
             The logbook is $XDG_STATE_HOME/airloc/logbook.sqlite ([log] database, AIRLOC_LOG_DATABASE;
             the system service uses /var/lib/airloc/logbook.sqlite), mode 0600: it holds exact positions.
             T is an ISO 8601 time or date (2026-11-30, 2026-11-30T12:00Z) or an age (90m, 24h, 7d).
@@ -39,13 +40,36 @@ enum LogCommand {
             .value(.until, "T", "with export: rows before T"),
             .value(.output, "FILE", "with export: write FILE (0600) instead of stdout"),
             .value(.before, "T", "with prune: delete rows older than T"),
+            .flag(.dryRun, "with prune: say what would be deleted, delete nothing"),
+            .flag(.force, "with prune: allow a --before in the future"),
         ],
         maxPositionals: 1, verbs: ["run", "status", "export", "prune"])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
+    /// The options each action takes: any other is a usage error, not silently ignored
+    /// (`log status --format json` printed text and exited 0).
+    static let optionsByVerb: [String: Set<OptionName>] = [
+        "run": Set(LocationOptions.specs.map(\.name)),
+        "status": [.json],
+        "export": [.format, .kind, .since, .until, .output],
+        "prune": [.before, .dryRun, .force],
+    ]
+
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let verb = context.arguments.positionals.first ?? "status"
+        if let allowed = optionsByVerb[verb] {
+            let own = Set(spec.options.map(\.name))
+            if let stray = context.arguments.given.filter({ own.contains($0) && !allowed.contains($0) }).map(\.rawValue)
+                .sorted().first
+            {
+                let takes = allowed.map { "--\($0.rawValue)" }.sorted().joined(separator: ", ")
+                let hint = verb == "status" && stray == "format" ? " (for JSON: --json)" : ""
+                throw .usage(
+                    "--\(stray) does not go with 'log \(verb)'\(hint); it takes \(takes.isEmpty ? "no options" : takes)",
+                    command: spec.name)
+            }
+        }
         switch verb {
         case "run": return try await LogRun.run(context)
         case "status": return try status(context)
@@ -138,11 +162,27 @@ enum LogCommand {
         guard let text = context.arguments.value(.before) else {
             throw .usage("prune needs --before T (e.g. --before 365d)", command: spec.name)
         }
-        let cutoff = try LogTime.parse(text, option: "--before", now: Date())
-        let logbook = try open(context, readOnly: false)
+        let now = Date()
+        let cutoff = try LogTime.parse(text, option: "--before", now: now)
+        let dryRun = context.arguments.has(.dryRun)
+        if cutoff > now && !context.arguments.has(.force) && !dryRun {
+            throw .usage(
+                "--before \(text.prefix(40)) is in the future: every row would be deleted. Check with --dry-run; "
+                    + "--force deletes them", command: spec.name)
+        }
+        let logbook = try open(context, readOnly: dryRun)
         do {
+            let before = "older than \(UTCTime.iso8601Seconds(cutoff))"
+            if dryRun {
+                let counted = try logbook.countBefore(cutoff)
+                context.console.out(
+                    "would remove \(count: counted.track, "track point") and \(count: counted.air, "air reading") "
+                        + "\(before) (dry run: nothing deleted)\n")
+                return .ok
+            }
             let removed = try logbook.prune(before: cutoff)
-            context.console.out("removed \(removed.track) track points and \(removed.air) air readings\n")
+            context.console.out(
+                "removed \(count: removed.track, "track point") and \(count: removed.air, "air reading") \(before)\n")
             return .ok
         } catch {
             throw CLIError(code: .ioError, message: error.description)

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import Logbook
 import Platform
 
@@ -26,6 +27,11 @@ enum LogExportCommand {
         var window = LogWindow()
         if let since = arguments.value(.since) { window.since = try LogTime.parse(since, option: "--since", now: now) }
         if let until = arguments.value(.until) { window.until = try LogTime.parse(until, option: "--until", now: now) }
+        if let since = window.since, let until = window.until, since >= until {
+            throw .usage(
+                "--since (\(UTCTime.iso8601Seconds(since))) is not before --until (\(UTCTime.iso8601Seconds(until))): "
+                    + "no row can be in that window", command: command)
+        }
         let logbook = try LogCommand.open(context, readOnly: true)
 
         let output = arguments.value(.output).map { URL(fileURLWithPath: $0) }

@@ -71,7 +71,9 @@ public struct FieldLogger {
     /// `received` by this device's clock.
     public mutating func fixArrived(_ fix: Fix, provider: String, received: Date) async {
         let processing = time.date
-        if case .corrected(let offset) = clock.observe(fix, system: received) {
+        let verdict = clock.observe(fix, system: received)
+        if case .disbelieved(let why) = verdict { notify(.init(level: .warning, message: why)) }
+        if case .corrected(let offset) = verdict {
             notify(
                 .init(level: .warning, message: String(format: "system clock is off by %.1f s; using GPS time", offset))
             )

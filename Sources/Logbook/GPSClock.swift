@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Web
 
 /// Whether this device's clock can be believed, judged against GPS time: the rule a
 /// logger follows so that no row is stamped with a clock GPS contradicts.
@@ -10,22 +11,58 @@ import Geo
 /// The first trusted fix that finds the clock wrong returns `.corrected`, the moment the
 /// caller re-stamps what it logged before in this boot. A 2D fix, or one without time,
 /// starts the count again.
+///
+/// A receiver's time is not believed, however often it says it (a receiver whose firmware
+/// mishandles the GPS week-number rollover reports a date years off, the same every fix):
+/// - when it is before `notBefore` (this airloc's release date: no true time is earlier);
+/// - when it is more than `maximumLead` ahead of a system clock that is itself not before
+///   `notBefore` (such a clock was set by someone or something; a Pi without a real-time
+///   clock that boots at 2000-01-01 is before it, and GPS then corrects it as before).
+/// The first disbelieved fix returns `.disbelieved`, once; rows keep the system clock.
 public struct GPSClock: Sendable {
     public enum Verdict: Sendable, Equatable {
         /// Not yet trusted, or nothing changed.
         case unchanged
         /// GPS time is trusted now and the clock was off by `offset` seconds (GPS − system).
         case corrected(offset: TimeInterval)
+        /// The receiver's time cannot be right, for the reason given (said once).
+        case disbelieved(String)
     }
 
     public let tolerance: TimeInterval
+    public let notBefore: Date
+    public let maximumLead: TimeInterval
+    private var saidDisbelief = false
     private var consecutive = 0
     private var seen = 0
     public private(set) var trusted = false
     /// What to add to the system clock (0 when it agrees with GPS or is not yet judged).
     public private(set) var offset: TimeInterval = 0
 
-    public init(tolerance: TimeInterval = 2) { self.tolerance = tolerance }
+    public init(
+        tolerance: TimeInterval = 2, notBefore: Date = AirlocVersion.date, maximumLead: TimeInterval = 366 * 86_400
+    ) {
+        self.tolerance = tolerance
+        self.notBefore = notBefore
+        self.maximumLead = maximumLead
+    }
+
+    /// Why `gps` cannot be the time, when it cannot.
+    func doubt(_ gps: Date, system: Date) -> String? {
+        let rollover = "a receiver that mishandles the GPS week-number rollover is the likely cause"
+        if gps < notBefore {
+            return "the receiver says it is \(UTCTime.iso8601Seconds(gps)), earlier than this airloc's release "
+                + "(\(UTCTime.iso8601Seconds(notBefore).prefix(10))): its time is not believed (\(rollover)); "
+                + "rows keep this device's clock"
+        }
+        if system >= notBefore && gps.timeIntervalSince(system) > maximumLead {
+            let years = gps.timeIntervalSince(system) / (365.25 * 86_400)
+            return "the receiver says it is \(UTCTime.iso8601Seconds(gps)), "
+                + String(format: "%.1f", years) + " years ahead of this device's clock: its time is not believed "
+                + "(\(rollover)); rows keep this device's clock"
+        }
+        return nil
+    }
 
     /// A fix with the receiver's time, received when the system clock said `system`.
     public mutating func observe(_ fix: Fix, system: Date) -> Verdict {
@@ -33,6 +70,12 @@ public struct GPSClock: Sendable {
         guard fix.source == .gps, fix.mode == .threeD, let gps = fix.time else {
             if fix.source == .gps { consecutive = 0 }
             return .unchanged
+        }
+        if let doubt = doubt(gps, system: system) {
+            consecutive = 0
+            guard !saidDisbelief else { return .unchanged }
+            saidDisbelief = true
+            return .disbelieved(doubt)
         }
         consecutive += 1
         guard consecutive >= 3 else { return .unchanged }

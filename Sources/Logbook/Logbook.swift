@@ -233,6 +233,21 @@ public final class Logbook: @unchecked Sendable {
         return database.changes
     }
 
+    /// How many rows ``prune(before:)`` would remove.
+    public func countBefore(_ cutoff: Date) throws(LogbookError) -> (track: Int, air: Int) {
+        do {
+            let track = try statement("SELECT count(*) FROM track WHERE t_ms < ?")
+            try track.bind([.integer(cutoff.milliseconds)])
+            let tracks = try track.step() ? Int(track.int(0) ?? 0) : 0
+            _ = try? track.step()
+            let air = try statement("SELECT count(*) FROM air WHERE hour_s < ?")
+            try air.bind([.integer(Int64(cutoff.timeIntervalSince1970))])
+            let airs = try air.step() ? Int(air.int(0) ?? 0) : 0
+            _ = try? air.step()
+            return (tracks, airs)
+        } catch { throw .database(url.path, error) }
+    }
+
     /// Removes rows older than `cutoff`; returns (track, air) rows removed.
     public func prune(before cutoff: Date) throws(LogbookError) -> (track: Int, air: Int) {
         do {
