@@ -45,8 +45,10 @@ public enum AirlocCommandLine {
             "", "Options:", "  -h, --help     show this help (also: airloc <command> --help)",
             "  --version      print the version", "",
             "Configuration: /etc/airloc/airloc.conf, then ~/.config/airloc/airloc.conf (see docs/configuration.md).",
-            "Exit codes follow sysexits(3): 64 usage, 65 no such place or postal code, 69 service",
-            "unavailable, 75 try again later, 77 location not authorized, 78 configuration error;",
+            "Exit codes follow sysexits(3): 64 usage, 65 no such place or postal code (or bad data), 66 no",
+            "such input (no logbook yet), 69 service unavailable, 72 a file it needs is missing (the place",
+            "data), 74 cannot read or write a file (the logbook), 75 try again later, 77 location not",
+            "authorized, 78 configuration error;",
             "1 when a search finds nothing or the picker is left with Esc, 130 with Ctrl-C (see docs/cli.md).",
         ]
         return lines.joined(separator: "\n") + "\n"

@@ -12,9 +12,13 @@ struct Console: Sendable {
     var stdinIsTTY: Bool
     var stderrIsTTY: Bool
     var stdoutIsTTY: Bool
+    /// The terminal's width when stdout is one: text for people is wrapped to it. Output
+    /// to a pipe or file is never wrapped (a script reads whole lines).
+    var width: Int?
 
     init(environment: [String: String], color: Settings.ColorChoice) {
         stdoutIsTTY = StandardStream.isTerminal(StandardStream.output)
+        width = StandardStream.columns(StandardStream.output)
         stdinIsTTY = StandardStream.isTerminal(StandardStream.input)
         stderrIsTTY = StandardStream.isTerminal(StandardStream.error)
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty

@@ -1,6 +1,6 @@
 /// sysexits(3) codes, the contract between airloc and the scripts that call it
 /// (documented in docs/cli.md).
-public enum ExitCode: Int32, Sendable {
+public enum ExitCode: Int32, Sendable, CaseIterable {
     case ok = 0
     /// Esc in an interactive picker / a negative answer.
     case cancelled = 1

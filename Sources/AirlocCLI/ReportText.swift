@@ -45,6 +45,7 @@ struct ReportText {
             footer += " · Places: GeoNames"
             lines.append("  " + console.dim(footer))
         }
+        if let width = console.width { lines = lines.flatMap { CardWrap.wrap($0, width: width) } }
         return lines.joined(separator: "\n") + "\n"
     }
 

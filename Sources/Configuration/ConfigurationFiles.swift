@@ -96,6 +96,11 @@ public enum ConfigurationFiles {
         for entry in entries {
             let at = "\(path):\(entry.line)"
             let keys = ConfigurationKey.all.filter { $0.section == entry.section }
+            guard !entry.section.isEmpty else {
+                throw ConfigurationError(
+                    "\(at): '\(entry.key)' comes before any section: put it under its section, e.g. "
+                        + "[\(ConfigurationKey.all.first { $0.name == entry.key }?.section ?? "location")]")
+            }
             guard !keys.isEmpty else {
                 let hint = suggestion(for: entry.section, among: ConfigurationKey.sections).map {
                     " (did you mean [\($0)]?)"

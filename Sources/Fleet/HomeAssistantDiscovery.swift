@@ -8,7 +8,9 @@ import Web
 /// Contract: ids are stable across restarts (`airloc_<device id>_<sensor>`); sensors read
 /// `<prefix>/state`, the tracker `<prefix>/position`; all share the availability topic
 /// `<prefix>/status`. Units follow Home Assistant's lists (µg/m³ with the micro sign);
-/// carbon monoxide has no device class (Home Assistant's is in ppm).
+/// carbon monoxide has no device class (Home Assistant's is in ppm). The entity id is
+/// suggested with `default_entity_id` (`sensor.airloc_<device id>_<sensor>`), which
+/// replaced `object_id` in Home Assistant 2025.10; 2026.4 no longer reads `object_id`.
 public struct HomeAssistantDiscovery: Sendable {
     public var deviceID: String
     public var prefix: String
@@ -54,7 +56,8 @@ public struct HomeAssistantDiscovery: Sendable {
         var messages: [(String, String)] = []
         for sensor in Self.sensors {
             var config: [String: Any] = [
-                "name": sensor.name, "unique_id": "\(node)_\(sensor.object)", "object_id": "\(node)_\(sensor.object)",
+                "name": sensor.name, "unique_id": "\(node)_\(sensor.object)",
+                "default_entity_id": "sensor.\(node)_\(sensor.object)",
                 "state_topic": "\(prefix)/state", "value_template": "{{ value_json.\(sensor.field) }}",
                 "availability_topic": "\(prefix)/status", "payload_available": "online",
                 "payload_not_available": "offline", "device": device,
@@ -67,7 +70,8 @@ public struct HomeAssistantDiscovery: Sendable {
         }
         if tracker {
             let config: [String: Any] = [
-                "name": "Position", "unique_id": "\(node)_position", "object_id": "\(node)_position",
+                "name": "Position", "unique_id": "\(node)_position",
+                "default_entity_id": "device_tracker.\(node)_position",
                 "json_attributes_topic": "\(prefix)/position", "source_type": "gps",
                 "availability_topic": "\(prefix)/status", "payload_available": "online",
                 "payload_not_available": "offline", "device": device,

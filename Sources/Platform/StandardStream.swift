@@ -51,4 +51,14 @@ public enum StandardStream {
 
     /// True when `descriptor` is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// The width in columns of the terminal `descriptor` is, or nil when it is none (or
+    /// does not say).
+    public static func columns(_ descriptor: Int32) -> Int? {
+        var window = winsize()
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else {
+            return nil
+        }
+        return Int(window.ws_col)
+    }
 }

@@ -78,3 +78,13 @@ import Testing
         #expect(suggestion(for: "nwo", among: ["now", "auth", "reverse"]) == "now")
     }
 }
+
+/// `airloc --help` lists every exit status airloc can end with.
+struct OverviewExitCodeTests {
+    @Test func theOverviewNamesEveryExitCode() {
+        let overview = AirlocCommandLine.overview.replacingOccurrences(of: "\n", with: " ")
+        for code in ExitCode.allCases where code != .ok && code != .software {
+            #expect(overview.contains(" \(code.rawValue) "), "\(code) (\(code.rawValue)) is not in the overview")
+        }
+    }
+}

@@ -56,6 +56,19 @@ import Testing
         }
     }
 
+    /// A key written before any section header names the section it belongs in, not
+    /// "unknown section []".
+    @Test func aKeyBeforeAnySectionSaysWhereItGoes() {
+        do {
+            _ = try load("track-interval = 5\n[gpsd]\nhost = x\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(
+                error.message.contains("airloc.conf:1: 'track-interval' comes before any section"), "\(error.message)")
+            #expect(error.message.contains("[log]") && !error.message.contains("[]"), "\(error.message)")
+        }
+    }
+
     @Test func badValueSaysWhatWasExpected() {
         do {
             _ = try load("[privacy]\n\noutbound-precision = fine\n")

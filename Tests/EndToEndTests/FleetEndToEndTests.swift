@@ -146,6 +146,9 @@ struct FleetEndToEndTests {
         #expect(aqi["device_class"] as? String == "aqi" && aqi["state_class"] as? String == "measurement")
         #expect(aqi["availability_topic"] as? String == "airloc/test-device/status")
         #expect((aqi["unique_id"] as? String)?.hasSuffix("_aqi") == true)
+        // Home Assistant's current schema: default_entity_id (domain.slug), no object_id.
+        #expect(aqi["default_entity_id"] as? String == "sensor." + (aqi["unique_id"] as? String ?? "?"), "\(aqi)")
+        #expect(aqi["object_id"] == nil, "object_id is no longer read by Home Assistant: \(aqi)")
         let pm25 = try #require(configs.first { $0.key.hasSuffix("/pm25/config") }.flatMap { Self.json($0.value) })
         #expect(pm25["unit_of_measurement"] as? String == "\u{00B5}g/m\u{00B3}", "the micro sign Home Assistant lists")
         let state = try #require(
@@ -159,6 +162,9 @@ struct FleetEndToEndTests {
                 position["latitude"] as? Double == 52.52 && position["longitude"] as? Double == 13.41,
                 "coarse: \(position)")
         }
+        // The device stands still: its (coarse) position is said once, not once a point.
+        let positions = homeAssistant.messages.filter { $0.topic == "airloc/test-device/position" }
+        #expect(positions.count <= 1, "\(positions.count) identical position messages")
         try await homeAssistant.stop()
         try await broker.stop()
     }

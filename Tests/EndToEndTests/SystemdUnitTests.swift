@@ -29,4 +29,20 @@ struct SystemdUnitTests {
             #expect(lines.contains(expected), "\(expected) is missing")
         }
     }
+
+    /// A field logger that boots without Wi-Fi logs at once: the unit waits neither for
+    /// the network nor for NTP, and orders after nothing it does not pull in but the
+    /// passive targets systemd documents for that (time-set.target).
+    @Test func theLoggerStartsWithoutANetwork() throws {
+        let unit = try String(contentsOf: PackagePaths.file("systemd/airloc-log.service"), encoding: .utf8)
+        func values(_ key: String) -> [String] {
+            unit.split(separator: "\n").filter { $0.hasPrefix(key + "=") }
+                .flatMap { $0.dropFirst(key.count + 1).split(separator: " ").map(String.init) }
+        }
+        let wants = values("Wants")
+        let after = values("After")
+        #expect(!(wants + after).contains("network-online.target"), "\(wants) \(after)")
+        #expect(!(wants + after).contains("time-sync.target"), "\(wants) \(after)")
+        #expect(Set(after).subtracting(wants).subtracting(["time-set.target"]).isEmpty, "ordered after \(after)")
+    }
 }
