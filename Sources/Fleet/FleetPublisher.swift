@@ -203,12 +203,7 @@ public struct FleetPublisher: Sendable {
         case .air(let record)
         where [.live, .cached].contains(record.source) && record.values.usAQI != nil
             && now.timeIntervalSince(record.hour) < 7200 && record.hour >= (retained.stateHour ?? record.hour):
-            var state: [String: Any] = ["time": UTCTime.iso8601Seconds(record.hour)]
-            state["us_aqi"] = record.values.usAQI
-            state["category"] = record.values.category
-            state["category_name"] = record.values.category.flatMap(AQICategory.init(rawValue:))?.name
-            for (name, value) in record.values.pollutants { state[name] = value }
-            let payload = HomeAssistantDiscovery.json(state)
+            let payload = HomeAssistantDiscovery.json(Self.state(record))
             retained.state = payload
             retained.stateHour = record.hour
             _ = try? connection.publish("\(prefix)/state", payload, retain: true)
@@ -225,6 +220,17 @@ public struct FleetPublisher: Sendable {
             _ = try? connection.publish("\(prefix)/position", payload, retain: true)
         default: break
         }
+    }
+
+    /// What `<prefix>/state` says of an air reading; the category's name as the EPA
+    /// writes it ("Unhealthy for Sensitive Groups", as the report prints it).
+    static func state(_ record: AirRecord) -> [String: Any] {
+        var state: [String: Any] = ["time": UTCTime.iso8601Seconds(record.hour)]
+        state["us_aqi"] = record.values.usAQI
+        state["category"] = record.values.category
+        state["category_name"] = record.values.category.flatMap(AQICategory.init(rawValue:))?.name
+        for (name, value) in record.values.pollutants { state[name] = value }
+        return state
     }
 
     /// On a clean stop, after the logger wrote its last row: publishes what is still

@@ -286,7 +286,7 @@ public struct FieldLogger {
     /// remembered, never fatal, and the first success after it says so.
     private mutating func storage(_ what: String, _ failure: LogbookError?) {
         guard let error = failure else {
-            return apply(troubles.ended(.storage, saying: "writing to the logbook works again"))
+            return apply(troubles.ended(.storage, saying: "writing to the logbook works again", successes: 3))
         }
         let message = "\(what) failed: \(error)" + (error.isStorageProblem ? "; will retry" : "")
         apply(troubles.happened(.storage, .init(level: .error, message: message)))

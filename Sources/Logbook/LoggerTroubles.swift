@@ -22,7 +22,9 @@ public struct LoggerNotice: Sendable, Equatable {
 /// Contract (one event per call, each returning what to do):
 /// - A trouble is said when it begins, and again only when its message changes: a full
 ///   disk failing every write says so once, not once a second.
-/// - It is said once when it ends, with how many times it happened meanwhile.
+/// - It is said once when it ends, with how many times it happened meanwhile. It ends
+///   after `successes` successes in a row (a full disk flaps: a small row still fits in a
+///   page another freed, and the next write fails again).
 /// - `last_error` (``Action/record(_:)``) is the newest trouble still going on, and is
 ///   cleared (``Action/clear``) when the last one ends: a status after recovery shows none.
 public struct LoggerTroubles: Sendable {
@@ -47,6 +49,7 @@ public struct LoggerTroubles: Sendable {
         var message: String
         var times: Int
         var order: Int
+        var successes = 0
     }
 
     private var ongoing: [Kind: Ongoing] = [:]
@@ -61,6 +64,7 @@ public struct LoggerTroubles: Sendable {
     public mutating func happened(_ kind: Kind, _ notice: LoggerNotice) -> [Action] {
         if ongoing[kind]?.message == notice.message {
             ongoing[kind]!.times += 1
+            ongoing[kind]!.successes = 0
             return []
         }
         counter += 1
@@ -68,9 +72,12 @@ public struct LoggerTroubles: Sendable {
         return [.say(notice), .record(notice.message)]
     }
 
-    /// What went wrong of this kind works again; `saying` is the notice for it.
-    public mutating func ended(_ kind: Kind, saying message: String) -> [Action] {
-        guard let was = ongoing.removeValue(forKey: kind) else { return [] }
+    /// What went wrong of this kind worked; after `successes` in a row it has ended,
+    /// and `saying` is the notice for that.
+    public mutating func ended(_ kind: Kind, saying message: String, successes: Int = 1) -> [Action] {
+        guard ongoing[kind] != nil else { return [] }
+        ongoing[kind]!.successes += 1
+        guard ongoing[kind]!.successes >= successes, let was = ongoing.removeValue(forKey: kind) else { return [] }
         let times = was.times > 1 ? " (after \(was.times) failures)" : ""
         var actions: [Action] = [.say(LoggerNotice(level: .info, message: message + times))]
         if let newest = ongoing.values.max(by: { $0.order < $1.order }) {

@@ -90,4 +90,37 @@ struct FleetChangedRowsEndToEndTests {
         try await subscriber.stop()
         try await broker.stop()
     }
+
+    /// The broker restarts having lost its retained messages (no persistence file): Home
+    /// Assistant, subscribing afresh, still finds the state and the position, sent again
+    /// by the logger when it reconnects.
+    @Test func retainedStateIsSentAgainToABrokerThatLostIt() async throws {
+        let broker = try await MosquittoBroker.start()
+        let world = try await AirlocWorld(config: Fleet.config(broker))
+        defer { world.stop() }
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        try await Fleet.waitForStatus(world, "an air reading published", logger: logger) {
+            ($0["air_rows"] as? Int ?? 0) >= 1 && ($0["unsent"] as? Int) == 0
+        }
+        try await broker.stop()
+        for file in try FileManager.default.contentsOfDirectory(atPath: broker.directory.url.path)
+        where file.hasSuffix(".db") {
+            try FileManager.default.removeItem(at: broker.directory.file(file))
+        }
+        try await broker.start()
+        let homeAssistant = try await MQTTSubscriber.start(
+            broker: broker, id: "home-assistant-after-loss", topics: ["airloc/test-device/+"])
+        try await Poll.until("the state and position retained again") {
+            let topics = Set(homeAssistant.messages.map(\.topic))
+            return topics.contains("airloc/test-device/state") && topics.contains("airloc/test-device/position")
+        }
+        let state = homeAssistant.messages.last { $0.topic == "airloc/test-device/state" }.flatMap {
+            Fleet.json($0.payload)
+        }
+        #expect(state?["us_aqi"] as? Int == 41, "\(String(describing: state))")
+        logger.signal(SIGTERM)
+        #expect(try await logger.wait().status == 0)
+        try await homeAssistant.stop()
+        try await broker.stop()
+    }
 }

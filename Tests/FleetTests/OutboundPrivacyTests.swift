@@ -75,4 +75,14 @@ import Testing
         }
         #expect(air["us_aqi"] as? Int == 41 && air["category"] as? String == "good", "the reading itself goes")
     }
+
+    /// Home Assistant shows the category as the report prints it.
+    @Test func theStateNamesTheCategoryAsTheEPADoes() throws {
+        guard case .air(var record) = Self.reading else { return }
+        record.values.usAQI = 137
+        record.values.category = "unhealthy_for_sensitive_groups"
+        let state = FleetPublisher.state(record)
+        #expect(state["category_name"] as? String == "Unhealthy for Sensitive Groups")
+        #expect(state["us_aqi"] as? Int == 137)
+    }
 }

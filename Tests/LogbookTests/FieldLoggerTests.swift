@@ -152,5 +152,12 @@ import Web
         await rig.log(steps: 3)
         #expect(try logbook.status(now: rig.time.date).trackRows == stuck + 3, "resumed when space returned")
         #expect(try logbook.integrityCheck() == ["ok"])
+        // 400 failed writes in a row are one line in the journal, and their end another.
+        let failures = rig.notices.all.filter { $0.message.contains("writing a track point failed") }
+        #expect(failures.count == 1, "\(failures.count) lines for one full disk")
+        let recovered = rig.notices.all.filter { $0.message.hasPrefix("writing to the logbook works again") }
+        #expect(recovered.count == 1, "\(rig.notices.all.suffix(3))")
+        let status = try logbook.status(now: rig.time.date)
+        #expect(status.lastError == nil && status.lastErrorAt == nil, "no error after recovery: \(status)")
     }
 }

@@ -36,4 +36,16 @@ struct LoggerTroublesTests {
         #expect(troubles.ended(.position, saying: "position back").last == .clear)
         #expect(troubles.current(.position) == nil)
     }
+
+    /// A flapping trouble (a full disk where a row sometimes still fits) ends only after
+    /// enough successes in a row.
+    @Test func aTroubleEndsAfterSuccessesInARow() {
+        var troubles = LoggerTroubles()
+        _ = troubles.happened(.storage, full)
+        #expect(troubles.ended(.storage, saying: "works again", successes: 3).isEmpty)
+        #expect(troubles.happened(.storage, full).isEmpty, "the same trouble, not said again")
+        #expect(troubles.ended(.storage, saying: "works again", successes: 3).isEmpty)
+        #expect(troubles.ended(.storage, saying: "works again", successes: 3).isEmpty)
+        #expect(troubles.ended(.storage, saying: "works again", successes: 3).count == 2)
+    }
 }
