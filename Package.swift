@@ -37,7 +37,8 @@ let package = Package(
         .target(
             name: "Configuration", dependencies: ["Airloc", "AirQuality", "Platform", "Location", "Web", "CINIH"]),
         .target(
-            name: "Logbook", dependencies: ["Geo", "Web", "Platform", "Location", "AirQuality", "Airloc", "CSQLite"]),
+            name: "Logbook",
+            dependencies: ["Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "CSQLite"]),
         .target(
             name: "Fleet", dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "CMosquitto"]),
         .target(name: "TerminalUI", dependencies: ["Geo", "Gazetteer", "Platform", "CWideChar"]),
@@ -73,7 +74,9 @@ let package = Package(
         .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Airloc", "TestSupport"]),
         .testTarget(
             name: "FleetTests", dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "TestSupport"]),
-        .testTarget(name: "AirlocTests", dependencies: ["Airloc", "Gazetteer", "TestSupport"]),
+        .testTarget(
+            name: "AirlocTests",
+            dependencies: ["Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Airloc", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["TestSupport", "airloc", "airloc-example-logger", "airloc-bench"]),

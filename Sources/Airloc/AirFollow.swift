@@ -1,0 +1,140 @@
+import AirQuality
+import Foundation
+import Geo
+import Web
+
+/// What a loop over a followed location does with what happens: the logger writes it,
+/// `now --watch` shows it. Called by ``AirFollow``, in order, one call at a time.
+public protocol AirFollowConsumer {
+    /// Every fix, first, before anything is decided about it.
+    mutating func arrived(_ fix: Fix, provider: String, received: Date) async
+    /// The trigger wants this fix kept as a track point (`newSegment` when it opens one).
+    mutating func record(_ fix: Fix, provider: String, received: Date, newSegment: Bool) async
+    /// Whether a fetch that is due may run now (false postpones it, without counting as a
+    /// failure: the logger waits until its clock is judged).
+    func mayFetchAir() -> Bool
+    /// A fetch ended: `reading` is the report's reading when it is current (nil: failed,
+    /// or only an older cached answer), as ``LogTrigger/fetched(_:settings:at:)`` judged.
+    mutating func fetched(_ report: AirReport, reading: AirQualityReading?, fix: Fix, provider: String) async
+    /// No position: the provider went away or was never reachable (`.lost`,
+    /// `.disconnected`: the trigger restarted), or the receiver has no fix yet (`.noFixYet`).
+    mutating func noPosition(_ reason: String, kind: FollowEvent.Kind)
+    /// The provider answers again.
+    mutating func reachable(_ provider: String)
+    /// Time passed (about once a second), at `now` of the injected clock.
+    mutating func ticked(at now: Date) async
+    /// An event or tick has been handled in full.
+    mutating func settled() async
+}
+
+extension AirFollowConsumer {
+    public mutating func arrived(_ fix: Fix, provider: String, received: Date) async {}
+    public mutating func record(_ fix: Fix, provider: String, received: Date, newSegment: Bool) async {}
+    public func mayFetchAir() -> Bool { true }
+    public mutating func noPosition(_ reason: String, kind: FollowEvent.Kind) {}
+    public mutating func reachable(_ provider: String) {}
+    public mutating func ticked(at now: Date) async {}
+    public mutating func settled() async {}
+}
+
+/// The one loop under the logger and `now --watch`: follows the location, decides with
+/// ``LogTrigger`` what to record and when to fetch the air, fetches it, and hands every
+/// happening to its consumer.
+///
+/// Contract:
+/// - Times come from the events (when this device received a fix) and from the injected
+///   clock (`time`) for ticks: never from the wall clock directly, so the loop runs on
+///   ``ManualTime`` in tests.
+/// - A fix: ``AirFollowConsumer/arrived(_:provider:received:)``, then the trigger's actions
+///   in its order — a point to record before the fetch it may bring, so the air row can
+///   name the point's segment.
+/// - A fetch the consumer may not run yet is postponed; one interrupted by cancellation
+///   (SIGTERM) hands nothing on: nothing was learned about the air.
+/// - A lost or disconnected provider restarts the trigger (the next point opens a
+///   segment) and is handed on as ``AirFollowConsumer/noPosition(_:kind:)``.
+public struct AirFollow<Consumer: AirFollowConsumer> {
+    public var consumer: Consumer
+    public private(set) var trigger: LogTrigger
+    public let settings: Settings
+    public let time: any TimeSource
+    /// Fetches the report for a fix (the logger's without the climate, the watch's as asked).
+    let fetch: (Fix, String) async -> AirReport
+    private var lastFix: (fix: Fix, provider: String)?
+
+    public init(
+        consumer: Consumer, settings: Settings, time: any TimeSource,
+        fetch: @escaping (Fix, String) async -> AirReport
+    ) {
+        self.consumer = consumer
+        self.settings = settings
+        self.time = time
+        self.fetch = fetch
+        trigger = LogTrigger(options: settings.logTrigger)
+    }
+
+    /// A fix from `provider`, received at `received` by this device's clock.
+    public mutating func fixArrived(_ fix: Fix, provider: String, received: Date) async {
+        await consumer.arrived(fix, provider: provider, received: received)
+        lastFix = (fix, provider)
+        for action in trigger.fix(fix, at: received) {
+            switch action {
+            case .recordPoint(let newSegment):
+                await consumer.record(fix, provider: provider, received: received, newSegment: newSegment)
+            case .fetchAir:
+                await fetchAir(fix, provider: provider, at: received)
+            }
+        }
+    }
+
+    /// Time passed: what is due without a new fix (an hourly fetch, a retry).
+    public mutating func tick() async {
+        let now = time.date
+        await consumer.ticked(at: now)
+        guard let last = lastFix else { return }
+        for action in trigger.tick(at: now) {
+            if case .fetchAir = action { await fetchAir(last.fix, provider: last.provider, at: now) }
+        }
+    }
+
+    /// No position (`reason`): after a loss the next point opens a new segment; a
+    /// receiver without a fix yet changes nothing but what the consumer says.
+    public mutating func lost(_ reason: String, kind: FollowEvent.Kind) {
+        if kind != .noFixYet { trigger.restart() }
+        consumer.noPosition(reason, kind: kind)
+    }
+
+    private mutating func fetchAir(_ fix: Fix, provider: String, at now: Date) async {
+        guard consumer.mayFetchAir() else { return trigger.airPostponed(at: now) }
+        let report = await fetch(fix, provider)
+        if Task.isCancelled { return }
+        let reading = trigger.fetched(report, settings: settings, at: time.date)
+        await consumer.fetched(report, reading: reading, fix: fix, provider: provider)
+    }
+
+    /// Follows `following` until the task is cancelled, with a tick every second of
+    /// `time` (also after its events end: a fixed place reports once).
+    public mutating func run(_ following: LocationSession.Following) async {
+        await tick()
+        await consumer.settled()
+        for await input in following.withTicks(time: time) {
+            if Task.isCancelled { return }
+            switch input {
+            case .event(let event):
+                switch event.kind {
+                case .fix:
+                    if let fix = event.fix { await fixArrived(fix, provider: event.provider, received: event.time) }
+                case .disconnected, .lost, .noFixYet:
+                    lost(event.reason ?? event.kind.rawValue, kind: event.kind)
+                case .connected:
+                    consumer.reachable(event.provider)
+                case .stale:
+                    break
+                }
+            case .tick:
+                await tick()
+            }
+            if Task.isCancelled { return }
+            await consumer.settled()
+        }
+    }
+}
