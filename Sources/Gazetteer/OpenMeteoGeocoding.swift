@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 import Web
 
 /// Open-Meteo's geocoding API (`GET /v1/search`), the online complement of the
@@ -63,10 +64,13 @@ public struct OpenMeteoGeocoding: Sendable {
             guard let id, let name, !name.isEmpty, let latitude, let longitude,
                 let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
             else { return nil }
+            // Service text is made plain where it enters: no control or escape byte of a
+            // place name reaches a terminal, a JSON document or the logbook.
+            let plain = { (text: String?) in TerminalText.plain(text ?? "") }
             return Place(
-                id: id, name: name, coordinate: coordinate, admin1: admin1 ?? "", country: country ?? "",
-                countryCode: countryCode ?? "", timezone: timezone ?? "", population: population ?? 0,
-                featureCode: featureCode ?? "")
+                id: id, name: plain(name), coordinate: coordinate, admin1: plain(admin1), country: plain(country),
+                countryCode: plain(countryCode), timezone: plain(timezone), population: population ?? 0,
+                featureCode: plain(featureCode))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 import Web
 
 /// Zippopotam.us (`GET /{country}/{code}`), the online postal-code lookup.
@@ -47,9 +48,12 @@ public struct Zippopotam: Sendable {
             guard let lat = place.latitude.flatMap(Double.init), let lon = place.longitude.flatMap(Double.init),
                 let coordinate = try? Coordinate(latitude: lat, longitude: lon)
             else { return nil }
+            // Service text is made plain where it enters (no control or escape byte).
+            let plain = { (text: String?) in TerminalText.plain(text ?? "") }
             return PostalPlace(
-                countryCode: countryCode.uppercased(), code: response.postCode ?? code,
-                placeName: place.placeName ?? "", admin1: place.state ?? "", admin1Code: place.stateAbbreviation ?? "",
+                countryCode: countryCode.uppercased(), code: TerminalText.plain(response.postCode ?? code),
+                placeName: plain(place.placeName), admin1: plain(place.state),
+                admin1Code: plain(place.stateAbbreviation),
                 coordinate: coordinate, source: "online")
         }
     }

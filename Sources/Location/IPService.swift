@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 import Web
 
 /// The keyless IP-geolocation services airloc can ask, each with its own endpoint and
@@ -47,8 +48,9 @@ public enum IPService: String, Sendable, CaseIterable {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw .unusable(service: rawValue, reason: body.isEmpty ? "empty answer" : "the answer is not JSON")
         }
+        // Service text is made plain where it enters (no control or escape byte).
         func text(_ key: String) -> String? {
-            guard let value = object[key] as? String, !value.isEmpty else { return nil }
+            guard let value = (object[key] as? String).map(TerminalText.plain), !value.isEmpty else { return nil }
             return value
         }
         let latitude: Any?
@@ -61,7 +63,7 @@ public enum IPService: String, Sendable, CaseIterable {
             }
             latitude = object["latitude"]
             longitude = object["longitude"]
-            answer.zone = (object["timezone"] as? [String: Any])?["id"] as? String
+            answer.zone = ((object["timezone"] as? [String: Any])?["id"] as? String).map(TerminalText.plain)
         case .ipinfo:
             if (object["bogon"] as? Bool) == true {
                 throw .refused(service: rawValue, message: "the address it saw is private (bogon)")

@@ -11,6 +11,46 @@ import Web
         try service.parse(Data(json.utf8))
     }
 
+    /// Control and escape bytes in every text field of every service's answer (and of
+    /// its refusal) are gone where the answer enters.
+    @Test func serviceTextIsMadePlainWhereItEnters() throws {
+        let hostile = #"\u001b]0;owned\u0007\u001b[31mX\u009b2J\u007f"#
+        func plain(_ text: String?) -> Bool {
+            !(text ?? "").unicodeScalars.contains {
+                $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+            }
+        }
+        let answers = [
+            try parse(
+                .ipwhois,
+                #"{"success":true,"latitude":52.52,"longitude":13.405,"city":"\#(hostile)","region":"\#(hostile)","country_code":"\#(hostile)","timezone":{"id":"\#(hostile)"}}"#
+            ),
+            try parse(
+                .ipinfo,
+                #"{"city":"\#(hostile)","region":"\#(hostile)","country":"\#(hostile)","timezone":"\#(hostile)","loc":"41.7,-111.8"}"#
+            ),
+            try parse(
+                .ipapi,
+                #"{"latitude":48.85,"longitude":2.35,"city":"\#(hostile)","region":"\#(hostile)","country_code":"\#(hostile)","timezone":"\#(hostile)"}"#
+            ),
+            try parse(
+                .ipAPICom,
+                #"{"status":"success","lat":35.69,"lon":139.69,"city":"\#(hostile)","regionName":"\#(hostile)","countryCode":"\#(hostile)","timezone":"\#(hostile)"}"#
+            ),
+        ]
+        for answer in answers {
+            for text in [answer.city, answer.region, answer.countryCode, answer.timezone] {
+                #expect(plain(text) && (text ?? "").contains("X"), "\(String(describing: text).debugDescription)")
+            }
+        }
+        do {
+            _ = try parse(.ipwhois, #"{"success":false,"message":"\#(hostile)"}"#)
+            Issue.record("a refusal was taken for an answer")
+        } catch {
+            #expect(plain(error.description), "\(error.description.debugDescription)")
+        }
+    }
+
     @Test func eachServicesShapeGivesThePosition() throws {
         let whois = try parse(
             .ipwhois,
