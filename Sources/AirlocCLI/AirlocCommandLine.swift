@@ -109,9 +109,11 @@ public enum AirlocCommandLine {
         do throws(CLIError) {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
             if parsed.has(.help) {
-                plain.out(command.spec.helpText)
+                let action = parsed.positionals.first.flatMap { name in command.spec.actions.first { $0.name == name } }
+                plain.out(action.map(command.spec.helpText(for:)) ?? command.spec.helpText)
                 return 0
             }
+            try command.spec.checkOptions(parsed)
             var configurationError: CLIError?
             let configuration: Settings
             do throws(ConfigurationError) {
@@ -152,7 +154,7 @@ public enum AirlocCommandLine {
     static func report(_ error: CLIError, console: Console, commandSpec: CommandSpec) {
         console.err("Error: \(error.message)\n")
         if error.usageOf != nil {
-            console.err("Usage: airloc \(commandSpec.name) \(commandSpec.usage)".trimmingTrailingSpaces() + "\n")
+            console.err("Usage: airloc \(commandSpec.name) \(commandSpec.usageLine)".trimmingTrailingSpaces() + "\n")
             console.err("See 'airloc \(commandSpec.name) --help'.\n")
         }
     }

@@ -63,18 +63,66 @@ struct OptionSpec: Sendable {
     }
 }
 
+/// One action of a command that takes them as its first word (`log run`, `auth grant`):
+/// its own help, its own usage line, and the only options it accepts.
+struct ActionSpec: Sendable {
+    var name: String
+    /// One line, for the command's help and the action's.
+    var summary: String
+    /// Usage after "airloc <command> <action>", e.g. "[--json]".
+    var usage: String = ""
+    /// More, for the action's own help.
+    var discussion: String = ""
+    /// Which of the command's options it takes; any other is a usage error.
+    var options: [OptionName] = []
+}
+
 /// A command's interface: what `--help` prints and what the parser accepts.
 struct CommandSpec: Sendable {
     var name: String
     var summary: String
-    /// Usage line after "airloc <name>", e.g. "[--json] [--lat DEG --lon DEG]".
-    var usage: String
+    /// Usage line after "airloc <name>", e.g. "[--json] [--lat DEG --lon DEG]"; with
+    /// actions, made from theirs.
+    var usage: String = ""
     var discussion: String = ""
     var options: [OptionSpec]
     /// Positional arguments accepted (names for help); nil = any number.
     var maxPositionals: Int? = 0
-    /// The actions a command takes as its first word (`auth grant`), for completion.
-    var verbs: [String] = []
+    /// The actions it takes as its first word, and the one taken without a word.
+    var actions: [ActionSpec] = []
+    var defaultAction: String? = nil
+
+    /// The actions' names, for completion and suggestions.
+    var verbs: [String] { actions.map(\.name) }
+
+    var usageLine: String {
+        actions.isEmpty
+            ? usage : actions.map { "\($0.name) \($0.usage)".trimmingTrailingSpaces() }.joined(separator: " | ")
+    }
+
+    /// The action a parsed command line names (or the default one), if the command has actions.
+    func action(for arguments: ParsedArguments) -> ActionSpec? {
+        guard let name = arguments.positionals.first ?? defaultAction else { return nil }
+        return actions.first { $0.name == name }
+    }
+
+    /// An option of this command given to an action that does not take it, as a usage
+    /// error that names what it takes (`log status --format json` printed text and
+    /// exited 0 before).
+    func checkOptions(_ arguments: ParsedArguments) throws(CLIError) {
+        guard let action = action(for: arguments) else { return }
+        let own = Set(options.map(\.name))
+        let allowed = Set(action.options)
+        guard
+            let stray = arguments.given.filter({ own.contains($0) && !allowed.contains($0) }).map(\.rawValue).sorted()
+                .first
+        else { return }
+        let takes = action.options.map { "--\($0.rawValue)" }.joined(separator: ", ")
+        let json = stray == "format" && allowed.contains(.json) ? " (for JSON: --json)" : ""
+        throw .usage(
+            "--\(stray) does not go with '\(name) \(action.name)'\(json); it takes \(takes.isEmpty ? "no options" : takes)",
+            command: name)
+    }
 
     static let commonOptions: [OptionSpec] = [
         .value(.config, "PATH", "read this configuration file instead of the user's (also AIRLOC_CONFIG)"),
@@ -84,10 +132,29 @@ struct CommandSpec: Sendable {
     var allOptions: [OptionSpec] { options + Self.commonOptions }
 
     var helpText: String {
-        var lines = ["\(summary)", "", "Usage: airloc \(name) \(usage)".trimmingTrailingSpaces()]
+        var lines = ["\(summary)", "", "Usage: airloc \(name) \(usageLine)".trimmingTrailingSpaces()]
+        if !actions.isEmpty {
+            lines +=
+                [""] + actions.map { "  " + $0.name.padding(toLength: 9, withPad: " ", startingAt: 0) + $0.summary }
+            lines.append("See 'airloc \(name) ACTION --help' for an action's options.")
+        }
         if !discussion.isEmpty { lines += ["", discussion] }
-        lines += ["", "Options:"]
-        for option in allOptions {
+        return lines.joined(separator: "\n") + "\n" + Self.optionLines(allOptions)
+    }
+
+    /// `airloc <command> <action> --help`: the action's usage, what it does, and only its options.
+    func helpText(for action: ActionSpec) -> String {
+        var lines = [
+            "\(action.summary)", "", "Usage: airloc \(name) \(action.name) \(action.usage)".trimmingTrailingSpaces(),
+        ]
+        if !action.discussion.isEmpty { lines += ["", action.discussion] }
+        let taken = options.filter { action.options.contains($0.name) } + Self.commonOptions
+        return lines.joined(separator: "\n") + "\n" + Self.optionLines(taken)
+    }
+
+    static func optionLines(_ options: [OptionSpec]) -> String {
+        var lines = ["", "Options:"]
+        for option in options {
             var left = "  "
             left += option.short.map { "-\($0), " } ?? ""
             left += "--\(option.name.rawValue)"

@@ -7,15 +7,9 @@ import Location
 enum AuthCommand {
     static let spec = CommandSpec(
         name: "auth", summary: "Allow, deny or inspect use of this device's location",
-        usage: "status [--json] | grant [--always] [--reduced] | deny | reset",
         discussion: """
             Sensing the location (gpsd) needs your permission, like an app on a phone. The decision is
             stored in $XDG_STATE_HOME/airloc/authorization (default ~/.local/state/airloc/authorization).
-              status   show the state: notDetermined, authorizedWhenInUse, authorizedAlways, denied, restricted
-              grant    allow use while you run airloc; --always also allows unattended use (logging);
-                       --reduced allows only an approximate, city-level position
-              deny     forbid it (manual coordinates keep working)
-              reset    forget the decision; the next interactive use asks again
             An administrator can allow, forbid (restricted) or cap accuracy in /etc/airloc/airloc.conf.
             """,
         options: [
@@ -23,7 +17,25 @@ enum AuthCommand {
             .flag(.always, "with grant: also allow unattended use"),
             .flag(.reduced, "with grant: city-level accuracy only"),
         ],
-        maxPositionals: 1, verbs: ["status", "grant", "deny", "reset"])
+        maxPositionals: 1,
+        actions: [
+            ActionSpec(
+                name: "status",
+                summary: "show the state: notDetermined, authorizedWhenInUse, authorizedAlways, denied, restricted",
+                usage: "[--json]", options: [.json]),
+            ActionSpec(
+                name: "grant", summary: "allow use while you run airloc (--always: unattended use too)",
+                usage: "[--always] [--reduced]",
+                discussion: """
+                    As on a phone, a grant covers use at a terminal. Scripts, cron jobs, systemd services and the
+                    logger run unattended and need --always. --reduced allows only an approximate, city-level
+                    position (about 5 km), for every command.
+                    """,
+                options: [.always, .reduced]),
+            ActionSpec(name: "deny", summary: "forbid it (manual coordinates keep working)"),
+            ActionSpec(name: "reset", summary: "forget the decision; the next interactive use asks again"),
+        ],
+        defaultAction: "status")
 
     /// `auth status --json`, schema airloc.auth/1.
     struct StatusJSON: Encodable {
@@ -42,9 +54,6 @@ enum AuthCommand {
         var machine = LocationAuthorization(stored: store.load(), policy: context.configuration.policy)
         let verb = context.arguments.positionals.first ?? "status"
         let verbs = spec.verbs
-        if verb != "grant" && (context.arguments.has(.always) || context.arguments.has(.reduced)) {
-            throw .usage("--always and --reduced go with 'grant'", command: spec.name)
-        }
         let action: LocationAuthorization.Action
         switch verb {
         case "status":

@@ -7,16 +7,7 @@ import Gazetteer
 enum DataCommand {
     static let spec = CommandSpec(
         name: "data", summary: "Show or rebuild the offline place data",
-        usage: "info [--json] [--verify] | import --from DIR [--output FILE] [--source TEXT]",
-        discussion: """
-              info     where the place data was found, its source, build date and counts;
-                       --verify also checks every reference in the file (exit 65 when damaged)
-              import   build gazetteer.bin from GeoNames dump files in DIR (cities500.txt,
-                       admin1CodesASCII.txt, countryInfo.txt and, when present, alternateNamesV2.txt
-                       from download.geonames.org/export/dump);
-                       writes FILE (default $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers);
-                       the same files give the same bytes; SOURCE_DATE_EPOCH sets the build date in the file
-            """,
+
         options: [
             .flag(.json, "with info: print JSON"),
             .flag(.verify, "with info: check every reference in the file (a few hundred ms)"),
@@ -24,7 +15,25 @@ enum DataCommand {
             .value(.output, "FILE", "with import: where to write gazetteer.bin"),
             .value(.source, "TEXT", "with import: source description stored in the file"),
         ],
-        maxPositionals: 1, verbs: ["info", "import"])
+        maxPositionals: 1,
+        actions: [
+            ActionSpec(
+                name: "info", summary: "where the place data was found, its source, build date and counts",
+                usage: "[--json] [--verify]",
+                discussion: "--verify also checks every reference in the file (exit 65 when damaged).",
+                options: [.json, .verify]),
+            ActionSpec(
+                name: "import", summary: "build gazetteer.bin from GeoNames dump files",
+                usage: "--from DIR [--output FILE] [--source TEXT]",
+                discussion: """
+                    DIR holds cities500.txt, admin1CodesASCII.txt, countryInfo.txt and, when present,
+                    alternateNamesV2.txt from download.geonames.org/export/dump. Writes FILE (default
+                    $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers). The same files give the
+                    same bytes; SOURCE_DATE_EPOCH sets the build date in the file.
+                    """,
+                options: [.from, .output, .source]),
+        ],
+        defaultAction: "info")
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 

@@ -11,21 +11,7 @@ import Platform
 enum LogCommand {
     static let spec = CommandSpec(
         name: "log", summary: "Log position and air quality durably; show, export or prune the logbook",
-        usage:
-            "run [--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT] | status [--json] | "
-            + "export --format ndjson|csv|gpx|geojson [--kind track|air|all] [--since T] [--until T] [--output FILE] | "
-            + "prune --before T [--dry-run] [--force]",
         discussion: """
-              run      the logger in the foreground (systemd: airloc-log.service): track points every
-                       [log] track-interval s or track-distance m, air quality at the first fix, when the
-                       data's next hour exists and after moving [log] air-distance m; hours the service
-                       could not be asked are recorded as pending and back-filled when it answers again.
-                       Needs the 'always' grant (`airloc auth grant --always`); --lat/--lon logs a fixed
-                       place without sensing. SIGTERM or SIGINT: finish the row being written, exit 0.
-              status   the database, its rows by kind, first and last time, pending hours, last error
-              export   stream the rows: NDJSON (schema airloc.log/1), CSV, GPX 1.1 or GeoJSON
-              prune    delete rows older than T (--dry-run: only say what would go; a T in the
-                       future, which would delete everything, needs --force)
             The logbook is $XDG_STATE_HOME/airloc/logbook.sqlite ([log] database, AIRLOC_LOG_DATABASE;
             the system service uses /var/lib/airloc/logbook.sqlite), mode 0600: it holds exact positions.
             T is an ISO 8601 time or date (2026-11-30, 2026-11-30T12:00Z) or an age (90m, 24h, 7d).
@@ -43,33 +29,46 @@ enum LogCommand {
             .flag(.dryRun, "with prune: say what would be deleted, delete nothing"),
             .flag(.force, "with prune: allow a --before in the future"),
         ],
-        maxPositionals: 1, verbs: ["run", "status", "export", "prune"])
+        maxPositionals: 1,
+        actions: [
+            ActionSpec(
+                name: "run", summary: "run the logger in the foreground (systemd: airloc-log.service)",
+                usage: "[--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT]",
+                discussion: """
+                    Track points every [log] track-interval s or track-distance m, air quality at the first fix,
+                    when the data's next hour exists and after moving [log] air-distance m; hours the service
+                    could not be asked are recorded as pending and back-filled when it answers again. With an
+                    [mqtt] broker every row is published too (docs/fleet.md). Needs the 'always' grant (`airloc
+                    auth grant --always`); --lat/--lon logs a fixed place without sensing. SIGTERM or SIGINT:
+                    finish the row being written, publish what was written, exit 0.
+                    """,
+                options: LocationOptions.specs.map(\.name)),
+            ActionSpec(
+                name: "status",
+                summary: "the database, its rows by kind, first and last time, pending hours, last error",
+                usage: "[--json]", options: [.json]),
+            ActionSpec(
+                name: "export", summary: "stream the rows: NDJSON (schema airloc.log/1), CSV, GPX 1.1 or GeoJSON",
+                usage: "--format ndjson|csv|gpx|geojson [--kind track|air|all] [--since T] [--until T] [--output FILE]",
+                discussion: """
+                    Rows in time order, in constant memory; --output writes the file beside itself and renames
+                    it when complete (0600). --since must be before --until. Readable on read-only media.
+                    """,
+                options: [.format, .kind, .since, .until, .output]),
+            ActionSpec(
+                name: "prune", summary: "delete rows older than T", usage: "--before T [--dry-run] [--force]",
+                discussion: """
+                    --dry-run says how many rows would go and deletes nothing. A T in the future would delete
+                    every row: it needs --force.
+                    """,
+                options: [.before, .dryRun, .force]),
+        ],
+        defaultAction: "status")
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
-    /// The options each action takes: any other is a usage error, not silently ignored
-    /// (`log status --format json` printed text and exited 0).
-    static let optionsByVerb: [String: Set<OptionName>] = [
-        "run": Set(LocationOptions.specs.map(\.name)),
-        "status": [.json],
-        "export": [.format, .kind, .since, .until, .output],
-        "prune": [.before, .dryRun, .force],
-    ]
-
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let verb = context.arguments.positionals.first ?? "status"
-        if let allowed = optionsByVerb[verb] {
-            let own = Set(spec.options.map(\.name))
-            if let stray = context.arguments.given.filter({ own.contains($0) && !allowed.contains($0) }).map(\.rawValue)
-                .sorted().first
-            {
-                let takes = allowed.map { "--\($0.rawValue)" }.sorted().joined(separator: ", ")
-                let hint = verb == "status" && stray == "format" ? " (for JSON: --json)" : ""
-                throw .usage(
-                    "--\(stray) does not go with 'log \(verb)'\(hint); it takes \(takes.isEmpty ? "no options" : takes)",
-                    command: spec.name)
-            }
-        }
         switch verb {
         case "run": return try await LogRun.run(context)
         case "status": return try status(context)

@@ -46,7 +46,7 @@ enum ManualPage {
         for command in commands {
             let spec = command.spec
             lines += [
-                ".SS \"\(roff("airloc \(spec.name)"))\"", ".B airloc \(roff(spec.name))", roff(spec.usage), ".PP",
+                ".SS \"\(roff("airloc \(spec.name)"))\"", ".B airloc \(roff(spec.name))", roff(spec.usageLine), ".PP",
             ]
             lines.append(roff(spec.summary + "."))
             if !spec.discussion.isEmpty {
