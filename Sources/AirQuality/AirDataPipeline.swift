@@ -60,7 +60,7 @@ public struct AirDataPipeline: Sendable {
     public func fetch(at coordinate: Coordinate) async -> AirData {
         let start = time.date
         let deadline = time.now + options.deadline
-        let backoff = options.cache.flatMap { RateLimitBackoff.load(from: $0, now: start) }
+        let backoff = OpenMeteoGate(cache: options.cache).closed(at: start)
         async let air = airPart(at: coordinate, now: start, deadline: deadline, backoff: backoff)
         async let climate =
             options.climate
@@ -89,10 +89,7 @@ public struct AirDataPipeline: Sendable {
             return try await client().get(
                 url, service: service, retrying: options.retry, deadline: deadline, attempts: &requests)
         } catch {
-            if case .rateLimited(_, let reason) = error, let cache = options.cache {
-                let now = time.date
-                RateLimitBackoff.after(reason: reason, at: now).save(to: cache, now: now)
-            }
+            OpenMeteoGate(cache: options.cache).record(error, at: time.date)
             throw error
         }
     }

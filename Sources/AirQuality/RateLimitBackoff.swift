@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Web
 
 /// How long to leave Open-Meteo alone after it answered 429.
 ///
@@ -65,5 +66,28 @@ public struct RateLimitBackoff: Codable, Sendable, Equatable {
     public func save(to cache: ResponseCache, now: Date) {
         guard let body = try? JSONEncoder().encode(self) else { return }
         cache.write(Self.cacheKey, .init(storedAt: now, validUntil: until, body: body))
+    }
+}
+
+/// Open-Meteo's rate limit honoured in one place, by everything that asks it (the air
+/// pipeline, `doctor`, the online place search): before asking, ``closed(at:)`` says
+/// whether a back-off is in force (then nothing is sent); after a failure,
+/// ``record(_:at:)`` keeps a 429's back-off in the cache for every later request and run.
+///
+/// Contract: without a cache the gate is always open and records nothing.
+public struct OpenMeteoGate: Sendable {
+    public let cache: ResponseCache?
+
+    public init(cache: ResponseCache?) { self.cache = cache }
+
+    /// The back-off in force at `now`, if any.
+    public func closed(at now: Date) -> RateLimitBackoff? {
+        cache.flatMap { RateLimitBackoff.load(from: $0, now: now) }
+    }
+
+    /// Remembers the back-off a 429 asked for; any other failure changes nothing.
+    public func record(_ error: WebError, at now: Date) {
+        guard case .rateLimited(_, let reason) = error, let cache else { return }
+        RateLimitBackoff.after(reason: reason, at: now).save(to: cache, now: now)
     }
 }

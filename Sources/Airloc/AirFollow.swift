@@ -14,7 +14,7 @@ public protocol AirFollowConsumer {
     /// failure: the logger waits until its clock is judged).
     func mayFetchAir() -> Bool
     /// A fetch ended: `reading` is the report's reading when it is current (nil: failed,
-    /// or only an older cached answer), as ``LogTrigger/fetched(_:settings:at:)`` judged.
+    /// or only an older cached answer), as ``LogTrigger/fetched(_:backoff:at:)`` judged.
     mutating func fetched(_ report: AirReport, reading: AirQualityReading?, fix: Fix, provider: String) async
     /// No position: the provider went away or was never reachable (`.lost`,
     /// `.disconnected`: the trigger restarted), or the receiver has no fix yet (`.noFixYet`).
@@ -103,11 +103,16 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         consumer.noPosition(reason, kind: kind)
     }
 
-    private mutating func fetchAir(_ fix: Fix, provider: String, at now: Date) async {
-        guard consumer.mayFetchAir() else { return trigger.airPostponed(at: now) }
+    private mutating func fetchAir(_ fix: Fix, provider: String, at due: Date) async {
+        guard consumer.mayFetchAir() else { return trigger.airPostponed(at: due) }
         let report = await fetch(fix, provider)
         if Task.isCancelled { return }
-        let reading = trigger.fetched(report, settings: settings, at: time.date)
+        let now = time.date
+        // A failure is retried, not before a rate limit's back-off (read here, at the edge).
+        let current = (try? report.air.get()).map { _ in !report.data.airIsStale } ?? false
+        let backoff =
+            current ? nil : OpenMeteoGate(cache: ResponseCache(directory: settings.directories.cache)).closed(at: now)
+        let reading = trigger.fetched(report, backoff: backoff, at: now)
         await consumer.fetched(report, reading: reading, fix: fix, provider: provider)
     }
 

@@ -104,8 +104,8 @@ extension HealthCheck {
         -> HealthCheck
     {
         // After a 429 Open-Meteo asked to be left alone: doctor must not ask anyway.
-        let cache = ResponseCache(directory: configuration.directories.cache)
-        if let backoff = RateLimitBackoff.load(from: cache, now: Date()) {
+        let gate = OpenMeteoGate(cache: ResponseCache(directory: configuration.directories.cache))
+        if let backoff = gate.closed(at: Date()) {
             return HealthCheck(
                 name: "air quality service", status: .warn, detail: "not asked: \(backoff.explanation)",
                 advice: "reports use cached answers until then; commercial use: [services] open-meteo-api-key")
@@ -123,8 +123,8 @@ extension HealthCheck {
                 name: "air quality service", status: .ok, detail: "\(endpoint.base.base.absoluteString) answers\(key)")
         } catch {
             // Open-Meteo's limit covers all its APIs: the next report waits too.
-            if case .web(.rateLimited(_, let reason)) = error {
-                RateLimitBackoff.after(reason: reason, at: Date()).save(to: cache, now: Date())
+            if case .web(let web) = error, case .rateLimited = web {
+                gate.record(web, at: Date())
                 return HealthCheck(
                     name: "air quality service", status: .warn, detail: error.description,
                     advice: "reports use cached answers until the limit resets; "

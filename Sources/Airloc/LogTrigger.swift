@@ -141,15 +141,15 @@ public struct LogTrigger: Sendable {
 extension LogTrigger {
     /// What a fetched report means for the next fetch: a current reading waits for the
     /// data's next value (15 minutes when the data does not say); a failure, or only an
-    /// older cached answer standing in, is retried — not before a rate limit's back-off
-    /// recorded in the settings' cache. Returns the reading when it is current.
+    /// older cached answer standing in, is retried — not before `backoff`, a rate limit's
+    /// back-off the caller read (the trigger itself reads nothing). Returns the reading
+    /// when it is current.
     @discardableResult
-    public mutating func fetched(_ report: AirReport, settings: Settings, at now: Date) -> AirQualityReading? {
+    public mutating func fetched(_ report: AirReport, backoff: RateLimitBackoff?, at now: Date) -> AirQualityReading? {
         if case .success(let reading) = report.air, !report.data.airIsStale {
             airFetched(nextValueAt: reading.nextUpdate ?? now.addingTimeInterval(900), at: now)
             return reading
         }
-        let backoff = RateLimitBackoff.load(from: ResponseCache(directory: settings.directories.cache), now: now)
         airFailed(retryNotBefore: backoff?.until, at: now)
         return nil
     }

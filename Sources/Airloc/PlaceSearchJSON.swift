@@ -104,9 +104,9 @@ public enum OnlineSearch {
     {
         // One back-off for all of Open-Meteo: after a 429 from any of its APIs (air quality,
         // archive, geocoding) nothing is sent to it until the limit resets.
-        let cache = ResponseCache(directory: configuration.directories.cache)
+        let gate = OpenMeteoGate(cache: ResponseCache(directory: configuration.directories.cache))
         let service = OpenMeteoGeocoding.serviceName
-        if let backoff = RateLimitBackoff.load(from: cache, now: Date()) {
+        if let backoff = gate.closed(at: Date()) {
             throw .rateLimited(service: service, reason: backoff.explanation)
         }
         let geocoder = OpenMeteoGeocoding(
@@ -115,9 +115,7 @@ public enum OnlineSearch {
         do {
             return try await geocoder.search(name: query, count: count, countryCode: countryCode)
         } catch {
-            if case .rateLimited(_, let reason) = error {
-                RateLimitBackoff.after(reason: reason, at: Date()).save(to: cache, now: Date())
-            }
+            gate.record(error, at: Date())
             throw error
         }
     }
