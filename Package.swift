@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "airloc", targets: ["airloc"]),
         .executable(name: "airloc-example-logger", targets: ["airloc-example-logger"]),
+        .executable(name: "airloc-example-fleet-logger", targets: ["airloc-example-fleet-logger"]),
         .library(
             name: "AirlocKit",
             targets: [
@@ -53,6 +54,11 @@ let package = Package(
         .executableTarget(
             name: "airloc-example-logger", dependencies: ["Airloc", "Configuration", "AirQuality", "Geo", "Gazetteer"],
             path: "Examples/LoggerExample"),
+        // The logger with its MQTT publisher, from the library alone.
+        .executableTarget(
+            name: "airloc-example-fleet-logger",
+            dependencies: ["Airloc", "Configuration", "Fleet", "Geo", "Gazetteer", "Logbook", "Platform"],
+            path: "Examples/FleetLoggerExample"),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(
             name: "airloc-bench",
@@ -79,7 +85,10 @@ let package = Package(
             dependencies: ["Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Airloc", "TestSupport"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["TestSupport", "airloc", "airloc-example-logger", "airloc-bench"]),
+            name: "EndToEndTests",
+            dependencies: [
+                "TestSupport", "airloc", "airloc-example-logger", "airloc-example-fleet-logger", "airloc-bench",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,12 +58,12 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     public let settings: Settings
     public let time: any TimeSource
     /// Fetches the report for a fix (the logger's without the climate, the watch's as asked).
-    let fetch: (Fix, String) async -> AirReport
+    let fetch: @Sendable (Fix, String) async -> AirReport
     private var lastFix: (fix: Fix, provider: String)?
 
     public init(
         consumer: Consumer, settings: Settings, time: any TimeSource,
-        fetch: @escaping (Fix, String) async -> AirReport
+        fetch: @escaping @Sendable (Fix, String) async -> AirReport
     ) {
         self.consumer = consumer
         self.settings = settings
@@ -143,3 +143,5 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         }
     }
 }
+
+extension AirFollow: Sendable where Consumer: Sendable {}

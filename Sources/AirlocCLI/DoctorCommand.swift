@@ -110,7 +110,7 @@ enum DoctorCommand {
         }
         checks += HealthCheck.secrets(configuration)
         var brokerRefused = false
-        if let broker = await FleetSetup.check(configuration, timeout: min(configuration.serviceTimeout, 10)) {
+        if let broker = await FleetAdvice.check(configuration, timeout: min(configuration.serviceTimeout, 10)) {
             checks.append(broker.check)
             brokerRefused = broker.configuration
         }

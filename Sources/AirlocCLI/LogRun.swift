@@ -1,4 +1,5 @@
 import Airloc
+import Fleet
 import Foundation
 import Location
 import Logbook
@@ -30,51 +31,35 @@ enum LogRun {
         let console = context.console
         console.err("airloc: logging to \(logbook.url.path)\n")
         for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }
-        let publisher = try FleetSetup.publisher(context, settings: settings, logbook: logbook)
+        let publisher: FleetPublisher?
+        do {
+            publisher = try FleetPublisher.make(
+                settings: settings, logbook: logbook, notify: { console.err("airloc: mqtt: \($0)\n") })
+        } catch {
+            switch error {
+            case .connection, .passwordFile: throw .config(error.description)
+            case .deviceID, .logbook: throw CLIError(code: .ioError, message: error.description)
+            }
+        }
+        if let publisher { console.err("airloc: publishing to \(publisher.destination)\n") }
         let logger = FieldLogger(
             logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
             notify: { notice in
                 let remedy = notice.remedy == .checkGPSD ? " (`airloc doctor` checks gpsd and the receiver)" : ""
                 console.err("airloc: \(notice.level.rawValue): \(notice.message)\(remedy)\n")
             })
-        let loggerTask = Task {
-            var logger = logger
-            await logger.run(following)
-            return logger.written
-        }
-        let publisherTask = publisher.map { start in
-            Task {
-                var publisher = start
-                let fatal = await publisher.run()
-                if fatal == nil {
-                    // Stopped: the logger may have written rows since the last round. A task
-                    // of its own, so this task's cancellation does not cut the wait short.
-                    _ = await loggerTask.value
-                    publisher = await Task { [publisher] in
-                        var finishing = publisher
-                        await finishing.finish()
-                        return finishing
-                    }.value
-                }
-                publisher.close()
-                if fatal != nil { loggerTask.cancel() }
-                return fatal
-            }
-        }
-        let signals = SignalWatch.interruptAndTerminate {
-            loggerTask.cancel()
-            publisherTask?.cancel()
-        }
-        let written = await loggerTask.value
-        publisherTask?.cancel()
-        let fatal = await publisherTask?.value ?? nil
+        let service = LoggingService(logger: logger, publisher: publisher)
+        let task = Task { await service.run(following) }
+        let signals = SignalWatch.interruptAndTerminate { task.cancel() }
+        let outcome = await task.value
         signals.cancel()
+        let written = outcome.written
         console.err(
             "airloc: stopped; this run wrote \(count: written.track, "track point"), "
                 + "\(count: written.air, "air reading"), \(count: written.pending, "pending hour"), "
                 + "back-filled \(count: written.backfilled, "hour")\n")
-        if let fatal {
-            throw CLIError(code: .config, message: "MQTT: \(fatal); \(FleetSetup.credentialsAdvice)")
+        if let refused = outcome.refused {
+            throw CLIError(code: .config, message: "MQTT: \(refused); \(FleetAdvice.credentials)")
         }
         return .ok
     }

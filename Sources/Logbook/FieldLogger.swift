@@ -25,7 +25,7 @@ import Web
 ///   error is the newest one still going on, and none after recovery.
 /// - Times come from the events (when this device received a fix), not from when they
 ///   are processed, so a slow air fetch does not shift the track.
-public struct FieldLogger {
+public struct FieldLogger: Sendable {
     public private(set) var engine: AirFollow<LogbookWriter>
 
     public var logbook: Logbook { engine.consumer.logbook }

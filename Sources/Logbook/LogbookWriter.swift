@@ -10,7 +10,7 @@ import Web
 /// What the field logger does with what ``AirFollow`` hands it: rows in the logbook,
 /// stamped by ``GPSClock``, and what it says about troubles (``FieldLogger`` has the
 /// contract).
-public struct LogbookWriter: AirFollowConsumer {
+public struct LogbookWriter: AirFollowConsumer, Sendable {
     public let logbook: Logbook
     public var settings: Settings
     public var transport: any HTTPTransport

@@ -4,7 +4,7 @@ import Testing
 
 /// Examples/LoggerExample, the program a Swift field-logging script starts from: built
 /// from the library alone, it must locate, report and print a JSON line per reading.
-@Suite(.enabled(if: ExternalTool.available("python3")))
+@Suite(.enabled(if: ExternalTool.available("python3", "mosquitto_sub")))
 struct ExampleLoggerEndToEndTests {
     static var path: String {
         URL(fileURLWithPath: AirlocBinary.path).deletingLastPathComponent().appendingPathComponent(
@@ -45,5 +45,35 @@ struct ExampleLoggerEndToEndTests {
         #expect(result.status == 77, "\(result)")
         #expect(result.stderr.contains("not yet allowed"))
         #expect(result.stdout.isEmpty)
+    }
+
+    /// Examples/FleetLoggerExample: the library's logger and publisher, run as `log run`
+    /// runs them, deliver rows to a real broker; SIGTERM stops it cleanly, published.
+    @Test func theFleetExampleLogsAndPublishes() async throws {
+        let double = try await HTTPDouble.start()
+        defer { double.stop() }
+        let broker = try await MosquittoBroker.start()
+        let subscriber = try await MQTTSubscriber.start(broker: broker, id: "example-consumer", topics: ["airloc/#"])
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let example = URL(fileURLWithPath: Self.path).deletingLastPathComponent()
+            .appendingPathComponent("airloc-example-fleet-logger").path
+        let logger = try ChildProcess(
+            example, ["--lat", "52.52", "--lon", "13.405"],
+            environment: AirlocBinary.environment(
+                home: home.url, servicesAt: double,
+                extra: ["AIRLOC_MQTT_URL": broker.url]))
+        try await Poll.until("an air reading at the subscriber") {
+            subscriber.messages.contains { $0.topic.hasSuffix("/history") && $0.payload.contains(#""kind":"air""#) }
+        }
+        logger.signal(SIGTERM)
+        let stopped = try await logger.wait()
+        #expect(stopped.status == 0, "\(stopped)")
+        #expect(stopped.stderr.contains("publishing to mqtt://127.0.0.1:\(broker.port)"), "\(stopped.stderr)")
+        try await Poll.until("offline on a clean stop") {
+            subscriber.messages.last { $0.topic.hasSuffix("/status") }?.payload == "offline"
+        }
+        try await subscriber.stop()
+        try await broker.stop()
     }
 }
