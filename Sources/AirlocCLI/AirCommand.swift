@@ -25,10 +25,8 @@ enum AirCommand {
             Exit status: 0 report shown (also from the cache); 75 air data temporarily
             unavailable; 69 the service failed otherwise; 65 no such place or postal code; 64 bad usage.
             """,
-        options: [
-            .value(.lat, "DEG", "latitude (-90...90), with --lon"),
-            .value(.lon, "DEG", "longitude (-180...180), with --lat"),
-            .value(.postal, "\"CC CODE\"", "a postal code with its country, e.g. \"US 90210\""),
+        options: CoordinateArguments.specs + [
+            .value(.postal, "\"CC CODE\"", "a postal code with its country, e.g. \"US 90210\"")
         ] + ReportOptions.specs,
         maxPositionals: nil)
 
@@ -52,8 +50,7 @@ enum AirCommand {
         async throws(CLIError) -> (Fix, Place?)
     {
         let name = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        let coordinate = try CoordinateArguments.parse(
-            latitude: arguments.value(.lat), longitude: arguments.value(.lon), command: spec.name)
+        let coordinate = try CoordinateArguments.parse(arguments, command: spec.name)
         let postal = arguments.value(.postal)
         let given = [!name.isEmpty, coordinate != nil, postal != nil].filter { $0 }.count
         guard given == 1 else {

@@ -6,6 +6,17 @@ import Geo
 /// Contract: both or neither; text that is not a finite number, or a number out of
 /// range, is a usage error naming the valid range — never clamped.
 enum CoordinateArguments {
+    /// `--lat DEG --lon DEG`, declared once for every command that takes a coordinate.
+    static let specs: [OptionSpec] = [
+        .value(.lat, "DEG", "latitude (-90...90), with --lon"),
+        .value(.lon, "DEG", "longitude (-180...180), with --lat"),
+    ]
+
+    /// The coordinate `--lat/--lon` give, if any.
+    static func parse(_ arguments: ParsedArguments, command: String) throws(CLIError) -> Coordinate? {
+        try parse(latitude: arguments.value(.lat), longitude: arguments.value(.lon), command: command)
+    }
+
     static func parse(latitude: String?, longitude: String?, command: String) throws(CLIError) -> Coordinate? {
         switch (latitude, longitude) {
         case (nil, nil):

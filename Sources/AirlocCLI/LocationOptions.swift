@@ -8,13 +8,12 @@ import Location
 /// The options every locating command shares (`--lat/--lon`, `--provider`, `--gpsd`,
 /// `--timeout`), read into the settings, and the session that locates with them.
 enum LocationOptions {
-    static let specs: [OptionSpec] = [
-        .value(.lat, "DEG", "use this latitude instead of sensing (-90...90)"),
-        .value(.lon, "DEG", "use this longitude instead of sensing (-180...180)"),
-        .value(.provider, "NAME", "ask only this provider: gpsd, ip or manual (default: [location] providers)"),
-        .value(.gpsd, "HOST:PORT", "gpsd to ask (default localhost:2947; also AIRLOC_GPSD)"),
-        .value(.timeout, "S", "seconds to wait for a first GPS fix (default 10, [gpsd] timeout)"),
-    ]
+    static let specs: [OptionSpec] =
+        CoordinateArguments.specs + [
+            .value(.provider, "NAME", "ask only this provider: gpsd, ip or manual (default: [location] providers)"),
+            .value(.gpsd, "HOST:PORT", "gpsd to ask (default localhost:2947; also AIRLOC_GPSD)"),
+            .value(.timeout, "S", "seconds to wait for a first GPS fix (default 10, [gpsd] timeout)"),
+        ]
 
     /// The settings with the shared options applied (flags are the last layer).
     static func configure(_ context: CommandContext, command: String) throws(CLIError) -> Settings {
@@ -40,9 +39,7 @@ enum LocationOptions {
             }
             settings.providers = [name]
         }
-        if let given = try CoordinateArguments.parse(
-            latitude: arguments.value(.lat), longitude: arguments.value(.lon), command: command)
-        {
+        if let given = try CoordinateArguments.parse(arguments, command: command) {
             if arguments.value(.provider) != nil {
                 throw .usage("--lat/--lon and --provider cannot be combined", command: command)
             }

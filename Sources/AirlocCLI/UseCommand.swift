@@ -21,9 +21,7 @@ enum UseCommand {
             Exit status: 0 saved, shown or cleared; 65 no such place, or ambiguous; 1 cancelled;
             74 the state file cannot be written; 64 bad usage.
             """,
-        options: [
-            .value(.lat, "DEG", "latitude (-90...90), with --lon"),
-            .value(.lon, "DEG", "longitude (-180...180), with --lat"),
+        options: CoordinateArguments.specs + [
             .flag(.first, "take the best match even when the name is ambiguous"),
             .flag(.clear, "forget the chosen place"),
             .flag(.json, "print JSON (schema airloc.use/1, docs/json-schema.md)"),
@@ -43,8 +41,7 @@ enum UseCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let arguments = context.arguments
         let name = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        let coordinate = try CoordinateArguments.parse(
-            latitude: arguments.value(.lat), longitude: arguments.value(.lon), command: spec.name)
+        let coordinate = try CoordinateArguments.parse(arguments, command: spec.name)
         let given = [!name.isEmpty, coordinate != nil, arguments.has(.clear)].filter { $0 }.count
         guard given <= 1 else { throw .usage("give only one of a place, --lat/--lon and --clear", command: spec.name) }
         if arguments.has(.clear) {

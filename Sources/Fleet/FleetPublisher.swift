@@ -237,16 +237,16 @@ public struct FleetPublisher: Sendable {
     /// unsent while the broker is connected and acknowledging (it gives up after
     /// `patience` seconds without an acknowledgement: the rows wait in the logbook).
     public mutating func finish(patience: Double = 5) async {
-        var lastProgress = ContinuousClock.now
+        var lastProgress = time.now
         var done = acknowledged
-        while connection.isConnected && ContinuousClock.now - lastProgress < .seconds(patience) {
+        while connection.isConnected && time.now - lastProgress < .seconds(patience) {
             step()
             if inFlight.isEmpty, (try? logbook.unsentCount()) == 0 { return }
             if acknowledged != done {
                 done = acknowledged
-                lastProgress = ContinuousClock.now
+                lastProgress = time.now
             }
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await time.sleep(for: .milliseconds(5))
         }
     }
 

@@ -37,10 +37,7 @@ public final class Logbook: @unchecked Sendable {
                 throw .file(path, error.description)
             }
             // Created 0600 before SQLite sees it: SQLite gives -wal and -shm the same mode.
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            if descriptor < 0 { throw .file(path, String(cString: strerror(errno))) }
-            fchmod(descriptor, 0o600)
-            close(descriptor)
+            do { try PrivateFile.ensure(url) } catch { throw .file(path, error.reason) }
         } else if !FileManager.default.fileExists(atPath: path) {
             throw .missing(path)
         } else if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
