@@ -54,6 +54,10 @@ struct OptionSpec: Sendable {
     var help: String
     var short: Character?
 
+    /// True when the value is a path (placeholder PATH, FILE or DIR): shells complete
+    /// file names for it.
+    var takesPath: Bool { ["PATH", "FILE", "DIR"].contains(value ?? "") }
+
     static func flag(_ name: OptionName, short: Character? = nil, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help, short: short)
     }

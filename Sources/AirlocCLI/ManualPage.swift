@@ -117,21 +117,7 @@ enum ManualPage {
         ("78", "a configuration file or variable is wrong"), ("130", "Ctrl-C in the picker"),
     ]
 
-    static let environment: [(String, String)] = [
-        ("AIRLOC_CONFIG", "the user's configuration file instead of $XDG_CONFIG_HOME/airloc/airloc.conf"),
-        ("AIRLOC_GPSD", "host:port of gpsd"), ("AIRLOC_DATA", "the place data file or its directory"),
-        ("AIRLOC_LOG_DATABASE", "the logbook file"),
-        (
-            "AIRLOC_AIR_QUALITY_URL, AIRLOC_ARCHIVE_URL, AIRLOC_GEOCODING_URL, AIRLOC_POSTAL_URL, AIRLOC_IP_URL",
-            "base URLs of the web services"
-        ),
-        ("AIRLOC_OPEN_METEO_API_KEY", "an Open-Meteo API key (commercial use)"),
-        ("NO_COLOR", "no colour, whatever the configuration says"),
-        (
-            "XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME, XDG_DATA_HOME",
-            "where configuration, state, cache and data live"
-        ),
-    ]
+    static var environment: [(String, String)] { EnvironmentVariable.all.map { ($0.name, $0.meaning) } }
 
     static let files: [(String, String)] = [
         ("/etc/airloc/airloc.conf", "the administrator's configuration (see airloc.conf(5))"),

@@ -180,3 +180,28 @@ import Testing
         }
     }
 }
+
+/// The man page's environment list is the one table, and the table knows every variable
+/// the sources read (AIRLOC_MQTT_URL was missing from the hand-written list).
+struct EnvironmentTableTests {
+    @Test func everyVariableTheSourcesReadIsInTheTable() throws {
+        let known = Set(EnvironmentVariable.all.map(\.name))
+        #expect(known.count == EnvironmentVariable.all.count, "a variable listed twice")
+        let sources = PackagePaths.file("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Bench/") }
+        let read = try NSRegularExpression(pattern: #"environment\["([A-Z][A-Z0-9_]*)"\]|"(XDG_[A-Z]+_HOME)""#)
+        var found = Set<String>()
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for match in read.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                for group in 1...2 {
+                    if let range = Range(match.range(at: group), in: text) { found.insert(String(text[range])) }
+                }
+            }
+        }
+        #expect(found.contains("AIRLOC_MQTT_URL") && found.contains("XDG_STATE_HOME"), "the scan finds reads: \(found)")
+        #expect(
+            found.subtracting(known).isEmpty, "read but not in EnvironmentVariable.all: \(found.subtracting(known))")
+    }
+}

@@ -1,0 +1,33 @@
+/// Every environment variable airloc reads, once: the man page's ENVIRONMENT section is
+/// made from this table, and a test finds every variable the sources read in it.
+public struct EnvironmentVariable: Sendable {
+    public var name: String
+    public var meaning: String
+
+    public static let all: [EnvironmentVariable] =
+        [
+            .init(
+                name: "AIRLOC_CONFIG",
+                meaning: "the user's configuration file instead of $XDG_CONFIG_HOME/airloc/airloc.conf"),
+            .init(
+                name: "AIRLOC_SYSTEM_CONFIG",
+                meaning: "for root only: the administrator's file instead of /etc/airloc/airloc.conf (tests)"),
+            .init(name: "AIRLOC_GPSD", meaning: "host:port of gpsd"),
+            .init(name: "AIRLOC_DATA", meaning: "the place data file or its directory"),
+            .init(name: "AIRLOC_LOG_DATABASE", meaning: "the logbook file"),
+            .init(name: "AIRLOC_MQTT_URL", meaning: "the MQTT broker the logger publishes to ([mqtt] url)"),
+            .init(name: "AIRLOC_OPEN_METEO_API_KEY", meaning: "an Open-Meteo API key (commercial use)"),
+        ]
+        + ConfigurationFiles.environmentURLs.map {
+            .init(name: $0.variable, meaning: "base URL of a web service ([services] \($0.key))")
+        } + [
+            .init(name: "NO_COLOR", meaning: "no colour, whatever the configuration says"),
+            .init(name: "TERM", meaning: "dumb: no colour and no interactive picker"),
+            .init(name: "SOURCE_DATE_EPOCH", meaning: "the build date data import writes into the place data"),
+            .init(name: "HOME", meaning: "where the XDG directories are when their variables are unset"),
+            .init(name: "XDG_CONFIG_HOME", meaning: "where the user's configuration lives (~/.config)"),
+            .init(name: "XDG_STATE_HOME", meaning: "where the authorization and the logbook live (~/.local/state)"),
+            .init(name: "XDG_CACHE_HOME", meaning: "where answers are cached (~/.cache)"),
+            .init(name: "XDG_DATA_HOME", meaning: "where imported place data lives (~/.local/share)"),
+        ]
+}
