@@ -11,26 +11,62 @@ import Web
 /// Contract: checks send nothing personal (the air-quality service is asked for 0°, 0°);
 /// `advice` is set for every warning and failure.
 public struct HealthCheck: Encodable, Sendable {
-    public enum Status: String, Sendable {
+    /// ok, warn or fail (written as those words in JSON).
+    public enum Status: String, Sendable, Encodable {
         case ok
         case warn
         case fail
     }
 
     public var name: String
-    /// ok, warn or fail (a string: the JSON encoder writes it as such).
-    public var status: String
+    public var status: Status
     public var detail: String
     public var advice: String?
 
     public init(name: String, status: Status, detail: String, advice: String? = nil) {
         self.name = name
-        self.status = status.rawValue
+        self.status = status
         self.detail = detail
         self.advice = advice
     }
 
-    public var level: Status { Status(rawValue: status) ?? .fail }
+    public var level: Status { status }
+}
+
+extension HealthCheck {
+    /// The authorization state, and whether unattended use (scripts, the logger) may sense:
+    /// a failure only when the chain senses (`senses`) and may not.
+    public static func authorization(
+        _ machine: LocationAuthorization, providers: [Settings.ProviderName], senses: Bool
+    ) -> [HealthCheck] {
+        let status = "\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))"
+        let sensing = providers.filter { $0 != .manual }.map(\.rawValue).joined(separator: ", ")
+        switch machine.status {
+        case .authorizedAlways:
+            return [
+                HealthCheck(name: "authorization", status: .ok, detail: status),
+                HealthCheck(name: "unattended use", status: .ok, detail: "allowed (always)"),
+            ]
+        case .authorizedWhenInUse:
+            return [
+                HealthCheck(name: "authorization", status: .ok, detail: status),
+                HealthCheck(
+                    name: "unattended use", status: senses ? .warn : .ok,
+                    detail: "not allowed: only use at a terminal was granted",
+                    advice: "scripts, cron, systemd and the logger need `airloc auth grant --always`"),
+            ]
+        default:
+            guard senses else { return [HealthCheck(name: "authorization", status: .ok, detail: status)] }
+            return [
+                HealthCheck(
+                    name: "authorization", status: .fail, detail: status + "; the chain lists \(sensing)",
+                    advice: machine.status == .restricted
+                        ? "the administrator forbids sensing (/etc/airloc/airloc.conf)"
+                        : "run `airloc auth grant` (at a terminal) or `airloc auth grant --always` "
+                            + "(also unattended; add --reduced for city level)")
+            ]
+        }
+    }
 }
 
 extension HealthCheck {

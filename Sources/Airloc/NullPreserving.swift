@@ -26,6 +26,8 @@ public struct NullPreserving: Encodable {
         case let v as Int: var c = encoder.singleValueContainer(); try c.encode(v)
         case let v as Double: var c = encoder.singleValueContainer(); try c.encode(v)
         case let v as Bool: var c = encoder.singleValueContainer(); try c.encode(v)
+        // An enum with raw values (HealthCheck.Status) is written as its raw value.
+        case let v as any RawRepresentable: try NullPreserving(v.rawValue).encode(to: encoder)
         default:
             if mirror.displayStyle == .optional {
                 if let child = mirror.children.first {

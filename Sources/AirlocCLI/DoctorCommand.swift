@@ -55,11 +55,10 @@ enum DoctorCommand {
         }
         var gazetteer: Gazetteer?
         do {
-            gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+            let loaded = try PlaceData.loadGazetteer(environment: context.environment)
+            gazetteer = loaded
             checks.append(
-                HealthCheck(
-                    name: "place data", status: .ok, detail: "\(gazetteer!.count) places from \(gazetteer!.location)")
-            )
+                HealthCheck(name: "place data", status: .ok, detail: "\(loaded.count) places from \(loaded.location)"))
         } catch {
             checks.append(
                 HealthCheck(
@@ -71,7 +70,7 @@ enum DoctorCommand {
         let machine = LocationAuthorization(
             stored: configuration.authorizationStore.load(), policy: configuration.policy)
         let authorized = machine.status == .authorizedWhenInUse || machine.status == .authorizedAlways
-        checks += authorizationChecks(machine, providers: providers, senses: senses)
+        checks += HealthCheck.authorization(machine, providers: providers, senses: senses)
         if providers.contains(.gpsd) { checks += await HealthCheck.gpsd(configuration) }
         checks += HealthCheck.devices()
         // A configured place that is unknown or ambiguous is a configuration error (78), as
@@ -92,15 +91,20 @@ enum DoctorCommand {
                             advice: "set [location] latitude/longitude or place, or pass --lat/--lon"))
                 }
             } catch {
-                placeError = CLIError(error)
-                checks[0] = HealthCheck(
+                let failure = CLIError(error)
+                placeError = failure
+                // The configuration's own check says so too: the place is a line of it.
+                let configurationCheck = HealthCheck(
                     name: "configuration", status: .fail,
                     detail:
                         "\(configuration.manualOrigin ?? "[location] place"): the place cannot be used (see manual location)",
                     advice: "fix the line named")
+                if let index = checks.firstIndex(where: { $0.name == "configuration" }) {
+                    checks[index] = configurationCheck
+                }
                 checks.append(
                     HealthCheck(
-                        name: "manual location", status: .fail, detail: placeError!.message,
+                        name: "manual location", status: .fail, detail: failure.message,
                         advice: "use another spelling, 'Name, CC', or latitude/longitude"))
             }
         }
@@ -136,38 +140,6 @@ enum DoctorCommand {
 
     /// Both grants, as Core Location has them: use at a terminal, and always (unattended
     /// runs: scripts, cron, systemd, the logger).
-    static func authorizationChecks(
-        _ machine: LocationAuthorization, providers: [Settings.ProviderName], senses: Bool
-    ) -> [HealthCheck] {
-        let status = "\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))"
-        let sensing = providers.filter { $0 != .manual }.map(\.rawValue).joined(separator: ", ")
-        switch machine.status {
-        case .authorizedAlways:
-            return [
-                HealthCheck(name: "authorization", status: .ok, detail: status),
-                HealthCheck(name: "unattended use", status: .ok, detail: "allowed (always)"),
-            ]
-        case .authorizedWhenInUse:
-            return [
-                HealthCheck(name: "authorization", status: .ok, detail: status),
-                HealthCheck(
-                    name: "unattended use", status: senses ? .warn : .ok,
-                    detail: "not allowed: only use at a terminal was granted",
-                    advice: "scripts, cron, systemd and the logger need `airloc auth grant --always`"),
-            ]
-        default:
-            guard senses else { return [HealthCheck(name: "authorization", status: .ok, detail: status)] }
-            return [
-                HealthCheck(
-                    name: "authorization", status: .fail, detail: status + "; the chain lists \(sensing)",
-                    advice: machine.status == .restricted
-                        ? "the administrator forbids sensing (/etc/airloc/airloc.conf)"
-                        : "run `airloc auth grant` (at a terminal) or `airloc auth grant --always` "
-                            + "(also unattended; add --reduced for city level)")
-            ]
-        }
-    }
-
     static func render(_ checks: [HealthCheck], console: Console) -> String {
         var lines: [String] = []
         for check in checks {

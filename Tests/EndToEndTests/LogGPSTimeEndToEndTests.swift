@@ -19,11 +19,11 @@ struct LogGPSTimeEndToEndTests {
         _ = try await LogEndToEndTests.waitForStatus(world, "track points and an air reading") {
             ($0["track_rows"] as? Int ?? 0) >= 5 && ($0["air_rows"] as? Int ?? 0) >= 1
         }
-        logger.signal(SIGTERM)
-        let stopped = try await logger.wait()
+        let stopped = try await logger.terminate()
         #expect(stopped.status == 0, "\(stopped)")
-        let warnings = stopped.stderr.components(separatedBy: "years ahead of this device's clock").count - 1
-        #expect(warnings == 1, "said once, naming the cause:\n\(stopped.stderr)")
+        #expect(
+            stopped.stderr.occurrences(of: "years ahead of this device's clock") == 1,
+            "said once, naming the cause:\n\(stopped.stderr)")
         #expect(stopped.stderr.contains("week-number rollover"), "\(stopped.stderr)")
         #expect(!stopped.stderr.contains("system clock is off"), "\(stopped.stderr)")
         // Every row is found where a user looks for today's: track and air alike.

@@ -27,11 +27,10 @@ struct LogWithoutGPSDEndToEndTests {
             ($0["track_rows"] as? Int ?? 0) >= 1 && $0["last_error"] is NSNull
         }
         #expect(back["last_error_at"] is NSNull, "\(back)")
-        logger.signal(SIGTERM)
-        let stopped = try await logger.wait()
+        let stopped = try await logger.terminate()
         #expect(stopped.status == 0, "\(stopped)")
-        let warnings = stopped.stderr.components(separatedBy: "no position").count - 1
-        #expect(warnings == 1, "said once while gpsd was retried:\n\(stopped.stderr)")
+        #expect(
+            stopped.stderr.occurrences(of: "no position") == 1, "said once while gpsd was retried:\n\(stopped.stderr)")
         #expect(stopped.stderr.contains("reachable again"), "\(stopped.stderr)")
     }
 }

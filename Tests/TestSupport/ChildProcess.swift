@@ -90,6 +90,12 @@ public final class ChildProcess: @unchecked Sendable {
     /// Ends the child's stdin (end of file for it).
     public func closeInput() { state.closeInput() }
 
+    /// SIGTERM, as systemd stops a service, and the exit awaited as ``wait(timeout:)`` does.
+    public func terminate(timeout: TimeInterval = 120) async throws -> Result {
+        signal(SIGTERM)
+        return try await wait(timeout: timeout)
+    }
+
     /// Waits for the exit and for the end of its output; a missed deadline kills the
     /// group and throws ``MissedDeadline`` (with every thread's stack when gdb exists).
     public func wait(timeout: TimeInterval = 120) async throws -> Result {
@@ -157,6 +163,11 @@ public final class ChildProcess: @unchecked Sendable {
         let threads = traced.stdout.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread ") }
         return "--- threads of the hung process (gdb)\n" + threads.joined(separator: "\n") + "\n"
     }
+}
+
+extension String {
+    /// How often `text` stands in this string ("said once" is 1).
+    public func occurrences(of text: String) -> Int { components(separatedBy: text).count - 1 }
 }
 
 /// A child that did not do what a test waited for in time: the command, its arguments
