@@ -78,6 +78,15 @@ public struct PostalAnswer: Sendable {
     public var places: [PostalPlace]
     /// The online service's failure when offline answers stand in.
     public var failure: WebError?
+
+    /// Where the report for this code is made: its first place, as a fix no better than a
+    /// postal area (5 km), named after the code.
+    public var fix: Fix? {
+        guard let first = places.first else { return nil }
+        return Fix(
+            coordinate: first.coordinate, source: .manual, horizontalAccuracy: 5000,
+            accuracySource: "postal code \(lookup.country) \(first.code)")
+    }
 }
 
 /// Why a postal search has no answer.

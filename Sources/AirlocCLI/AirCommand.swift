@@ -90,10 +90,9 @@ enum AirCommand {
                 }
                 throw PostalCommand.error(error, offlineOnly: true)
             }
-            let (lookup, first) = (answer.lookup, answer.places[0])
-            let fix = Fix(
-                coordinate: first.coordinate, source: .manual, horizontalAccuracy: 5000,
-                accuracySource: "postal code \(lookup.country) \(first.code)")
+            guard let fix = answer.fix, let first = answer.places.first else {
+                throw CLIError(code: .dataError, message: "no place found offline for \(postal)")
+            }
             return (fix, first.place(in: gazetteer))
         }
         guard Gazetteer.isSearchable(name) else {

@@ -62,11 +62,7 @@ enum PostalCommand {
             context.console.err("airloc: \(failure.description); showing the offline answer\n")
         }
         var report: AirReport?
-        if arguments.has(.air) {
-            let first = places[0]
-            let fix = Fix(
-                coordinate: first.coordinate, source: .manual, horizontalAccuracy: 5000,
-                accuracySource: "postal code \(lookup.country) \(first.code)")
+        if arguments.has(.air), let fix = answer.fix, let first = places.first {
             var options = try ReportOptions.parse(
                 arguments, configuration: context.configuration, command: spec.name)
             options.format = arguments.has(.json) ? .json : .text
