@@ -30,12 +30,16 @@ enum UseCommand {
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
+    /// What `use` did (the JSON's `action`).
+    enum Outcome: String, Encodable {
+        case saved, shown, cleared, none
+    }
+
     struct UseJSON: Encodable {
         var schema = "airloc.use/1"
         /// The place now chosen; null after --clear or when none is.
         var place: PlaceJSON?
-        /// "saved", "shown", "cleared" or "none".
-        var action: String
+        var action: Outcome
     }
 
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
@@ -48,7 +52,7 @@ enum UseCommand {
             do { try ChosenPlace.clear(in: context.configuration.directories.state) } catch {
                 throw CLIError(code: .ioError, message: "\(error)")
             }
-            report(nil, action: "cleared", context: context)
+            report(nil, action: .cleared, context: context)
             return .ok
         }
         let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
@@ -65,16 +69,16 @@ enum UseCommand {
             place = try choose(name, gazetteer: gazetteer, context: context)
         } else {
             guard let chosen = context.configuration.chosenPlace else {
-                report(nil, action: "none", context: context)
+                report(nil, action: .none, context: context)
                 return .ok
             }
-            report(resolved(chosen, in: gazetteer), action: "shown", context: context)
+            report(resolved(chosen, in: gazetteer), action: .shown, context: context)
             return .ok
         }
         do { try ChosenPlace(place: place).save(in: context.configuration.directories.state) } catch {
             throw CLIError(code: .ioError, message: "cannot save the chosen place: \(error)")
         }
-        report(place, action: "saved", context: context)
+        report(place, action: .saved, context: context)
         return .ok
     }
 
@@ -134,7 +138,7 @@ enum UseCommand {
             results.filter { $0.match == .exact && SearchKey.fold($0.matchedName) == key }.map(\.place))
     }
 
-    static func report(_ place: Place?, action: String, context: CommandContext) {
+    static func report(_ place: Place?, action: Outcome, context: CommandContext) {
         let console = context.console
         if context.arguments.has(.json) {
             let json = place.map { PlaceJSON(NearestPlace(place: $0, from: $0.coordinate)) }
@@ -142,13 +146,13 @@ enum UseCommand {
             return
         }
         switch (action, place) {
-        case ("cleared", _):
+        case (.cleared, _):
             console.out("No place chosen any more; the manual location is [location] in the configuration.\n")
-        case ("none", _): console.out("No place chosen. Choose one with 'airloc use PLACE' or 'airloc pick'.\n")
-        case (_, let place?):
-            let verb = action == "saved" ? "Chosen" : "Chosen place"
+        case (.none, _): console.out("No place chosen. Choose one with 'airloc use PLACE' or 'airloc pick'.\n")
+        case (.saved, let place?), (.shown, let place?):
+            let verb = action == .saved ? "Chosen" : "Chosen place"
             console.out("\(verb): \(console.bold(place.displayName)) (\(place.coordinate))\n")
-            if action == "saved" {
+            if action == .saved {
                 console.out(
                     console.dim(
                         "'airloc now' uses it when [location] providers reaches manual (by default: when gpsd has no fix)."
