@@ -41,8 +41,6 @@ public struct FleetPublisher: Sendable {
 
     /// Message id → the row and revision it carries.
     private var inFlight: [Int32: (key: String, revision: Int64)] = [:]
-    /// Row key → the revision in flight.
-    private var published: [String: Int64] = [:]
     /// The retained state and position last published, and the hour of that state.
     private var retained: (state: String?, position: String?, stateHour: Date?) = (nil, nil, nil)
     private var greetedConnection = 0
@@ -91,7 +89,6 @@ public struct FleetPublisher: Sendable {
     public mutating func step() {
         let acks = connection.takeAcknowledged()
         let done = acks.compactMap { inFlight.removeValue(forKey: $0) }
-        for row in done where published[row.key] == row.revision { published[row.key] = nil }
         if !done.isEmpty {
             do {
                 try logbook.markSent(done)
@@ -110,7 +107,6 @@ public struct FleetPublisher: Sendable {
             greet()
             // Whatever was in flight may be lost with the old connection: publish it again.
             inFlight.removeAll()
-            published.removeAll()
         }
         for message in connection.takeMessages()
         where message.topic == "\(settings.mqtt.discoveryPrefix)/status" && message.payload == "online" {
@@ -143,6 +139,8 @@ public struct FleetPublisher: Sendable {
         let room = connection.options.inFlight - inFlight.count
         guard room > 0 else { return }
         let entries: [Logbook.OutboxEntry]
+        // Row key → the revision in flight (the newest, when an older one is still unacknowledged).
+        let published = Dictionary(inFlight.values.map { ($0.key, $0.revision) }, uniquingKeysWith: max)
         do { entries = try logbook.unsent(excluding: published, limit: room) } catch {
             notify("cannot read the outbox: \(error)")
             return
@@ -159,7 +157,6 @@ public struct FleetPublisher: Sendable {
                 // An older revision still in flight: its acknowledgement settles nothing.
                 if published[entry.key] != nil { inFlight = inFlight.filter { $0.value.key != entry.key } }
                 inFlight[mid] = (entry.key, entry.revision)
-                published[entry.key] = entry.revision
             } catch {
                 notify("\(error)")
                 return
