@@ -108,10 +108,9 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         let report = await fetch(fix, provider)
         if Task.isCancelled { return }
         let now = time.date
-        // A failure is retried, not before a rate limit's back-off (read here, at the edge).
-        let current = (try? report.air.get()).map { _ in !report.data.airIsStale } ?? false
-        let backoff =
-            current ? nil : OpenMeteoGate(cache: ResponseCache(directory: settings.directories.cache)).closed(at: now)
+        // A failure is retried, not before a rate limit's back-off (read here, at the edge;
+        // the trigger decides whether the report failed).
+        let backoff = OpenMeteoGate(cache: ResponseCache(directory: settings.directories.cache)).closed(at: now)
         let reading = trigger.fetched(report, backoff: backoff, at: now)
         await consumer.fetched(report, reading: reading, fix: fix, provider: provider)
     }
