@@ -58,8 +58,6 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
                 .init(level: .warning, message: String(format: "system clock is off by %.1f s; using GPS time", offset))
             )
             if let bootID, let boot = bootSeconds() {
-                let logbook = logbook
-                let notify = notify
                 let failure = Self.attempt { () throws(LogbookError) in
                     let changed = try logbook.restamp(
                         bootID: bootID, trustedTime: processing.addingTimeInterval(offset), atBootSeconds: boot)
@@ -83,8 +81,6 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
     public mutating func ticked(at now: Date) async {
         if let keep = settings.logKeep, lastPrune.map({ now.timeIntervalSince($0) >= 3600 }) ?? true {
             lastPrune = now
-            let logbook = logbook
-            let notify = notify
             let failure = Self.attempt { () throws(LogbookError) in
                 let removed = try logbook.prune(before: now.addingTimeInterval(-keep))
                 if removed.track + removed.air > 0 {
