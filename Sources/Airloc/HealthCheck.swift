@@ -29,8 +29,6 @@ public struct HealthCheck: Encodable, Sendable {
         self.detail = detail
         self.advice = advice
     }
-
-    public var level: Status { status }
 }
 
 extension HealthCheck {

@@ -104,9 +104,12 @@ struct CommandSpec: Sendable {
             ? usage : actions.map { "\($0.name) \($0.usage)".trimmingTrailingSpaces() }.joined(separator: " | ")
     }
 
-    /// The action a parsed command line names (or the default one), if the command has actions.
+    /// The action's name a parsed command line gives: its first word, or the default.
+    func actionName(_ arguments: ParsedArguments) -> String { arguments.positionals.first ?? defaultAction ?? "" }
+
+    /// The action a parsed command line names (or the default one), if the command has it.
     func action(for arguments: ParsedArguments) -> ActionSpec? {
-        guard let name = arguments.positionals.first ?? defaultAction else { return nil }
+        let name = actionName(arguments)
         return actions.first { $0.name == name }
     }
 

@@ -52,7 +52,7 @@ enum AuthCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let store = context.configuration.authorizationStore
         var machine = LocationAuthorization(stored: store.load(), policy: context.configuration.policy)
-        let verb = context.arguments.positionals.first ?? "status"
+        let verb = spec.actionName(context.arguments)
         let verbs = spec.verbs
         let action: LocationAuthorization.Action
         switch verb {

@@ -38,7 +38,7 @@ enum DataCommand {
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-        switch context.arguments.positionals.first ?? "info" {
+        switch spec.actionName(context.arguments) {
         case "info":
             let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
             if context.arguments.has(.verify) {

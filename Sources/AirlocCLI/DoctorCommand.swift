@@ -119,7 +119,7 @@ enum DoctorCommand {
             brokerRefused = broker.configuration
         }
 
-        let failed = checks.filter { $0.level == .fail }
+        let failed = checks.filter { $0.status == .fail }
         let ok = failed.isEmpty
         let code: ExitCode =
             context.configurationError != nil || placeError != nil || brokerRefused ? .config : ok ? .ok : .unavailable
@@ -144,15 +144,15 @@ enum DoctorCommand {
         var lines: [String] = []
         for check in checks {
             let word: String
-            switch check.level {
+            switch check.status {
             case .ok: word = console.dim("ok  ")
             case .warn: word = console.warning("warn")
             case .fail: word = console.bold("FAIL")
             }
             lines.append("\(word)  \(check.name): \(check.detail)")
-            if let advice = check.advice, check.level != .ok { lines.append("      → \(advice)") }
+            if let advice = check.advice, check.status != .ok { lines.append("      → \(advice)") }
         }
-        let failed = checks.filter { $0.level == .fail }.count
+        let failed = checks.filter { $0.status == .fail }.count
         lines.append(failed == 0 ? "All needed parts work." : "\(failed) problem\(failed == 1 ? "" : "s") to fix.")
         return lines.joined(separator: "\n") + "\n"
     }

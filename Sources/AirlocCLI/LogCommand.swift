@@ -68,7 +68,7 @@ enum LogCommand {
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
-        let verb = context.arguments.positionals.first ?? "status"
+        let verb = spec.actionName(context.arguments)
         switch verb {
         case "run": return try await LogRun.run(context)
         case "status": return try status(context)
