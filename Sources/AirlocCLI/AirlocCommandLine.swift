@@ -109,7 +109,8 @@ public enum AirlocCommandLine {
         do throws(CLIError) {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
             if parsed.has(.help) {
-                let action = parsed.positionals.first.flatMap { name in command.spec.actions.first { $0.name == name } }
+                // An action's help when one is named; the command's own otherwise (not the default action's).
+                let action = parsed.positionals.isEmpty ? nil : command.spec.action(for: parsed)
                 plain.out(action.map(command.spec.helpText(for:)) ?? command.spec.helpText)
                 return 0
             }
