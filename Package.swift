@@ -28,6 +28,7 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // The C library's wcwidth (part of libc: nothing to install or link).
         .systemLibrary(name: "CWideChar"),
+        .target(name: "Arguments"),
         .target(name: "Geo"),
         .target(name: "Platform"),
         .target(name: "Web", dependencies: ["CCurl"]),
@@ -36,18 +37,20 @@ let package = Package(
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Airloc", dependencies: ["Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality"]),
         .target(
-            name: "Configuration", dependencies: ["Airloc", "AirQuality", "Platform", "Location", "Web", "CINIH"]),
+            name: "Configuration",
+            dependencies: ["Arguments", "Airloc", "AirQuality", "Platform", "Location", "Web", "CINIH"]),
         .target(
             name: "Logbook",
             dependencies: ["Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "CSQLite"]),
         .target(
             name: "Fleet", dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "CMosquitto"]),
-        .target(name: "TerminalUI", dependencies: ["Geo", "Gazetteer", "Platform", "CWideChar"]),
+        .target(
+            name: "TerminalUI", dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "CWideChar"]),
         .target(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "Logbook", "Fleet", "TerminalUI",
+                "Logbook", "Fleet", "TerminalUI", "Arguments",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -75,7 +78,7 @@ let package = Package(
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "GeocodeAcceptance", "TestSupport"]),
         .testTarget(name: "LocationTests", dependencies: ["Location", "TestSupport"]),
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
-        .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Configuration", "TestSupport"]),
+        .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Arguments", "Configuration", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
         .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Airloc", "TestSupport"]),
         .testTarget(

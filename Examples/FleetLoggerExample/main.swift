@@ -46,16 +46,15 @@ do { following = try session.follow() } catch { fail("\(error)", status: 77) }
 // The logbook, the publisher (nil without [mqtt] url), the logger, and the service that runs
 // them in the right order.
 do {
-    let logbook = try Logbook(url: settings.logDatabase)
+    let logbook = try Logbook(url: settings.logDatabase, outbox: FleetPublisher.publishes(settings))
     let publisher = try FleetPublisher.make(settings: settings, logbook: logbook, notify: { say("mqtt: \($0)") })
     if let publisher { say("publishing to \(publisher.destination)") }
     let logger = FieldLogger(
         logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
         notify: { say("\($0.level.rawValue): \($0.message)") })
-    let task = Task { await LoggingService(logger: logger, publisher: publisher).run(following) }
-    let signals = SignalWatch.interruptAndTerminate { task.cancel() }
-    let outcome = await task.value
-    signals.cancel()
+    let outcome = await SignalWatch.untilInterrupted {
+        await LoggingService(logger: logger, publisher: publisher).run(following)
+    }
     say("stopped after \(outcome.written.track) track points and \(outcome.written.air) air readings")
     if let refused = outcome.refused { fail("the broker refused the credentials: \(refused)", status: 78) }
 } catch {

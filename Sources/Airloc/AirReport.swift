@@ -88,3 +88,16 @@ public struct AirReport: Sendable {
             scale: request.scale)
     }
 }
+
+extension AirReport {
+    /// Same place and same reading (or both failed): nothing a reader of a stream of
+    /// reports (`now --watch` to a pipe) needs again.
+    public func saysTheSame(as other: AirReport) -> Bool {
+        guard place?.place.id == other.place?.place.id else { return false }
+        switch (air, other.air) {
+        case (.success(let x), .success(let y)): return x.time == y.time && x.usAQI == y.usAQI
+        case (.failure, .failure): return true
+        default: return false
+        }
+    }
+}

@@ -1,15 +1,16 @@
 import AirQuality
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
+import TerminalUI
 
 /// `airloc air PLACE`: the air report for any place, by name, coordinates or postal code.
 enum AirCommand {
     static let spec = CommandSpec(
         name: "air", summary: "Show the air quality at a place: by name, coordinates or postal code",
-        usage:
-            "PLACE... | --lat DEG --lon DEG | --postal \"CC CODE\" [--json | --format text|json|line] [--units U] [--scale S] [--refresh]",
+        operands: "PLACE... | --lat DEG --lon DEG | --postal \"CC CODE\"", operandOptions: [.lat, .lon, .postal],
         discussion: """
             PLACE is a place name as in 'airloc search' ("Paris", "Portland, OR", "München");
             the exact name of a place is used, else the best search result (offline). --postal
@@ -35,7 +36,7 @@ enum AirCommand {
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let arguments = context.arguments
         let options = try ReportOptions.parse(arguments, configuration: context.configuration, command: spec.name)
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         let (fix, place) = try await target(arguments, gazetteer: gazetteer, configuration: context.configuration)
         let report = await AirReport.make(
             fix: fix, provider: "chosen", attempts: [], accuracy: .full, context: context,

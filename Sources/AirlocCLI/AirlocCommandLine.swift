@@ -1,8 +1,10 @@
 import Airloc
+import Arguments
 import Configuration
 import Foundation
 import Gazetteer
 import Platform
+import TerminalUI
 import Web
 
 /// What every command gets: the environment, the parsed arguments and lazy access to
@@ -14,6 +16,8 @@ struct CommandContext: Sendable {
     var console: Console
     /// Set only for `doctor`, which reports a broken configuration instead of stopping.
     var configurationError: CLIError? = nil
+    /// The place data this invocation loaded (``loadGazetteer()``).
+    let placeData = LoadedPlaceData()
 }
 
 /// One subcommand: its interface and what it does.
@@ -54,13 +58,6 @@ public enum AirlocCommandLine {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Runs airloc with `arguments` (without the program name) and exits.
-    public static func main() async -> Never {
-        let code = await run(
-            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-        exit(code)
-    }
-
     /// Runs one invocation and returns its exit status (testable without exiting).
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
         let plain = Console(environment: environment, color: .never)
@@ -85,10 +82,10 @@ public enum AirlocCommandLine {
             let text: String
             switch arguments.dropFirst().first {
             case "man": text = ManualPage.command(commands)
-            case "conf-man": text = ManualPage.configuration()
-            case "bash": text = ShellCompletion.bash(commands)
-            case "zsh": text = ShellCompletion.zsh(commands)
-            case "fish": text = ShellCompletion.fish(commands)
+            case "conf-man": text = ConfigurationKey.manualPage()
+            case "bash": text = ShellCompletion.bash(commands.map(\.spec))
+            case "zsh": text = ShellCompletion.zsh(commands.map(\.spec))
+            case "fish": text = ShellCompletion.fish(commands.map(\.spec))
             default:
                 plain.err("Error: expected __generate man|conf-man|bash|zsh|fish\n")
                 return ExitCode.usage.rawValue
@@ -133,10 +130,10 @@ public enum AirlocCommandLine {
             let code = try await command.run(context)
             // A lookup met a reference outside its section: whatever was printed came from a
             // damaged file, and the user must hear so (never a crash, never silence).
-            if GazetteerDamage.detected {
+            if let damage = context.placeData.damaged {
                 throw CLIError(
                     code: .dataError,
-                    message: "place data \(GazetteerDamage.file ?? "gazetteer.bin") is damaged (a reference points "
+                    message: "place data \(damage.file) is damaged (a reference points "
                         + "outside its section); `airloc data info --verify` shows where; rebuild it with "
                         + "`airloc data import` or reinstall airloc")
             }

@@ -1,7 +1,9 @@
 import Airloc
+import Arguments
 import Configuration
 import Foundation
 import Location
+import TerminalUI
 
 /// `airloc auth`: see and change whether airloc may sense this device's location.
 enum AuthCommand {
@@ -22,10 +24,9 @@ enum AuthCommand {
             ActionSpec(
                 name: "status",
                 summary: "show the state: notDetermined, authorizedWhenInUse, authorizedAlways, denied, restricted",
-                usage: "[--json]", options: [.json]),
+                options: [.json]),
             ActionSpec(
                 name: "grant", summary: "allow use while you run airloc (--always: unattended use too)",
-                usage: "[--always] [--reduced]",
                 discussion: """
                     As on a phone, a grant covers use at a terminal. Scripts, cron jobs, systemd services and the
                     logger run unattended and need --always. --reduced allows only an approximate, city-level
@@ -36,16 +37,6 @@ enum AuthCommand {
             ActionSpec(name: "reset", summary: "forget the decision; the next interactive use asks again"),
         ],
         defaultAction: "status")
-
-    /// `auth status --json`, schema airloc.auth/1.
-    struct StatusJSON: Encodable {
-        var schema = "airloc.auth/1"
-        var status: String
-        var accuracy: String
-        var policy: String
-        /// Whether runs without a terminal (scripts, cron, systemd, the logger) may sense.
-        var unattended: Bool
-    }
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
@@ -59,11 +50,7 @@ enum AuthCommand {
         case "status":
             let policy = context.configuration.policy
             if context.arguments.has(.json) {
-                context.console.out(
-                    JSONDocument.encode(
-                        StatusJSON(
-                            status: machine.status.rawValue, accuracy: machine.accuracy.rawValue,
-                            policy: policy.mode.rawValue, unattended: machine.status == .authorizedAlways)))
+                context.console.out(JSONDocument.encode(AuthStatusJSON(machine, policy: policy)))
             } else {
                 context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
                 if policy.mode != .ask || policy.maximumAccuracy != .full {

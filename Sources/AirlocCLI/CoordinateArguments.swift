@@ -1,5 +1,7 @@
+import Arguments
 import Foundation
 import Geo
+import TerminalUI
 
 /// Parses `--lat`/`--lon` (or positional LAT LON) into a validated coordinate.
 ///
@@ -8,7 +10,7 @@ import Geo
 enum CoordinateArguments {
     /// `--lat DEG --lon DEG`, declared once for every command that takes a coordinate.
     static let specs: [OptionSpec] = [
-        .value(.lat, "DEG", "latitude (-90...90), with --lon"),
+        .value(.lat, "DEG", "latitude (-90...90), with --lon").withNext(),
         .value(.lon, "DEG", "longitude (-180...180), with --lat"),
     ]
 

@@ -1,7 +1,9 @@
 import Airloc
+import Arguments
 import Configuration
 import Foundation
 import Gazetteer
+import TerminalUI
 
 /// `airloc data`: what place data is loaded, and rebuilding it from GeoNames dumps.
 enum DataCommand {
@@ -19,12 +21,11 @@ enum DataCommand {
         actions: [
             ActionSpec(
                 name: "info", summary: "where the place data was found, its source, build date and counts",
-                usage: "[--json] [--verify]",
                 discussion: "--verify also checks every reference in the file (exit 65 when damaged).",
                 options: [.json, .verify]),
             ActionSpec(
                 name: "import", summary: "build gazetteer.bin from GeoNames dump files",
-                usage: "--from DIR [--output FILE] [--source TEXT]",
+                required: [.from],
                 discussion: """
                     DIR holds cities500.txt, admin1CodesASCII.txt, countryInfo.txt and, when present,
                     alternateNamesV2.txt from download.geonames.org/export/dump. Writes FILE (default
@@ -40,7 +41,7 @@ enum DataCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         switch spec.actionName(context.arguments) {
         case "info":
-            let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+            let gazetteer = try context.loadGazetteer()
             if context.arguments.has(.verify) {
                 let problems = gazetteer.verify()
                 guard problems.isEmpty else {
@@ -89,7 +90,7 @@ enum DataCommand {
                 builder = try GazetteerBuilder.fromDumps(
                     in: URL(fileURLWithPath: from),
                     source: context.arguments.value(.source) ?? "GeoNames dump files from \(from)",
-                    builtAt: buildDate(environment: context.environment))
+                    builtAt: GazetteerBuilder.buildDate(environment: context.environment))
             } catch let error as GazetteerError {
                 throw CLIError(code: .dataError, message: error.description)
             } catch {
@@ -108,13 +109,5 @@ enum DataCommand {
             let hint = suggestion(for: other, among: ["info", "import"]).map { " (did you mean '\($0)'?)" } ?? ""
             throw .usage("unknown action '\(other)'\(hint); expected info or import", command: spec.name)
         }
-    }
-
-    /// The date stamped into an imported file: `SOURCE_DATE_EPOCH` when set (the
-    /// reproducible-builds convention: the same inputs give the same bytes on any day),
-    /// else today.
-    static func buildDate(environment: [String: String]) -> Date {
-        guard let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int(text), seconds >= 0 else { return Date() }
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }

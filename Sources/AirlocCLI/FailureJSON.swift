@@ -1,4 +1,5 @@
 import Airloc
+import Arguments
 
 /// What a script reading `--json` gets when the command fails: still one JSON document on
 /// stdout, with the command's schema and an `error` object (docs/json-schema.md), so it

@@ -1,4 +1,5 @@
 import Airloc
+import Arguments
 import Fleet
 
 /// What the command line says about the broker: the advice the library's facts lead to

@@ -1,15 +1,16 @@
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
 import Location
+import TerminalUI
 
 /// `airloc locate`: where this device is, from which provider, how precise and how old —
 /// once, or as a stream of JSON lines for scripts (`--watch`, like `gpspipe -w`).
 enum LocateCommand {
     static let spec = CommandSpec(
         name: "locate", summary: "Show this device's position and the nearest place",
-        usage: "[--json] [--watch [--count N]] [--verbose] [--provider gpsd|ip|manual] [--timeout S]",
         discussion: """
             Asks the providers in [location] providers order (default: gpsd, then manual) and prints
             the first current fix: coordinate, accuracy radius and what it is based on, source, age,
@@ -36,7 +37,7 @@ enum LocateCommand {
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let configuration = try LocationOptions.configure(context, command: spec.name)
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         let session = LocationOptions.session(context, settings: configuration, gazetteer: gazetteer)
         if context.arguments.has(.watch) {
             var count: Int?
@@ -65,80 +66,14 @@ enum LocateCommand {
                 warnings: resolution.warnings)
             context.console.out(JSONDocument.encode(document))
         } else {
-            context.console.out(render(resolution, place: place, now: now, console: context.console))
+            context.console.out(LocationText(console: context.console).render(resolution, place: place, now: now))
             if let place, place.distance > 50_000 {
                 context.console.err("airloc: warning: no populated place within 50 km\n")
             }
             if context.arguments.has(.verbose) {
-                context.console.out(renderAttempts(resolution.attempts, console: context.console))
+                context.console.out(LocationText(console: context.console).render(resolution.attempts))
             }
         }
         return .ok
     }
-
-    static func render(
-        _ resolution: LocationSession.Location, place: NearestPlace?, now: Date, console: Console
-    ) -> String {
-        let fix = resolution.fix
-        var lines = [console.bold("\(fix.coordinate)") + accuracyText(fix)]
-        var source = "  Source: \(resolution.provider)"
-        switch fix.source {
-        case .gps:
-            source += " — GPS \(fix.mode?.description ?? "fix")"
-            if let satellites = fix.satellitesUsed { source += ", \(satellites) satellites" }
-        case .ip: source += " — IP address lookup, city level at best"
-        case .manual: source += " — \(fix.accuracySource ?? "configured"), not sensed"
-        }
-        if let age = fix.age(at: now), fix.source != .manual { source += ", \(formatAge(age)) old" }
-        if resolution.accuracy == .reduced && fix.source != .manual { source += " (approximate: reduced accuracy)" }
-        lines.append(source)
-        var motion: [String] = []
-        if let msl = fix.altitudeMSL {
-            motion.append(String(format: "altitude %.1f m above sea level", msl))
-        } else if let hae = fix.altitudeHAE {
-            motion.append(String(format: "altitude %.1f m (ellipsoid)", hae))
-        }
-        if let speed = fix.speed { motion.append(String(format: "speed %.1f m/s", speed)) }
-        if let track = fix.track { motion.append(String(format: "track %.0f°", track)) }
-        if !motion.isEmpty { lines.append("  " + motion.joined(separator: " · ").capitalizingFirst()) }
-        if let place {
-            lines.append("  Place: \(place.place.displayName)" + console.dim(" (\(place.relativeDescription))"))
-        } else {
-            lines.append("  Place: none known nearby")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    static func accuracyText(_ fix: Fix) -> String {
-        guard let radius = fix.horizontalAccuracy else { return "" }
-        return " ±\(formatMetres(radius))" + (fix.accuracySource.map { " (\($0))" } ?? "")
-    }
-
-    static func renderAttempts(_ attempts: [LocationChain.Attempt], console: Console) -> String {
-        var lines = ["Providers:"]
-        for attempt in attempts {
-            let time = attempt.seconds.map { String(format: " in %.2f s", $0) } ?? ""
-            switch attempt.outcome {
-            case .answered: lines.append("  \(attempt.provider): answered\(time)")
-            case .failed(let reason): lines.append("  \(attempt.provider): failed\(time): \(reason)")
-            case .skipped(let reason): lines.append("  \(attempt.provider): skipped: \(reason)")
-            case .notTried: lines.append("  \(attempt.provider): not needed")
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// `airloc locate --json`, schema `airloc.locate/1`.
-struct LocateJSON: Encodable {
-    var schema = "airloc.locate/1"
-    var location: LocationJSON
-    var place: PlaceJSON?
-    var providers: [AttemptJSON]
-    var warnings: [String]
-}
-
-/// Encoding shared by the JSON documents: snake_case, sorted keys, nulls kept.
-extension String {
-    func capitalizingFirst() -> String { prefix(1).uppercased() + dropFirst() }
 }

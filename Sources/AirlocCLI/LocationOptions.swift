@@ -1,9 +1,11 @@
 import Airloc
+import Arguments
 import Configuration
 import Foundation
 import Gazetteer
 import Geo
 import Location
+import TerminalUI
 
 /// The options every locating command shares (`--lat/--lon`, `--provider`, `--gpsd`,
 /// `--timeout`), read into the settings, and the session that locates with them.
@@ -116,32 +118,6 @@ extension CLIError {
                 message: "this run has no terminal (a script, cron, systemd, a pipe): unattended use needs the "
                     + "'always' grant, and only use at a terminal was allowed. Run `airloc auth grant --always`, "
                     + "or pass coordinates with --lat/--lon")
-        }
-    }
-}
-
-/// The permission question on the terminal (stderr, answered on stdin), asked only when
-/// a person is there to answer.
-struct TerminalPrompter: AuthorizationPrompter {
-    var console: Console
-
-    var canAsk: Bool { console.isInteractive }
-
-    func ask(purpose: String) -> LocationAuthorization.Answer {
-        console.err(
-            """
-            airloc wants to use this device's location (\(purpose)).
-            It stays on this device; only a rounded coordinate is sent to the air-quality service.
-              y = allow while using airloc    a = always (also unattended logging)
-              r = allow, approximate only (city level)    n = don't allow
-            Allow? [y/a/r/N] 
-            """)
-        let reply = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        switch reply {
-        case "y", "yes": return .allowWhenInUse(.full)
-        case "a", "always": return .allowAlways(.full)
-        case "r": return .allowWhenInUse(.reduced)
-        default: return .deny
         }
     }
 }

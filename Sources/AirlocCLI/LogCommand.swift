@@ -1,4 +1,5 @@
 import Airloc
+import Arguments
 import Configuration
 import Foundation
 import Gazetteer
@@ -6,6 +7,7 @@ import Geo
 import Location
 import Logbook
 import Platform
+import TerminalUI
 
 /// `airloc log`: the field logbook — run the logger, see what it holds, export it, prune it.
 enum LogCommand {
@@ -33,7 +35,6 @@ enum LogCommand {
         actions: [
             ActionSpec(
                 name: "run", summary: "run the logger in the foreground (systemd: airloc-log.service)",
-                usage: "[--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT]",
                 discussion: """
                     Track points every [log] track-interval s or track-distance m, air quality at the first fix,
                     when the data's next hour exists and after moving [log] air-distance m; hours the service
@@ -46,17 +47,17 @@ enum LogCommand {
             ActionSpec(
                 name: "status",
                 summary: "the database, its rows by kind, first and last time, pending hours, last error",
-                usage: "[--json]", options: [.json]),
+                options: [.json]),
             ActionSpec(
                 name: "export", summary: "stream the rows: NDJSON (schema airloc.log/1), CSV, GPX 1.1 or GeoJSON",
-                usage: "--format ndjson|csv|gpx|geojson [--kind track|air|all] [--since T] [--until T] [--output FILE]",
+                required: [.format],
                 discussion: """
                     Rows in time order, in constant memory; --output writes the file beside itself and renames
                     it when complete (0600). --since must be before --until. Readable on read-only media.
                     """,
                 options: [.format, .kind, .since, .until, .output]),
             ActionSpec(
-                name: "prune", summary: "delete rows older than T", usage: "--before T [--dry-run] [--force]",
+                name: "prune", summary: "delete rows older than T", required: [.before],
                 discussion: """
                     --dry-run says how many rows would go and deletes nothing. A T in the future would delete
                     every row: it needs --force.
@@ -83,9 +84,9 @@ enum LogCommand {
     }
 
     /// The logbook for reading; a missing one is "no input" (66), not a crash.
-    static func open(_ context: CommandContext, readOnly: Bool) throws(CLIError) -> Logbook {
+    static func open(_ context: CommandContext, readOnly: Bool, outbox: Bool = false) throws(CLIError) -> Logbook {
         do {
-            let logbook = try Logbook(url: context.configuration.logDatabase, readOnly: readOnly)
+            let logbook = try Logbook(url: context.configuration.logDatabase, readOnly: readOnly, outbox: outbox)
             if let warning = logbook.readOnlyWarning { context.console.err("airloc: warning: \(warning)\n") }
             return logbook
         } catch {
@@ -97,61 +98,31 @@ enum LogCommand {
         }
     }
 
-    /// `log status --json`, schema airloc.log-status/1.
-    struct StatusJSON: Encodable {
-        var schema = "airloc.log-status/1"
-        var database: String
-        var sizeBytes: Int
-        var trackRows: Int
-        var airRows: Int
-        var segments: Int
-        var pending: Int
-        var unavailable: Int
-        var firstTime: String?
-        var lastTime: String?
-        var lastFixAgeS: Double?
-        var lastError: String?
-        var lastErrorAt: String?
-        /// Rows the MQTT broker has not acknowledged yet (0 without a broker).
-        var unsent: Int
-    }
-
     static func status(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let logbook = try open(context, readOnly: true)
-        let status: LogStatus
-        do { status = try logbook.status(now: Date()) } catch {
+        let document: LogStatusJSON
+        do { document = try LogStatusJSON(logbook, now: Date()) } catch {
             throw CLIError(code: .ioError, message: error.description)
         }
-        let path = logbook.url.path
-        let size = ["", "-wal"].reduce(0) { total, suffix in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
-        }
-        let document = StatusJSON(
-            database: path, sizeBytes: size, trackRows: status.trackRows, airRows: status.airRows,
-            segments: status.segments, pending: status.pending, unavailable: status.unavailable,
-            firstTime: status.firstTime.map(UTCTime.iso8601Seconds),
-            lastTime: status.lastTime.map(UTCTime.iso8601Seconds),
-            lastFixAgeS: status.lastFixAge.map { ($0 * 10).rounded() / 10 }, lastError: status.lastError,
-            lastErrorAt: status.lastErrorAt, unsent: (try? logbook.unsentCount()) ?? 0)
         if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(document))
             return .ok
         }
         var lines = [
-            "database:  \(path) (\(size / 1024) KiB)",
-            "track:     \(count: status.trackRows, "point") in \(count: status.segments, "segment")",
-            "air:       \(count: status.airRows, "reading") (\(status.pending) pending back-fill, "
-                + "\(status.unavailable) unavailable)",
+            "database:  \(document.database) (\(document.sizeBytes / 1024) KiB)",
+            "track:     \(count: document.trackRows, "point") in \(count: document.segments, "segment")",
+            "air:       \(count: document.airRows, "reading") (\(document.pending) pending back-fill, "
+                + "\(document.unavailable) unavailable)",
         ]
         if let first = document.firstTime, let last = document.lastTime {
             lines.append("time:      \(first) – \(last)")
         }
-        if let age = status.lastFixAge { lines.append("last fix:  \(formatAge(age)) ago") }
+        if let age = document.lastFixAgeS { lines.append("last fix:  \(formatAge(age)) ago") }
         if document.unsent > 0 {
             lines.append("mqtt:      \(count: document.unsent, "row") not yet acknowledged by the broker")
         }
-        if let error = status.lastError {
-            lines.append("last error: \(error)" + (status.lastErrorAt.map { " (\($0))" } ?? ""))
+        if let error = document.lastError {
+            lines.append("last error: \(error)" + (document.lastErrorAt.map { " (\($0))" } ?? ""))
         }
         context.console.out(lines.joined(separator: "\n") + "\n")
         return .ok

@@ -1,7 +1,9 @@
+import Arguments
 import Foundation
 import Geo
 import Logbook
 import Platform
+import TerminalUI
 
 /// `airloc log export`: the logbook streamed as NDJSON, CSV, GPX or GeoJSON.
 ///
@@ -34,42 +36,25 @@ enum LogExportCommand {
         }
         let logbook = try LogCommand.open(context, readOnly: true)
 
-        let output = arguments.value(.output).map { URL(fileURLWithPath: $0) }
-        let temporary = output.map {
-            $0.deletingLastPathComponent().appendingPathComponent(".\($0.lastPathComponent).partial")
-        }
-        var descriptor = StandardStream.output
-        if let temporary {
-            descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            if descriptor < 0 {
-                throw CLIError(
-                    code: .ioError, message: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
+        var file: StreamedFile?
+        if let output = arguments.value(.output) {
+            do { file = try StreamedFile(URL(fileURLWithPath: output)) } catch {
+                throw CLIError(code: .ioError, message: error.description)
             }
         }
-        let target = descriptor
-        let shownPath = temporary?.path ?? "stdout"
+        let target = file?.descriptor ?? StandardStream.output
+        let shownPath = file?.partial.path ?? "stdout"
         do {
             _ = try LogExport.write(logbook, format: format, kind: kind, window: window) { chunk in
                 try StandardStream.writeAll(chunk, to: target, path: shownPath)
             }
-            if let temporary, let output {
-                fsync(target)
-                close(target)
-                guard rename(temporary.path, output.path) == 0 else {
-                    throw CLIError(
-                        code: .ioError, message: "cannot write \(output.path): \(String(cString: strerror(errno)))")
-                }
-            }
         } catch {
-            if let temporary {
-                close(target)
-                unlink(temporary.path)
-            }
-            if let error = error as? CLIError { throw error }
+            file?.abandon()
             // The reader went away (`| head`): not a failure of the export.
-            if let error = error as? FileError, error.code == EPIPE { return .ok }
+            if let error = error as? FileError, error.isBrokenPipe { return .ok }
             throw CLIError(code: .ioError, message: "export failed: \(error)")
         }
+        do { try file?.commit() } catch { throw CLIError(code: .ioError, message: error.description) }
         return .ok
     }
 }

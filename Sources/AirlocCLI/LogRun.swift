@@ -1,9 +1,11 @@
 import Airloc
+import Arguments
 import Fleet
 import Foundation
 import Location
 import Logbook
 import Platform
+import TerminalUI
 
 /// `airloc log run`: the field logger in the foreground, until SIGTERM or SIGINT.
 ///
@@ -14,7 +16,7 @@ import Platform
 enum LogRun {
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let settings = try LocationOptions.configure(context, command: LogCommand.spec.name)
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         let session = LocationSession(settings: settings, gazetteer: gazetteer, unattended: true)
         let following: LocationSession.Following
         do { following = try session.follow() } catch {
@@ -27,7 +29,7 @@ enum LogRun {
             }
             throw CLIError(error)
         }
-        let logbook = try LogCommand.open(context, readOnly: false)
+        let logbook = try LogCommand.open(context, readOnly: false, outbox: FleetPublisher.publishes(settings))
         let console = context.console
         console.err("airloc: logging to \(logbook.url.path)\n")
         for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }
@@ -49,10 +51,7 @@ enum LogRun {
                 console.err("airloc: \(notice.level.rawValue): \(notice.message)\(remedy)\n")
             })
         let service = LoggingService(logger: logger, publisher: publisher)
-        let task = Task { await service.run(following) }
-        let signals = SignalWatch.interruptAndTerminate { task.cancel() }
-        let outcome = await task.value
-        signals.cancel()
+        let outcome = await SignalWatch.untilInterrupted { await service.run(following) }
         let written = outcome.written
         console.err(
             "airloc: stopped; this run wrote \(count: written.track, "track point"), "

@@ -1,17 +1,17 @@
 import AirQuality
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
 import Location
+import TerminalUI
 import Web
 
 /// `airloc now`: where am I, and what is the air like here.
 enum NowCommand {
     static let spec = CommandSpec(
         name: "now", summary: "Show the air quality at this device's location",
-        usage:
-            "[--watch] [--json | --format text|json|line] [--units U] [--scale S] [--refresh] [--lat DEG --lon DEG | --provider NAME] [--gpsd HOST:PORT] [--timeout S]",
         discussion: """
             Finds this device's position through the provider chain ([location] providers, default
             gpsd then manual — the place chosen with 'airloc use', else [location]; gpsd and ip only
@@ -41,7 +41,7 @@ enum NowCommand {
         let options = try ReportOptions.parse(arguments, configuration: configuration, command: spec.name)
         // Load the places before sensing: a broken installation should fail before we
         // touch the receiver or ask the user anything.
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         if arguments.has(.watch) {
             return try await NowWatch(
                 context: context, settings: configuration, gazetteer: gazetteer, options: options

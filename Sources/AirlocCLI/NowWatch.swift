@@ -1,10 +1,12 @@
 import AirQuality
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
 import Location
 import Platform
+import TerminalUI
 import Web
 
 /// `airloc now --watch`: the "Your Location" card kept current — what a Raspberry Pi's
@@ -39,13 +41,10 @@ struct NowWatch {
                 fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
                 request: request)
         }
-        let task = Task {
+        await SignalWatch.untilInterrupted {
             var engine = engine
             await engine.run(following)
         }
-        let signals = SignalWatch.interruptAndTerminate { task.cancel() }
-        await task.value
-        signals.cancel()
         if screen { console.leaveScreen() }
         return .ok
     }
@@ -77,7 +76,7 @@ struct NowWatch {
             if case .failure(let error) = fetched.air, !console.stdoutIsTTY || watch.options.format != .text {
                 console.err("airloc: warning: \(error.description); retrying\n")
             }
-            if report.map({ !NowWatch.same($0, fetched) }) ?? true { changed = true }
+            if report.map({ !$0.saysTheSame(as: fetched) }) ?? true { changed = true }
             report = fetched
         }
 
@@ -99,16 +98,6 @@ struct NowWatch {
             } else if changed, let report {
                 watch.print(report)
             }
-        }
-    }
-
-    /// Same reading and place: nothing a reader of the stream needs again.
-    static func same(_ a: AirReport, _ b: AirReport) -> Bool {
-        guard a.place?.place.id == b.place?.place.id else { return false }
-        switch (a.air, b.air) {
-        case (.success(let x), .success(let y)): return x.time == y.time && x.usAQI == y.usAQI
-        case (.failure, .failure): return true
-        default: return false
         }
     }
 

@@ -1,5 +1,6 @@
 import AirQuality
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
@@ -11,7 +12,6 @@ import Web
 enum PickCommand {
     static let spec = CommandSpec(
         name: "pick", summary: "Choose a place interactively: search as you type (needs a terminal)",
-        usage: "[--no-report] [--offline] [REPORT OPTIONS]",
         discussion: """
             A query line and a list that follows each keystroke, answered offline. With nothing
             typed: "Use current location" and the popular cities. When nothing matches offline,
@@ -40,8 +40,8 @@ enum PickCommand {
         }
         let options = try ReportOptions.parse(
             context.arguments, configuration: context.configuration, command: spec.name)
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
-        let near = try SearchCommand.nearOption(nil, configuration: context.configuration)
+        let gazetteer = try context.loadGazetteer()
+        let near = context.configuration.searchCentre
         let popular = PopularCommand.places(in: gazetteer).map {
             Picker.PlaceRow(place: $0, distance: near.map($0.coordinate.distance(to:)))
         }

@@ -1,7 +1,9 @@
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
+import TerminalUI
 
 /// `airloc popular`: the seeds' curated list of popular cities, each with its local time.
 enum PopularCommand {
@@ -12,7 +14,6 @@ enum PopularCommand {
 
     static let spec = CommandSpec(
         name: "popular", summary: "List popular cities with their local time (offline)",
-        usage: "[--json]",
         discussion: """
             The search sheet's list when nothing is typed yet: \(cities.joined(separator: ", ")).
             Each is the most populous place of that name in the built-in data.
@@ -32,7 +33,7 @@ enum PopularCommand {
     }
 
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         let results = places(in: gazetteer).map {
             SearchResultJSON(place: $0, match: "curated", typos: 0, matchedName: nil, source: "offline", distance: nil)
         }

@@ -1,15 +1,17 @@
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
 import Location
+import TerminalUI
 import Web
 
 /// `airloc postal COUNTRY CODE`: the places a postal code belongs to.
 enum PostalCommand {
     static let spec = CommandSpec(
         name: "postal", summary: "Look up a postal code: place, state, coordinates (offline, else Zippopotam.us)",
-        usage: "COUNTRY CODE [--json] [--online | --offline] [--air] | --countries [--json]",
+        operands: "COUNTRY CODE | --countries", operandOptions: [.countries],
         discussion: """
             COUNTRY is an ISO code or an English name, any case (us, USA, "United States"). CODE
             is checked against the country's format before anything is sent: letters, digits,
@@ -24,7 +26,7 @@ enum PostalCommand {
             """,
         options: [
             .flag(.json, "print JSON (schema airloc.postal/1, docs/json-schema.md)"),
-            .flag(.online, "ask Zippopotam.us even when the offline data answers"),
+            .flag(.online, "ask Zippopotam.us even when the offline data answers").orNext(),
             .flag(.offline, "never ask the network"),
             .flag(.air, "continue into the air report for the first place"),
             .flag(.countries, "list the supported countries with their code format"),
@@ -35,7 +37,7 @@ enum PostalCommand {
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let arguments = context.arguments
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         if arguments.has(.countries) {
             PostalCountries.print(gazetteer: gazetteer, json: arguments.has(.json), console: context.console)
             return .ok

@@ -1,7 +1,9 @@
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
+import TerminalUI
 import Web
 
 /// How `airloc postal` prints its answer, as text and as JSON (schema airloc.postal/1).

@@ -1,5 +1,6 @@
 import AirQuality
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo

@@ -1,6 +1,8 @@
 import AirQuality
 import Airloc
+import Arguments
 import Foundation
+import TerminalUI
 
 /// How the user asked for an air report: its format, units, scale and cache use —
 /// shared by `now`, `air` and `postal --air`.
@@ -17,7 +19,7 @@ struct ReportOptions: Sendable {
     var climate = true
 
     static let specs: [OptionSpec] = [
-        .flag(.json, "print one JSON document (schema airloc.report/1, docs/json-schema.md)"),
+        .flag(.json, "print one JSON document (schema airloc.report/1, docs/json-schema.md)").orNext(),
         .value(.format, "FORMAT", "text (default), json, or line (one line for status bars)"),
         .value(.units, "UNITS", "metric (°C) or imperial (°F); default: [display] units, else °F in the US"),
         .value(.scale, "SCALE", "us (US EPA AQI, default) or eu (European AQI)"),

@@ -1,13 +1,15 @@
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
+import TerminalUI
 
 /// `airloc reverse LAT LON`: the populated place a coordinate is in or near, offline.
 enum ReverseCommand {
     static let spec = CommandSpec(
         name: "reverse", summary: "Name the place at a coordinate: \"3 km NE of Erding\" (offline)",
-        usage: "LAT LON [--json]",
+        operands: "LAT LON",
         discussion: """
             Looks the coordinate up in the built-in GeoNames data; nothing is sent anywhere.
             LAT and LON are decimal degrees (-90..90, -180..180); a negative value may be
@@ -49,7 +51,7 @@ enum ReverseCommand {
             let coordinate = try CoordinateArguments.parse(
                 latitude: positionals[0], longitude: positionals[1], command: spec.name)
         else { throw .usage("expected LAT and LON", command: spec.name) }
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         guard let nearest = gazetteer.reverse(coordinate) else {
             throw CLIError(code: .dataError, message: "the place data is empty")
         }

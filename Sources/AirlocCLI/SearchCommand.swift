@@ -1,14 +1,15 @@
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
+import TerminalUI
 
 /// `airloc search QUERY`: places, regions and countries by name, offline, as you type.
 enum SearchCommand {
     static let spec = CommandSpec(
         name: "search", summary: "Find places by name: typo-tolerant, offline (online with --online)",
-        usage:
-            "QUERY... [--limit N] [--country CC] [--near LAT,LON] [--json] [--online | --offline] | (nothing, on a terminal: the picker)",
+        operands: "QUERY...",
         discussion: """
             QUERY is matched against every name of every place with population ≥ 500, admin-1
             region and country, ignoring case, accents and punctuation ("koln" finds Köln); a
@@ -27,7 +28,7 @@ enum SearchCommand {
             .value(.country, "CC", "only places in this country (ISO code or name)"),
             .value(.near, "LAT,LON", "rank places near this point first (default: your manual location)"),
             .flag(.json, "print JSON (schema airloc.search/1, docs/json-schema.md)"),
-            .flag(.online, "also ask Open-Meteo geocoding, even when offline data has answers"),
+            .flag(.online, "also ask Open-Meteo geocoding, even when offline data has answers").orNext(),
             .flag(.offline, "never ask the network"),
         ],
         maxPositionals: nil)
@@ -50,7 +51,7 @@ enum SearchCommand {
         }
         let limit = try limitOption(arguments.value(.limit))
         let near = try nearOption(arguments.value(.near), configuration: context.configuration)
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         var options = SearchOptions(limit: limit, near: near)
         if let country = arguments.value(.country) {
             let code = try countryCode(country, in: gazetteer)
@@ -122,9 +123,9 @@ enum SearchCommand {
             if result.typos > 0 { notes.append("\(result.typos) typo\(result.typos == 1 ? "" : "s")") }
             if result.source == "online" { notes.append("online") }
             if !notes.isEmpty { line += console.dim(" (" + notes.joined(separator: ", ") + ")") }
-            var details: [String] = [kindLabel(result.featureCode)]
-            if result.population > 0 { details.append("pop. \(grouped(result.population))") }
-            if let km = result.distanceKm { details.append("\(grouped(Int(km.rounded()))) km away") }
+            var details: [String] = [Place.kind(ofFeature: result.featureCode)]
+            if result.population > 0 { details.append("pop. \(formatGrouped(result.population))") }
+            if let km = result.distanceKm { details.append("\(formatGrouped(Int(km.rounded()))) km away") }
             if let local = LocalTime(timezone: result.timezone) {
                 details.append("\(local.timezone) \(local.clock) (\(local.shortOffset))")
             }
@@ -132,25 +133,6 @@ enum SearchCommand {
                 String(format: "%2d. ", number + 1) + line + "\n    " + console.dim(details.joined(separator: " · "))
                     + "\n")
         }
-    }
-
-    static func kindLabel(_ featureCode: String) -> String {
-        switch featureCode {
-        case "PCLI", "PCL", "PCLD", "PCLF", "PCLS", "PCLIX": return "country"
-        case "ADM1": return "region"
-        case "PPLC": return "capital"
-        default: return "place"
-        }
-    }
-
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var out = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return out
     }
 
     static func limitOption(_ text: String?) throws(CLIError) -> Int {
@@ -162,13 +144,7 @@ enum SearchCommand {
     }
 
     static func nearOption(_ text: String?, configuration: Settings) throws(CLIError) -> Coordinate? {
-        guard let text else {
-            if let chosen = configuration.chosenPlace { return chosen.coordinate }
-            if let lat = configuration.manualLatitude, let lon = configuration.manualLongitude {
-                return try? Coordinate(latitude: lat, longitude: lon)
-            }
-            return nil
-        }
+        guard let text else { return configuration.searchCentre }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2 else {
             throw .usage("--near expects LAT,LON in decimal degrees, e.g. --near 33.52,-86.80", command: spec.name)

@@ -1,13 +1,15 @@
 import Airloc
+import Arguments
 import Foundation
 import Gazetteer
 import Geo
+import TerminalUI
 
 /// `airloc use`: choose the place whose air you see when no GPS fix is at hand.
 enum UseCommand {
     static let spec = CommandSpec(
         name: "use", summary: "Choose a place as your manual location (or show or clear the choice)",
-        usage: "[PLACE... [--first] | --lat DEG --lon DEG | --clear] [--json]",
+        operands: "[PLACE... [--first] | --lat DEG --lon DEG | --clear]", operandOptions: [.first, .lat, .lon, .clear],
         discussion: """
             Saves the place in $XDG_STATE_HOME/airloc/place. The provider chain's manual step
             ([location] providers, default "gpsd, manual") answers with it, and 'airloc search'
@@ -30,17 +32,7 @@ enum UseCommand {
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 
-    /// What `use` did (the JSON's `action`).
-    enum Outcome: String, Encodable {
-        case saved, shown, cleared, none
-    }
-
-    struct UseJSON: Encodable {
-        var schema = "airloc.use/1"
-        /// The place now chosen; null after --clear or when none is.
-        var place: PlaceJSON?
-        var action: Outcome
-    }
+    typealias Outcome = UseJSON.Outcome
 
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let arguments = context.arguments
@@ -55,16 +47,10 @@ enum UseCommand {
             report(nil, action: .cleared, context: context)
             return .ok
         }
-        let gazetteer = try PlaceData.loadGazetteer(environment: context.environment)
+        let gazetteer = try context.loadGazetteer()
         let place: Place
         if let coordinate {
-            // A point is saved as given, named after the place it is in or near.
-            let near = gazetteer.locality(for: coordinate)
-            place = Place(
-                id: 0,
-                name: near.map { $0.distance < 1000 ? $0.place.name : $0.relativeDescription } ?? "\(coordinate)",
-                coordinate: coordinate, admin1: near?.place.admin1 ?? "", country: near?.place.country ?? "",
-                countryCode: near?.place.countryCode ?? "", timezone: near?.place.timezone ?? "")
+            place = ChosenPlace.point(coordinate, in: gazetteer)
         } else if !name.isEmpty {
             place = try choose(name, gazetteer: gazetteer, context: context)
         } else {
@@ -72,7 +58,7 @@ enum UseCommand {
                 report(nil, action: .none, context: context)
                 return .ok
             }
-            report(resolved(chosen, in: gazetteer), action: .shown, context: context)
+            report(chosen.resolved(in: gazetteer), action: .shown, context: context)
             return .ok
         }
         do { try ChosenPlace(place: place).save(in: context.configuration.directories.state) } catch {
@@ -82,34 +68,22 @@ enum UseCommand {
         return .ok
     }
 
-    /// The full place record of a saved choice (region, time zone), from the place data.
-    static func resolved(_ chosen: ChosenPlace, in gazetteer: Gazetteer) -> Place {
-        if chosen.id != 0, let place = gazetteer.place(id: chosen.id) { return place }
-        var place = chosen.place
-        if let near = gazetteer.nearest(to: chosen.coordinate)?.place {
-            place.timezone = near.timezone
-            place.admin1 = near.admin1
-            place.country = near.country
-        }
-        return place
-    }
-
     /// The place `name` means: the best match, after asking (terminal) or refusing
     /// (elsewhere) when several places of similar size share the name.
     static func choose(_ name: String, gazetteer: Gazetteer, context: CommandContext) throws(CLIError) -> Place {
         guard Gazetteer.isSearchable(name) else {
             throw .usage("a place name needs at least 2 letters or digits", command: spec.name)
         }
-        let near = try SearchCommand.nearOption(nil, configuration: context.configuration)
+        let near = context.configuration.searchCentre
         let results = gazetteer.search(name, options: SearchOptions(limit: 10, near: near))
         guard let first = results.first else {
             throw CLIError(code: .dataError, message: "no place named \"\(name.prefix(80))\"; try 'airloc search'")
         }
-        let namesakes = ambiguity(results)
+        let namesakes = Namesakes.among(results)
         guard namesakes.count > 1, !context.arguments.has(.first) else { return first.place }
         let list = namesakes.enumerated().map { index, place in
             "  \(index + 1). \(place.displayName)"
-                + (place.population > 0 ? " (pop. \(SearchCommand.grouped(place.population)))" : "")
+                + (place.population > 0 ? " (pop. \(formatGrouped(place.population)))" : "")
         }.joined(separator: "\n")
         guard context.console.isInteractive else {
             throw CLIError(
@@ -128,21 +102,10 @@ enum UseCommand {
         return namesakes[number - 1]
     }
 
-    /// The namesakes that make `results` ambiguous: exact matches of the first result's
-    /// name, unless the first is at least 5 times as populous as the next (Paris, France
-    /// over Paris, Texas) — then there is nothing to ask.
-    static func ambiguity(_ results: [SearchResult]) -> [Place] {
-        guard let first = results.first, first.match == .exact else { return [] }
-        let key = SearchKey.fold(first.matchedName)
-        return Namesakes.ambiguous(
-            results.filter { $0.match == .exact && SearchKey.fold($0.matchedName) == key }.map(\.place))
-    }
-
     static func report(_ place: Place?, action: Outcome, context: CommandContext) {
         let console = context.console
         if context.arguments.has(.json) {
-            let json = place.map { PlaceJSON(NearestPlace(place: $0, from: $0.coordinate)) }
-            console.out(JSONDocument.encode(UseJSON(place: json, action: action)))
+            console.out(JSONDocument.encode(UseJSON(place: place, action: action)))
             return
         }
         switch (action, place) {

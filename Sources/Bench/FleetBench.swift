@@ -42,8 +42,7 @@ enum FleetBench {
         let broker = try broker(url)
         let file = URL(fileURLWithPath: directory).appendingPathComponent("drain.sqlite")
         try? FileManager.default.removeItem(at: file)
-        let logbook = try Logbook(url: file)
-        logbook.outbox = true
+        let logbook = try Logbook(url: file, outbox: true)
         let segment = try logbook.startSegment(at: Date(), bootID: nil, reason: "start")
         let start = Date().addingTimeInterval(-Double(rows))
         try logbook.bulk {

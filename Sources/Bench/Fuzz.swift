@@ -47,7 +47,6 @@ enum Fuzz {
                 handle.write(withUnsafeBytes(of: value.littleEndian) { Data($0) })
             }
             FileHandle.standardError.write(Data("run \(run) seed \(seed &+ UInt64(run)) \(section.tag)\n".utf8))
-            GazetteerDamage.clear()
             do {
                 let gazetteer = try Gazetteer(path: copy.path)
                 exercise(gazetteer, random: &random)

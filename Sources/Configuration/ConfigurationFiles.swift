@@ -1,4 +1,5 @@
 import Airloc
+import Arguments
 import Foundation
 import Location
 import Platform

@@ -49,7 +49,8 @@ extension FleetPublisher {
     /// A publisher for `logbook` as `[mqtt]` says, its connection started (an unreachable
     /// broker is waited for, not an error); nil without `[mqtt] url`.
     ///
-    /// Contract: from this call on, the logbook's new rows are born unsent; the publisher
+    /// Contract: `logbook` is the writer's, opened with `outbox: true` (``publishes(_:)``
+    /// says whether it should be), so that its new rows are born unsent; the publisher
     /// reads them through a connection of its own to the same file. The will says
     /// `offline` on `<prefix>/status`.
     public static func make(
@@ -68,12 +69,18 @@ extension FleetPublisher {
             connection = try MQTTConnection(options: options)
             try connection.start()
         } catch { throw .connection(error) }
-        logbook.outbox = true
+        guard logbook.outbox else {
+            throw .logbook(.file(logbook.url.path, "opened without its outbox: open it with outbox: true to publish"))
+        }
         let outbox: Logbook
-        do { outbox = try Logbook(url: logbook.url) } catch { throw .logbook(error) }
-        outbox.outbox = true
+        do { outbox = try Logbook(url: logbook.url, outbox: true) } catch { throw .logbook(error) }
         return FleetPublisher(
             logbook: outbox, connection: connection, settings: settings, deviceID: deviceID, notify: notify)
+    }
+
+    /// True when `[mqtt]` names a broker: the logbook is then to be opened with its outbox.
+    public static func publishes(_ settings: Settings) -> Bool {
+        settings.mqtt.url.flatMap(MQTTSettings.broker) != nil
     }
 
     /// Where it publishes, for people: "mqtt://host:1883 as airloc/abc".

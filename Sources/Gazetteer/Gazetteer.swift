@@ -11,6 +11,8 @@ import Platform
 /// nothing but their results.
 public final class Gazetteer: Sendable {
     private let file: MappedFile
+    /// Damage met in this file's data (``damageDetected``).
+    public let damage: GazetteerDamage
     private let path: String
     let strings: SectionReader
     let countries: SectionReader
@@ -46,7 +48,9 @@ public final class Gazetteer: Sendable {
         guard bytes.count >= GazetteerFormat.headerSize,
             Array(bytes[0..<8]) == GazetteerFormat.magic
         else { throw corrupt("not an airloc gazetteer file") }
-        let header = SectionReader(base: bytes.baseAddress!, count: bytes.count)
+        let damage = GazetteerDamage(file: path)
+        self.damage = damage
+        let header = SectionReader(base: bytes.baseAddress!, count: bytes.count, damage: damage)
         guard header.u32(8) == GazetteerFormat.version else {
             throw .otherVersion(path: path, version: header.u32(8), supported: GazetteerFormat.version)
         }
@@ -63,7 +67,7 @@ public final class Gazetteer: Sendable {
             guard offset <= UInt64(bytes.count), length <= UInt64(bytes.count) - offset else {
                 throw corrupt("section \(index) lies outside the file (truncated download?)")
             }
-            found[tag] = SectionReader(base: bytes.baseAddress! + Int(offset), count: Int(length))
+            found[tag] = SectionReader(base: bytes.baseAddress! + Int(offset), count: Int(length), damage: damage)
         }
         func section(_ tag: GazetteerFormat.Tag, stride: Int) throws(GazetteerError) -> SectionReader {
             guard let reader = found[tag.code] else { throw corrupt("section \(tag.rawValue) is missing") }
@@ -106,7 +110,7 @@ public final class Gazetteer: Sendable {
             throw corrupt("the nearest-place seeds do not match the grid")
         }
         seedsPerDegree = perDegree
-        seeds = SectionReader(base: seedSection.base + 4, count: seedSection.count - 4)
+        seeds = SectionReader(base: seedSection.base + 4, count: seedSection.count - 4, damage: damage)
         let meta = found[GazetteerFormat.Tag.meta.code].map {
             String(decoding: $0.bytes(at: 0, count: $0.count), as: UTF8.self)
         }
@@ -117,7 +121,6 @@ public final class Gazetteer: Sendable {
         }
         metadata = pairs
         self.path = path
-        GazetteerDamage.loaded.withLock { $0 = path }
         self.file = file
     }
 
@@ -130,7 +133,7 @@ public final class Gazetteer: Sendable {
         let start = Int(reader.u32(offset))
         let length = Int(reader.u32(offset + 4))
         guard start <= strings.count, length <= strings.count - start else {
-            GazetteerDamage.note()
+            damage.note()
             return ""
         }
         return String(decoding: strings.bytes(at: start, count: length), as: UTF8.self)
@@ -163,7 +166,7 @@ public final class Gazetteer: Sendable {
         // stead (the command reports the damage instead of this answer).
         var index = index
         if index < 0 || index >= count {
-            GazetteerDamage.note()
+            damage.note()
             index = 0
         }
         let base = index * GazetteerFormat.placeStride

@@ -36,6 +36,14 @@ public struct GazetteerBuilder: Sendable {
     }
 
     /// Reads cities*.txt, admin1CodesASCII.txt and countryInfo.txt from `directory`, and
+    /// The date stamped into a built file: `SOURCE_DATE_EPOCH` when set (the
+    /// reproducible-builds convention: the same inputs give the same bytes on any day),
+    /// else today.
+    public static func buildDate(environment: [String: String]) -> Date {
+        guard let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int(text), seconds >= 0 else { return Date() }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
     /// alternateNamesV2.txt (or alternateNames.txt) when present.
     public static func fromDumps(in directory: URL, source: String, builtAt: Date) throws -> GazetteerBuilder {
         let fm = FileManager.default

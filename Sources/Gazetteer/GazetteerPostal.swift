@@ -171,7 +171,7 @@ extension Gazetteer {
         let offset = Int(postal.uncheckedU32(base + 4))
         let length = Int(postal.uncheckedU32(base + 8))
         guard offset <= strings.count, length <= strings.count - offset else {
-            GazetteerDamage.note()
+            postal.damage.note()
             return nil
         }
         return strings.uncheckedBytes(at: offset, count: length)

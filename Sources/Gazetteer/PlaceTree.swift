@@ -35,9 +35,10 @@ struct PlaceTree: Sendable {
         guard leafSize >= 1, count < 1 << 28, nodeCount < 1 << 28,
             section.count == 16 + nodeBytes + count * 4 + count * 12
         else { return nil }
-        nodes = SectionReader(base: section.base + 16, count: nodeBytes)
-        order = SectionReader(base: section.base + 16 + nodeBytes, count: count * 4)
-        vectors = SectionReader(base: section.base + 16 + nodeBytes + count * 4, count: count * 12)
+        nodes = SectionReader(base: section.base + 16, count: nodeBytes, damage: section.damage)
+        order = SectionReader(base: section.base + 16 + nodeBytes, count: count * 4, damage: section.damage)
+        vectors = SectionReader(
+            base: section.base + 16 + nodeBytes + count * 4, count: count * 12, damage: section.damage)
     }
 
     /// `slot` < `count` (the walk's ranges come from `count`, and `vectors` holds
@@ -169,8 +170,11 @@ struct PlaceTree: Sendable {
     static func seeds(treeBytes: [UInt8], cellsPerDegree: Int) -> [UInt8] {
         var out = BinaryWriter()
         out.u32(UInt32(cellsPerDegree))
+        // The builder's own bytes: a damage record for the readers' sake, alive for the walk.
+        let damage = GazetteerDamage(file: "")
         treeBytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, let tree = PlaceTree(section: SectionReader(base: base, count: raw.count))
+            guard let base = raw.baseAddress,
+                let tree = PlaceTree(section: SectionReader(base: base, count: raw.count, damage: damage))
             else { return }
             let step = 1 / Double(cellsPerDegree)
             // Each cell starts from its western neighbour's answer, which is close by:

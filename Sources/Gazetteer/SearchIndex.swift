@@ -70,7 +70,7 @@ struct SearchIndex: Sendable {
     @inline(__always) func byte(of i: Int, at depth: Int) -> UInt8 {
         let k = key(i)
         guard depth < k.count else {
-            GazetteerDamage.note()
+            keys.damage.note()
             return 0
         }
         return k[depth]

@@ -5,17 +5,21 @@ import Synchronization
 /// Points into the immutable mapping owned by a `MappedFile`, which outlives every reader.
 ///
 /// Contract: no read leaves the section, whatever offset a damaged file hands it. An
-/// out-of-range read returns zero (or no bytes) and notes the damage in
+/// out-of-range read returns zero (or no bytes) and notes the damage in its file's
 /// ``GazetteerDamage``, so the lookup ends with a wrong but harmless value and the caller
 /// can tell the user the file is damaged — never a crash. The check is one compare per
 /// read; the offsets of a sound file never fail it.
 struct SectionReader: @unchecked Sendable {
     let base: UnsafeRawPointer
     let count: Int
+    /// The record of the file the section is in. Not counted (`unowned(unsafe)`): readers
+    /// are copied in the hot loops, and the ``Gazetteer`` that owns the record outlives
+    /// them, as its mapping does.
+    unowned(unsafe) let damage: GazetteerDamage
 
     @inline(__always) func inBounds(_ offset: Int, _ size: Int) -> Bool {
         if offset >= 0 && offset <= count &- size { return true }
-        GazetteerDamage.note()
+        damage.note()
         return false
     }
 
@@ -55,34 +59,31 @@ struct SectionReader: @unchecked Sendable {
     /// The part of the section from `offset` on, `length` bytes long (a sub-section), or
     /// an empty one when it does not fit.
     @inline(__always) func slice(at offset: Int, count length: Int) -> SectionReader {
-        guard length >= 0, inBounds(offset, length) else { return SectionReader(base: base, count: 0) }
-        return SectionReader(base: base + offset, count: length)
+        guard length >= 0, inBounds(offset, length) else { return SectionReader(base: base, count: 0, damage: damage) }
+        return SectionReader(base: base + offset, count: length, damage: damage)
     }
 }
 
-/// Whether a lookup in this process met a reference that leaves its section: the place
+/// Whether a lookup in one loaded file met a reference that leaves its section: the place
 /// data is damaged (an SD card that lost a block, a truncated copy).
 ///
-/// Contract: set by ``SectionReader`` and the structural checks of the walks (a tree or
-/// key walk that would not end), never cleared; the command line checks it after
-/// answering and reports the file as damaged instead of trusting the answer.
-public enum GazetteerDamage {
-    static let seen = Atomic<Bool>(false)
-    static let loaded = Mutex<String?>(nil)
+/// Contract: one record per ``Gazetteer``, set by ``SectionReader`` and the structural
+/// checks of the walks (a tree or key walk that would not end), never cleared; a caller
+/// checks it after answering (``Gazetteer/damageDetected``) and reports the file as
+/// damaged instead of trusting the answer.
+public final class GazetteerDamage: Sendable {
+    private let seen = Atomic<Bool>(false)
+    /// The file the record is about.
+    public let file: String
 
-    /// The file the process loaded last (the one a damaged lookup read).
-    public static var file: String? { loaded.withLock { $0 } }
+    init(file: String) { self.file = file }
 
-    @inline(never) static func note() { seen.store(true, ordering: .relaxed) }
+    @inline(never) func note() { seen.store(true, ordering: .relaxed) }
 
-    public static var detected: Bool { seen.load(ordering: .relaxed) }
-
-    /// Forgets what was noted: for a process that goes on with another copy of the data
-    /// (the fuzz test).
-    public static func clear() { seen.store(false, ordering: .relaxed) }
+    public var detected: Bool { seen.load(ordering: .relaxed) }
 }
 
 extension Gazetteer {
-    /// True when a lookup met damage in the data (see ``GazetteerDamage``).
-    public var damageDetected: Bool { GazetteerDamage.detected }
+    /// True when a lookup met damage in this file's data (see ``GazetteerDamage``).
+    public var damageDetected: Bool { damage.detected }
 }

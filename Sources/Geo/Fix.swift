@@ -94,3 +94,14 @@ public func formatAge(_ seconds: Double) -> String {
     default: return String(format: "%.1f h", seconds / 3600)
     }
 }
+
+/// A whole number with thousands grouped for people: "3,645,000" (populations, distances).
+public func formatGrouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var out = value < 0 ? "-" : ""
+    for (offset, character) in digits.enumerated() {
+        if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
+        out.append(character)
+    }
+    return out
+}

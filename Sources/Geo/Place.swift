@@ -41,3 +41,16 @@ public struct Place: Sendable, Hashable, Codable {
         [name, admin1, country].filter { !$0.isEmpty }.joined(separator: ", ")
     }
 }
+
+extension Place {
+    /// What kind of place a GeoNames feature code names, in one word: country, region,
+    /// capital or place.
+    public static func kind(ofFeature featureCode: String) -> String {
+        switch featureCode {
+        case "PCLI", "PCL", "PCLD", "PCLF", "PCLS", "PCLIX": return "country"
+        case "ADM1": return "region"
+        case "PPLC": return "capital"
+        default: return "place"
+        }
+    }
+}

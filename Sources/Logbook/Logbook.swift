@@ -19,16 +19,19 @@ public final class Logbook: @unchecked Sendable {
     public let url: URL
     let database: SQLiteDatabase
     /// True when rows are to be published (an MQTT broker is configured): new and
-    /// back-filled rows are then marked unsent (the outbox).
-    public var outbox = false
+    /// back-filled rows are then marked unsent (the outbox). Fixed at opening, so that
+    /// every connection to the file agrees for its whole life.
+    public let outbox: Bool
     /// Opened read-only from read-only media, with a write-ahead log that cannot be read
     /// there: what that means for the rows shown, for the reader to say.
     public private(set) var readOnlyWarning: String?
     private var statements: [String: SQLiteDatabase.Statement] = [:]
 
-    /// Opens the logbook at `url`, creating it (and its directory) unless `readOnly`.
-    public init(url: URL, readOnly: Bool = false) throws(LogbookError) {
+    /// Opens the logbook at `url`, creating it (and its directory) unless `readOnly`;
+    /// with `outbox`, rows written through it are born unsent.
+    public init(url: URL, readOnly: Bool = false, outbox: Bool = false) throws(LogbookError) {
         self.url = url
+        self.outbox = outbox
         let path = url.path
         if !readOnly {
             do {

@@ -30,4 +30,8 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "cannot \(operation) \(path): \(reason)" }
+
+    /// The reader of a pipe went away (`airloc log export | head`): the writer should stop,
+    /// quietly; nothing failed.
+    public var isBrokenPipe: Bool { code == EPIPE }
 }

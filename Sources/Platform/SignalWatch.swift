@@ -25,6 +25,15 @@ public final class SignalWatch: @unchecked Sendable {
         SignalWatch(signals: [SIGINT, SIGTERM], handler: handler)
     }
 
+    /// Runs `operation` until it ends or SIGINT/SIGTERM cancels it (a service's main loop:
+    /// the operation sees the cancellation, finishes what it was writing and returns).
+    public static func untilInterrupted<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
+        let task = Task { await operation() }
+        let signals = interruptAndTerminate { task.cancel() }
+        defer { signals.cancel() }
+        return await task.value
+    }
+
     public func cancel() {
         for source in sources { source.cancel() }
     }

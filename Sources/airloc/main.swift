@@ -1,3 +1,8 @@
 import AirlocCLI
+import Foundation
 
-await AirlocCommandLine.main()
+// The process's arguments and environment in, its exit status out: everything else is
+// the library's (AirlocCommandLine.run, testable without exiting).
+exit(
+    await AirlocCommandLine.run(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

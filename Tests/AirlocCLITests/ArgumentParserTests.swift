@@ -1,5 +1,7 @@
+import Arguments
 import Configuration
 import Foundation
+import TerminalUI
 import Testing
 
 @testable import AirlocCLI
@@ -39,18 +41,34 @@ import Testing
         #expect(try ReportFormat.parse(agreeing, command: "now") == .json)
     }
 
-    /// The usage line is written by hand (it groups options: "[--lat DEG --lon DEG |
-    /// --provider NAME]"), so it is checked against the options the parser accepts.
-    @Test func everyUsageLineNamesOnlyOptionsItsCommandAccepts() {
+    /// The usage line is written from the declarations: it names every option its command
+    /// (or action) takes with its own placeholder, and nothing else.
+    @Test func everyUsageLineNamesExactlyTheOptionsItsCommandAccepts() {
         for command in AirlocCommandLine.commands {
-            let accepted = Set(command.spec.allOptions.map { "--" + $0.name.rawValue })
-            let named = command.spec.usage.split(whereSeparator: { " [|]=".contains($0) }).filter {
-                $0.hasPrefix("--")
-            }
-            for option in named {
-                #expect(accepted.contains(String(option)), "airloc \(command.spec.name): usage names \(option)")
+            let spec = command.spec
+            let lines =
+                spec.actions.isEmpty
+                ? [(spec.usageLine, spec.options)]
+                : spec.actions.map { action in
+                    (spec.usage(of: action), spec.options.filter { action.options.contains($0.name) })
+                }
+            for (line, options) in lines {
+                let named = Set(
+                    line.split(whereSeparator: { " []|=".contains($0) }).filter { $0.hasPrefix("--") }.map(String.init))
+                #expect(named == Set(options.map { "--" + $0.name.rawValue }), "airloc \(spec.name): \(line)")
+                for option in options where option.value != nil {
+                    #expect(line.contains("--\(option.name.rawValue) \(option.value!)"), "airloc \(spec.name): \(line)")
+                }
             }
         }
+        #expect(Usage.line([.flag(OptionName("a"), "").orNext(), .value(OptionName("b"), "B", "")]) == "[--a | --b B]")
+        #expect(
+            Usage.line([.value(OptionName("a"), "A", "").withNext(), .value(OptionName("b"), "B", "")], required: [])
+                == "[--a A --b B]")
+        #expect(
+            Usage.line(
+                [.value(OptionName("from"), "DIR", ""), .flag(OptionName("x"), "")], required: [OptionName("from")])
+                == "--from DIR [--x]")
     }
 
     @Test func missingValueIsAUsageError() {

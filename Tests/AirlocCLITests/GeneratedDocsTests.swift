@@ -1,5 +1,7 @@
+import Arguments
 import Configuration
 import Foundation
+import TerminalUI
 import TestSupport
 import Testing
 
@@ -14,10 +16,10 @@ import Testing
     @Test func theManualHasEveryCommandAndOption() {
         let page = ManualPage.command(commands)
         for command in commands {
-            #expect(page.contains(".SS \"airloc \(ManualPage.roff(command.spec.name))\""), "\(command.spec.name)")
+            #expect(page.contains(".SS \"airloc \(Roff.roff(command.spec.name))\""), "\(command.spec.name)")
             for option in command.spec.allOptions {
                 #expect(
-                    page.contains("\\-\\-\(ManualPage.roff(option.name.rawValue))"),
+                    page.contains("\\-\\-\(Roff.roff(option.name.rawValue))"),
                     "\(command.spec.name) --\(option.name)")
             }
         }
@@ -25,11 +27,11 @@ import Testing
     }
 
     @Test func theConfigurationPageHasEveryKeyWithItsDefault() throws {
-        let page = ManualPage.configuration()
+        let page = ConfigurationKey.manualPage()
         let declared = Set(ConfigurationKey.all.map { "\($0.section).\($0.name)" })
         #expect(Set(ConfigurationKey.defaults.keys) == declared, "a key without a stated default, or a stale one")
         for key in ConfigurationKey.all {
-            #expect(page.contains("\\fB\(ManualPage.roff(key.name))\\fR = "), "\(key.name)")
+            #expect(page.contains("\\fB\(Roff.roff(key.name))\\fR = "), "\(key.name)")
         }
         // The example file's active lines give the same defaults.
         let example = try String(contentsOf: PackagePaths.file("config/airloc.conf"), encoding: .utf8)
@@ -43,9 +45,9 @@ import Testing
     }
 
     @Test func completionsKnowEveryCommandOptionAndAction() {
-        let bash = ShellCompletion.bash(commands)
-        let zsh = ShellCompletion.zsh(commands)
-        let fish = ShellCompletion.fish(commands)
+        let bash = ShellCompletion.bash(commands.map(\.spec))
+        let zsh = ShellCompletion.zsh(commands.map(\.spec))
+        let fish = ShellCompletion.fish(commands.map(\.spec))
         for command in commands {
             let spec = command.spec
             for script in [bash, zsh, fish] { #expect(script.contains(spec.name), "\(spec.name)") }
@@ -61,8 +63,9 @@ import Testing
     @Test(.enabled(if: ExternalTool.available("man"))) func manRendersBothPagesWithoutWarnings() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        for (name, page) in [("airloc.1", ManualPage.command(commands)), ("airloc.conf.5", ManualPage.configuration())]
-        {
+        for (name, page) in [
+            ("airloc.1", ManualPage.command(commands)), ("airloc.conf.5", ConfigurationKey.manualPage()),
+        ] {
             let file = directory.file(name)
             try page.write(to: file, atomically: true, encoding: .utf8)
             let man = try #require(ExternalTool.path(of: "man"))

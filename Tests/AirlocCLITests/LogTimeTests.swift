@@ -1,4 +1,6 @@
+import Arguments
 import Foundation
+import TerminalUI
 import Testing
 
 @testable import AirlocCLI

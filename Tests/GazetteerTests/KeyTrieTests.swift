@@ -18,8 +18,10 @@ import Testing
 
     @Test func listsTheChildrenOfBigNodesWithTheirStarts() throws {
         let bytes = KeyTrie.build(count: Self.keys.count) { Self.keys[$0] }
+        let damage = GazetteerDamage(file: "trie")
         try bytes.withUnsafeBytes { raw in
-            let trie = try #require(KeyTrie(section: SectionReader(base: raw.baseAddress!, count: raw.count)))
+            let trie = try #require(
+                KeyTrie(section: SectionReader(base: raw.baseAddress!, count: raw.count, damage: damage)))
             #expect(trie.problems().isEmpty)
             let all = 0..<Self.keys.count
             let root = trie.children(trie.root)
@@ -49,8 +51,10 @@ import Testing
     @Test func aDamagedTableKeepsChildrenInsideTheirParent() throws {
         var bytes = KeyTrie.build(count: Self.keys.count) { Self.keys[$0] }
         for i in 9..<bytes.count { bytes[i] = 0xFE }
+        let damage = GazetteerDamage(file: "trie")
         try bytes.withUnsafeBytes { raw in
-            let trie = try #require(KeyTrie(section: SectionReader(base: raw.baseAddress!, count: raw.count)))
+            let trie = try #require(
+                KeyTrie(section: SectionReader(base: raw.baseAddress!, count: raw.count, damage: damage)))
             #expect(!trie.problems().isEmpty)
             let parent = 10..<20
             let children = trie.children(trie.root)

@@ -198,8 +198,7 @@ import Testing
     @Test func theOutboxHandsOutEveryRowWhenTimeAndIdOrderDiffer() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
-        logbook.outbox = true
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"), outbox: true)
         let segment = try logbook.startSegment(at: Self.hour, bootID: "boot", reason: "start")
         for second in [30.0, 10, 20] { try logbook.append(Self.point(second, segment: segment)) }
         for second in [15.0, 25] {
@@ -224,8 +223,7 @@ import Testing
     @Test func aRowThatChangesAfterPublishingIsHandedOutAgain() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
-        logbook.outbox = true
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"), outbox: true)
         let segment = try logbook.startSegment(at: Self.hour, bootID: "boot", reason: "start")
         let pending = Self.air(Self.hour, source: .pending, segment: segment)
         try logbook.append(pending)
@@ -249,8 +247,7 @@ import Testing
     @Test func restampedRowsAreUnsentAgain() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
-        logbook.outbox = true
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"), outbox: true)
         let segment = try logbook.startSegment(at: Self.hour, bootID: "boot", reason: "start")
         try logbook.append(Self.point(10, segment: segment), bootSeconds: 5)
         let entries = try logbook.unsent(excluding: [:], limit: 10)

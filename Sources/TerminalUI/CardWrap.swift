@@ -1,5 +1,4 @@
 import Platform
-import TerminalUI
 
 /// A line of the card broken to fit a narrow terminal (a 60-column Pi screen).
 ///
@@ -8,8 +7,8 @@ import TerminalUI
 /// inside a style (escape sequences hold no space); widths are display columns of the
 /// text without styles. Continuation lines are indented two columns past the line's own
 /// indentation. A single word wider than the terminal is left whole (the terminal wraps it).
-enum CardWrap {
-    static func wrap(_ line: String, width: Int) -> [String] {
+public enum CardWrap {
+    public static func wrap(_ line: String, width: Int) -> [String] {
         guard width > 8, DisplayWidth.of(TerminalText.plain(line)) > width else { return [line] }
         let indent = String(line.prefix { $0 == " " })
         let continuation = indent + "  "

@@ -1,6 +1,5 @@
+import TerminalUI
 import Testing
-
-@testable import AirlocCLI
 
 /// The card on a narrow terminal: lines broken at spaces, never between a value and its unit.
 struct CardWrapTests {

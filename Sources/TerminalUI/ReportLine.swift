@@ -10,8 +10,8 @@ import Geo
 /// scale, then only what is there — the dominant pollutant, the strongest pollen when
 /// it is moderate or more, the climate difference — each part separated by " · ".
 /// No colour, no emoji: status bars render neither reliably.
-enum ReportLine {
-    static func render(_ report: AirReport) -> String {
+public enum ReportLine {
+    public static func render(_ report: AirReport) -> String {
         let name = report.place?.place.name ?? String(describing: report.fix.coordinate)
         switch report.air {
         case .success(let reading):

@@ -18,28 +18,28 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case interrupted = 130
 
     /// A search found nothing (like grep's 1).
-    static var noMatch: ExitCode { .cancelled }
+    public static var noMatch: ExitCode { .cancelled }
 }
 
 /// A failure the CLI reports to the user: one message, one exit code.
 ///
 /// Contract: `message` is complete and actionable on its own (what failed, why, what to
 /// do); usage errors also print the command's usage line and a pointer to `--help`.
-struct CLIError: Error, Sendable {
-    var code: ExitCode
-    var message: String
+public struct CLIError: Error, Sendable {
+    public var code: ExitCode
+    public var message: String
     /// For usage errors: the command whose usage to print ("now", or "" for airloc).
-    var usageOf: String?
+    public var usageOf: String?
 
-    static func usage(_ message: String, command: String) -> CLIError {
+    public static func usage(_ message: String, command: String) -> CLIError {
         CLIError(code: .usage, message: message, usageOf: command)
     }
 
-    static func config(_ message: String) -> CLIError {
+    public static func config(_ message: String) -> CLIError {
         CLIError(code: .config, message: message, usageOf: nil)
     }
 
-    init(code: ExitCode, message: String, usageOf: String? = nil) {
+    public init(code: ExitCode, message: String, usageOf: String? = nil) {
         self.code = code
         self.message = message
         self.usageOf = usageOf

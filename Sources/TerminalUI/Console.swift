@@ -7,16 +7,16 @@ import Platform
 /// Contract: results go to stdout, diagnostics to stderr; colour and emoji-free
 /// styling are decided once per run: colour only when stdout is a TTY, `NO_COLOR` is
 /// unset and the config does not say `never` (or says `always`).
-struct Console: Sendable {
-    var useColor: Bool
-    var stdinIsTTY: Bool
-    var stderrIsTTY: Bool
-    var stdoutIsTTY: Bool
+public struct Console: Sendable {
+    public var useColor: Bool
+    public var stdinIsTTY: Bool
+    public var stderrIsTTY: Bool
+    public var stdoutIsTTY: Bool
     /// The terminal's width when stdout is one: text for people is wrapped to it. Output
     /// to a pipe or file is never wrapped (a script reads whole lines).
-    var width: Int?
+    public var width: Int?
 
-    init(environment: [String: String], color: Settings.ColorChoice) {
+    public init(environment: [String: String], color: Settings.ColorChoice) {
         stdoutIsTTY = StandardStream.isTerminal(StandardStream.output)
         width = StandardStream.columns(StandardStream.output)
         stdinIsTTY = StandardStream.isTerminal(StandardStream.input)
@@ -31,23 +31,25 @@ struct Console: Sendable {
     }
 
     /// True when a person can answer a question: stdin and stderr are terminals.
-    var isInteractive: Bool { stdinIsTTY && stderrIsTTY }
+    public var isInteractive: Bool { stdinIsTTY && stderrIsTTY }
 
     /// Everything airloc prints goes through here: text from services may hold control
     /// characters (an escape that retitles or clears the terminal); only airloc's own
     /// styling passes (JSON documents hold none: control characters are escaped there).
-    func out(_ text: String) { StandardStream.write(TerminalText.keepingStyles(text), to: StandardStream.output) }
-    func err(_ text: String) { StandardStream.write(TerminalText.keepingStyles(text), to: StandardStream.error) }
+    public func out(_ text: String) {
+        StandardStream.write(TerminalText.keepingStyles(text), to: StandardStream.output)
+    }
+    public func err(_ text: String) { StandardStream.write(TerminalText.keepingStyles(text), to: StandardStream.error) }
 
     /// Full-screen output (`now --watch` on a terminal): the alternate screen with the
     /// cursor hidden, so the user's scrollback is untouched and restored on leaving.
-    func enterScreen() { StandardStream.write("\u{1B}[?1049h\u{1B}[?25l", to: StandardStream.output) }
-    func leaveScreen() { StandardStream.write("\u{1B}[?25h\u{1B}[?1049l", to: StandardStream.output) }
+    public func enterScreen() { StandardStream.write("\u{1B}[?1049h\u{1B}[?25l", to: StandardStream.output) }
+    public func leaveScreen() { StandardStream.write("\u{1B}[?25h\u{1B}[?1049l", to: StandardStream.output) }
 
     /// Redraws the screen with `text` in one write, each line overwriting the one before
     /// (no clearing first: no flicker). The text is sanitised as ``out(_:)``'s is; only the
     /// cursor movements added here pass.
-    func redraw(_ text: String) {
+    public func redraw(_ text: String) {
         var frame = "\u{1B}[H"
         for line in TerminalText.keepingStyles(text).split(separator: "\n", omittingEmptySubsequences: false) {
             frame += line + "\u{1B}[K\n"
@@ -55,10 +57,10 @@ struct Console: Sendable {
         StandardStream.write(frame + "\u{1B}[J", to: StandardStream.output)
     }
 
-    func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-    func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
-    func paint(_ text: String, color256: Int) -> String {
+    public func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    public func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    public func paint(_ text: String, color256: Int) -> String {
         useColor ? "\u{1B}[1;38;5;\(color256)m\(text)\u{1B}[0m" : text
     }
-    func warning(_ text: String) -> String { useColor ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+    public func warning(_ text: String) -> String { useColor ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
 }

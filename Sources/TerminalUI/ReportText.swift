@@ -4,10 +4,12 @@ import Foundation
 import Geo
 
 /// Renders an ``AirReport`` for a person: the seed app's "Your Location" card as text.
-struct ReportText {
-    var console: Console
+public struct ReportText {
+    public var console: Console
 
-    func render(_ report: AirReport) -> String {
+    public init(console: Console) { self.console = console }
+
+    public func render(_ report: AirReport) -> String {
         var lines: [String] = []
         let heading = report.fix.source == .manual ? "Chosen location" : "Your Location"
         let placeName = report.place?.place.displayName ?? "unknown place"
@@ -97,7 +99,7 @@ struct ReportText {
     }
 
     /// "Tree high (Birch 120) · Grass low · Weed none", or "not available here".
-    static func pollenSummary(_ pollen: PollenReading) -> String {
+    public static func pollenSummary(_ pollen: PollenReading) -> String {
         guard pollen.isAvailable else { return "not available here (Europe only, in season)" }
         return PollenGroup.allCases.compactMap { group -> String? in
             guard let top = pollen.level(of: group) else { return nil }
@@ -108,11 +110,11 @@ struct ReportText {
     }
 }
 
-func formatMetres(_ metres: Double) -> String {
+public func formatMetres(_ metres: Double) -> String {
     metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
 }
 
 /// Open-Meteo's own precision: one decimal, none for values ≥ 100 (CO 220).
-func formatConcentration(_ value: Double) -> String {
+public func formatConcentration(_ value: Double) -> String {
     value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
 }

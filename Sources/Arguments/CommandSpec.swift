@@ -1,0 +1,134 @@
+import Foundation
+
+/// A command's interface: what `--help` prints and what the parser accepts.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var summary: String
+    /// What comes before the options in the usage line ("QUERY...", "LAT LON", or forms
+    /// such as "PLACE... | --lat DEG --lon DEG"); the options it names are not repeated.
+    public var operands: String = ""
+    /// Options written in `operands`.
+    public var operandOptions: [OptionName] = []
+    public var discussion: String = ""
+    public var options: [OptionSpec]
+    /// Positional arguments accepted (names for help); nil = any number.
+    public var maxPositionals: Int? = 0
+    /// The actions it takes as its first word, and the one taken without a word.
+    public var actions: [ActionSpec] = []
+    public var defaultAction: String? = nil
+
+    public init(
+        name: String, summary: String, operands: String = "", operandOptions: [OptionName] = [],
+        discussion: String = "", options: [OptionSpec], maxPositionals: Int? = 0, actions: [ActionSpec] = [],
+        defaultAction: String? = nil
+    ) {
+        (self.name, self.summary, self.operands, self.operandOptions) = (name, summary, operands, operandOptions)
+        self.discussion = discussion
+        (self.options, self.maxPositionals, self.actions, self.defaultAction) =
+            (options, maxPositionals, actions, defaultAction)
+    }
+
+    /// The actions' names, for completion and suggestions.
+    public var verbs: [String] { actions.map(\.name) }
+
+    /// Usage after "airloc <name>": the operands and the options (``Usage``); with actions,
+    /// theirs, separated by " | ".
+    public var usageLine: String {
+        guard actions.isEmpty else {
+            return actions.map { "\($0.name) \(usage(of: $0))".trimmingTrailingSpaces() }.joined(separator: " | ")
+        }
+        let written = Usage.line(options.filter { !operandOptions.contains($0.name) })
+        return [operands, written].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// Usage after "airloc <name> <action>".
+    public func usage(of action: ActionSpec) -> String {
+        let written = Usage.line(options.filter { action.options.contains($0.name) }, required: action.required)
+        return [action.operands, written].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The action's name a parsed command line gives: its first word, or the default.
+    public func actionName(_ arguments: ParsedArguments) -> String {
+        arguments.positionals.first ?? defaultAction ?? ""
+    }
+
+    /// The action a parsed command line names (or the default one), if the command has it.
+    public func action(for arguments: ParsedArguments) -> ActionSpec? {
+        let name = actionName(arguments)
+        return actions.first { $0.name == name }
+    }
+
+    /// An option of this command given to an action that does not take it, as a usage
+    /// error that names what it takes (`log status --format json` printed text and
+    /// exited 0 before).
+    public func checkOptions(_ arguments: ParsedArguments) throws(CLIError) {
+        guard let action = action(for: arguments) else { return }
+        let own = Set(options.map(\.name))
+        let allowed = Set(action.options)
+        guard
+            let stray = arguments.given.filter({ own.contains($0) && !allowed.contains($0) }).map(\.rawValue).sorted()
+                .first
+        else { return }
+        let takes = action.options.map { "--\($0.rawValue)" }.joined(separator: ", ")
+        let json = stray == "format" && allowed.contains(OptionName("json")) ? " (for JSON: --json)" : ""
+        throw .usage(
+            "--\(stray) does not go with '\(name) \(action.name)'\(json); it takes \(takes.isEmpty ? "no options" : takes)",
+            command: name)
+    }
+
+    public static let commonOptions: [OptionSpec] = [
+        .value(.config, "PATH", "read this configuration file instead of the user's (also AIRLOC_CONFIG)"),
+        .flag(.help, short: "h", "show this help"),
+    ]
+
+    public var allOptions: [OptionSpec] { options + Self.commonOptions }
+
+    public var helpText: String {
+        var lines = ["\(summary)", "", "Usage: airloc \(name) \(usageLine)".trimmingTrailingSpaces()]
+        if !actions.isEmpty {
+            lines +=
+                [""] + actions.map { "  " + $0.name.padding(toLength: 9, withPad: " ", startingAt: 0) + $0.summary }
+            lines.append("See 'airloc \(name) ACTION --help' for an action's options.")
+        }
+        if !discussion.isEmpty { lines += ["", discussion] }
+        return lines.joined(separator: "\n") + "\n" + Self.optionLines(allOptions)
+    }
+
+    /// `airloc <command> <action> --help`: the action's usage, what it does, and only its options.
+    public func helpText(for action: ActionSpec) -> String {
+        var lines = [
+            "\(action.summary)", "",
+            "Usage: airloc \(name) \(action.name) \(usage(of: action))".trimmingTrailingSpaces(),
+        ]
+        if !action.discussion.isEmpty { lines += ["", action.discussion] }
+        let taken = options.filter { action.options.contains($0.name) } + Self.commonOptions
+        return lines.joined(separator: "\n") + "\n" + Self.optionLines(taken)
+    }
+
+    public static func optionLines(_ options: [OptionSpec]) -> String {
+        var lines = ["", "Options:"]
+        for option in options {
+            var left = "  "
+            left += option.short.map { "-\($0), " } ?? ""
+            left += "--\(option.name.rawValue)"
+            if let value = option.value { left += " \(value)" }
+            let padded = left.count < 26 ? left + String(repeating: " ", count: 26 - left.count) : left + "  "
+            lines.append(padded + option.help)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The parsed command line of one command.
+public struct ParsedArguments: Sendable {
+    public var values: [OptionName: String] = [:]
+    public var flags: Set<OptionName> = []
+    public var positionals: [String] = []
+
+    public init() {}
+
+    public func has(_ flag: OptionName) -> Bool { flags.contains(flag) }
+    /// Every option given, flag or value.
+    public var given: Set<OptionName> { flags.union(values.keys) }
+    public func value(_ name: OptionName) -> String? { values[name] }
+}

@@ -1,0 +1,34 @@
+import Arguments
+import Foundation
+import Web
+
+extension ConfigurationKey {
+    /// airloc.conf(5): every key of every section, its values and its default.
+    public static func manualPage() -> String {
+        var lines = Roff.header("airloc.conf", section: 5, version: AirlocVersion.string)
+        lines += [
+            ".SH NAME", "airloc.conf \\- airloc configuration", ".SH SYNOPSIS",
+            ".I /etc/airloc/airloc.conf", ".br", ".I $XDG_CONFIG_HOME/airloc/airloc.conf", ".SH DESCRIPTION",
+            Roff.roff(
+                "An INI file: [section] headers, key = value lines, comments starting with ; or #. The "
+                    + "system file is read first, then the user's (or --config FILE, AIRLOC_CONFIG), then "
+                    + "environment variables, then command-line flags; later layers win. An unknown key, a bad "
+                    + "value, latitude without longitude, or a place that names several places stops every "
+                    + "command with exit status 78 and the file and line. [authorization] is honoured only in "
+                    + "the system file."),
+        ]
+        for section in ConfigurationKey.sections {
+            lines.append(".SH \"[\(Roff.roff(section).uppercased())]\"")
+            for key in ConfigurationKey.all where key.section == section {
+                let fallback = ConfigurationKey.defaults["\(section).\(key.name)"] ?? "none"
+                lines += [
+                    ".TP", "\\fB\(Roff.roff(key.name))\\fR = \\fI\(Roff.roff(key.expected))\\fR",
+                    Roff.roff("Default: \(fallback)."),
+                ]
+            }
+        }
+        lines += [".SH SEE ALSO", "\\fBairloc\\fR(1)"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Geo
+
+/// `airloc log status --json`, schema `airloc.log-status/1` (docs/json-schema.md): what
+/// the logbook holds, how big it is on disk, and what is still to be delivered.
+///
+/// Contract: times are ISO 8601 UTC to the second; `size_bytes` counts the database and its
+/// write-ahead log; `unsent` is 0 without a broker.
+public struct LogStatusJSON: Encodable, Sendable {
+    public var schema = "airloc.log-status/1"
+    public var database: String
+    public var sizeBytes: Int
+    public var trackRows: Int
+    public var airRows: Int
+    public var segments: Int
+    public var pending: Int
+    public var unavailable: Int
+    public var firstTime: String?
+    public var lastTime: String?
+    public var lastFixAgeS: Double?
+    public var lastError: String?
+    public var lastErrorAt: String?
+    /// Rows the MQTT broker has not acknowledged yet (0 without a broker).
+    public var unsent: Int
+
+    /// The document for `logbook` as it is at `now`.
+    public init(_ logbook: Logbook, now: Date) throws(LogbookError) {
+        let status = try logbook.status(now: now)
+        let path = logbook.url.path
+        database = path
+        sizeBytes = ["", "-wal"].reduce(0) { total, suffix in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
+        }
+        (trackRows, airRows, segments) = (status.trackRows, status.airRows, status.segments)
+        (pending, unavailable) = (status.pending, status.unavailable)
+        firstTime = status.firstTime.map(UTCTime.iso8601Seconds)
+        lastTime = status.lastTime.map(UTCTime.iso8601Seconds)
+        lastFixAgeS = status.lastFixAge.map { ($0 * 10).rounded() / 10 }
+        (lastError, lastErrorAt) = (status.lastError, status.lastErrorAt)
+        unsent = (try? logbook.unsentCount()) ?? 0
+    }
+}

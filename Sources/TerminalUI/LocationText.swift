@@ -1,0 +1,68 @@
+import Airloc
+import Foundation
+import Gazetteer
+import Geo
+import Location
+
+/// `airloc locate` for a person: the coordinate with its accuracy, what it is based on
+/// and how old it is, the motion when known, and the nearest place.
+public struct LocationText {
+    public var console: Console
+
+    public init(console: Console) { self.console = console }
+
+    public func render(_ resolution: LocationSession.Location, place: NearestPlace?, now: Date) -> String {
+        let fix = resolution.fix
+        var lines = [console.bold("\(fix.coordinate)") + accuracyText(fix)]
+        var source = "  Source: \(resolution.provider)"
+        switch fix.source {
+        case .gps:
+            source += " — GPS \(fix.mode?.description ?? "fix")"
+            if let satellites = fix.satellitesUsed { source += ", \(satellites) satellites" }
+        case .ip: source += " — IP address lookup, city level at best"
+        case .manual: source += " — \(fix.accuracySource ?? "configured"), not sensed"
+        }
+        if let age = fix.age(at: now), fix.source != .manual { source += ", \(formatAge(age)) old" }
+        if resolution.accuracy == .reduced && fix.source != .manual { source += " (approximate: reduced accuracy)" }
+        lines.append(source)
+        var motion: [String] = []
+        if let msl = fix.altitudeMSL {
+            motion.append(String(format: "altitude %.1f m above sea level", msl))
+        } else if let hae = fix.altitudeHAE {
+            motion.append(String(format: "altitude %.1f m (ellipsoid)", hae))
+        }
+        if let speed = fix.speed { motion.append(String(format: "speed %.1f m/s", speed)) }
+        if let track = fix.track { motion.append(String(format: "track %.0f°", track)) }
+        if !motion.isEmpty { lines.append("  " + motion.joined(separator: " · ").capitalizingFirst()) }
+        if let place {
+            lines.append("  Place: \(place.place.displayName)" + console.dim(" (\(place.relativeDescription))"))
+        } else {
+            lines.append("  Place: none known nearby")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func accuracyText(_ fix: Fix) -> String {
+        guard let radius = fix.horizontalAccuracy else { return "" }
+        return " ±\(formatMetres(radius))" + (fix.accuracySource.map { " (\($0))" } ?? "")
+    }
+
+    /// "Providers:" and what each did (`--verbose`).
+    public func render(_ attempts: [LocationChain.Attempt]) -> String {
+        var lines = ["Providers:"]
+        for attempt in attempts {
+            let time = attempt.seconds.map { String(format: " in %.2f s", $0) } ?? ""
+            switch attempt.outcome {
+            case .answered: lines.append("  \(attempt.provider): answered\(time)")
+            case .failed(let reason): lines.append("  \(attempt.provider): failed\(time): \(reason)")
+            case .skipped(let reason): lines.append("  \(attempt.provider): skipped: \(reason)")
+            case .notTried: lines.append("  \(attempt.provider): not needed")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension String {
+    func capitalizingFirst() -> String { prefix(1).uppercased() + dropFirst() }
+}
