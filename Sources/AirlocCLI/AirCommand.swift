@@ -1,10 +1,7 @@
-import AirQuality
 import Airloc
 import Arguments
-import Foundation
 import Gazetteer
 import Geo
-import TerminalUI
 
 /// `airloc air PLACE`: the air report for any place, by name, coordinates or postal code.
 enum AirCommand {

@@ -2,7 +2,6 @@ import Airloc
 import Arguments
 import Configuration
 import Foundation
-import Gazetteer
 import Platform
 import TerminalUI
 import Web

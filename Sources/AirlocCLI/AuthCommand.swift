@@ -1,9 +1,6 @@
 import Airloc
 import Arguments
-import Configuration
-import Foundation
 import Location
-import TerminalUI
 
 /// `airloc auth`: see and change whether airloc may sense this device's location.
 enum AuthCommand {

@@ -1,7 +1,5 @@
 import Arguments
-import Foundation
 import Geo
-import TerminalUI
 
 /// Parses `--lat`/`--lon` (or positional LAT LON) into a validated coordinate.
 ///

@@ -1,9 +1,7 @@
 import Airloc
 import Arguments
-import Configuration
 import Foundation
 import Gazetteer
-import TerminalUI
 
 /// `airloc data`: what place data is loaded, and rebuilding it from GeoNames dumps.
 enum DataCommand {

@@ -1,13 +1,6 @@
-import AirQuality
 import Airloc
 import Arguments
-import Foundation
-import Gazetteer
-import Geo
-import Location
-import Platform
 import TerminalUI
-import Web
 
 /// `airloc doctor`: checks everything the configured provider chain and the report need,
 /// and says what to do about each problem.

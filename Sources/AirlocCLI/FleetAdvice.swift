@@ -1,5 +1,4 @@
 import Airloc
-import Arguments
 import Fleet
 
 /// What the command line says about the broker: the advice the library's facts lead to

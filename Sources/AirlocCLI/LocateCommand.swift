@@ -1,9 +1,6 @@
 import Airloc
 import Arguments
 import Foundation
-import Gazetteer
-import Geo
-import Location
 import TerminalUI
 
 /// `airloc locate`: where this device is, from which provider, how precise and how old —

@@ -1,9 +1,7 @@
 import Airloc
 import Arguments
 import Configuration
-import Foundation
 import Gazetteer
-import Geo
 import Location
 import TerminalUI
 

@@ -1,9 +1,5 @@
 import Airloc
 import Arguments
-import Foundation
-import Gazetteer
-import Geo
-import Location
 import Platform
 import TerminalUI
 

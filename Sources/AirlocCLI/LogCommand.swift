@@ -1,13 +1,8 @@
 import Airloc
 import Arguments
-import Configuration
 import Foundation
-import Gazetteer
 import Geo
-import Location
 import Logbook
-import Platform
-import TerminalUI
 
 /// `airloc log`: the field logbook — run the logger, see what it holds, export it, prune it.
 enum LogCommand {
@@ -91,7 +86,8 @@ enum LogCommand {
             return logbook
         } catch {
             switch error {
-            case .missing, .empty: throw CLIError(code: .noInput, message: error.description)
+            case .missing: throw CLIError(code: .noInput, message: error.description + " (`airloc log run` creates it)")
+            case .empty: throw CLIError(code: .noInput, message: error.description)
             case .newerSchema: throw CLIError(code: .dataError, message: error.description)
             default: throw CLIError(code: .ioError, message: error.description)
             }

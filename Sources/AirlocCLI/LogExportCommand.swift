@@ -3,7 +3,6 @@ import Foundation
 import Geo
 import Logbook
 import Platform
-import TerminalUI
 
 /// `airloc log export`: the logbook streamed as NDJSON, CSV, GPX or GeoJSON.
 ///

@@ -1,11 +1,8 @@
 import Airloc
 import Arguments
 import Fleet
-import Foundation
-import Location
 import Logbook
 import Platform
-import TerminalUI
 
 /// `airloc log run`: the field logger in the foreground, until SIGTERM or SIGINT.
 ///

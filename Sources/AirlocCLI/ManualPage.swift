@@ -1,7 +1,5 @@
 import Arguments
 import Configuration
-import Foundation
-import TerminalUI
 import Web
 
 /// airloc(1) and airloc.conf(5) in roff, generated from the declarations the parser and

@@ -1,12 +1,5 @@
-import AirQuality
 import Airloc
 import Arguments
-import Foundation
-import Gazetteer
-import Geo
-import Location
-import TerminalUI
-import Web
 
 /// `airloc now`: where am I, and what is the air like here.
 enum NowCommand {

@@ -4,7 +4,6 @@ import Arguments
 import Foundation
 import Gazetteer
 import Geo
-import Location
 import Platform
 import TerminalUI
 import Web

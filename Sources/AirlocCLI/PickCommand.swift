@@ -1,7 +1,5 @@
-import AirQuality
 import Airloc
 import Arguments
-import Foundation
 import Gazetteer
 import Geo
 import TerminalUI
@@ -52,12 +50,14 @@ enum PickCommand {
                 return Picker.PlaceRow(place: result.place, typos: typos, distance: result.distance)
             }
         }
-        DisplayWidth.prepare()
-        guard RawTerminal.enter() else {
+        let styled = (context.environment["NO_COLOR"] ?? "").isEmpty && context.environment["TERM"] != "dumb"
+        let session = PickerSession(styled: styled) { query throws(WebError) in
+            try await OnlineSearch.places(query, count: 20, countryCode: nil, configuration: context.configuration)
+                .map { Picker.PlaceRow(place: $0, online: true, distance: near.map($0.coordinate.distance(to:))) }
+        }
+        guard let outcome = await session.run(&picker) else {
             throw CLIError(code: .ioError, message: "cannot switch the terminal to raw mode")
         }
-        let outcome = await loop(&picker, context: context, near: near)
-        RawTerminal.leave()
 
         switch outcome {
         case .cancel(let leaving):
@@ -79,72 +79,6 @@ enum PickCommand {
             return AirReport.exitCode(for: report, console: context.console)
         default:
             return .software
-        }
-    }
-
-    /// Runs the picker until a row is chosen or it is cancelled.
-    static func loop(_ picker: inout Picker, context: CommandContext, near: Coordinate?) async -> Picker.Action {
-        let (events, continuation) = AsyncStream.makeStream(of: PickerEvent.self)
-        let reader = KeyReader()
-        reader.start(continuation)
-        defer { reader.stop() }
-        var online: Task<Void, Never>?
-        defer { online?.cancel() }
-        let styled = (context.environment["NO_COLOR"] ?? "").isEmpty && context.environment["TERM"] != "dumb"
-        func redraw() {
-            let size = RawTerminal.size()
-            let view = PickerView(width: size.columns, height: size.rows, styled: styled)
-            RawTerminal.draw(view.lines(picker), cursor: (1, view.cursorColumn(picker)))
-        }
-        redraw()
-        for await event in events {
-            let action: Picker.Action
-            switch event {
-            case .key(let key):
-                action = picker.keyPressed(key, pageSize: max(1, RawTerminal.size().rows - 3))
-            case .resize: action = .redraw
-            case .onlineAnswered(let rows, let generation): action = picker.onlineAnswered(rows, generation: generation)
-            case .onlineFailed(let message, let generation):
-                action = picker.onlineFailed(message, generation: generation)
-            case .inputClosed: return .cancel(.cancelled)
-            }
-            switch action {
-            case .none: continue
-            case .redraw: redraw()
-            case .cancelOnlineAndRedraw:
-                online?.cancel()
-                redraw()
-            case .searchOnline(let query, let generation):
-                online?.cancel()
-                online = Task {
-                    // The seed's 300 ms debounce: only a pause in typing costs a request.
-                    do { try await Task.sleep(for: .milliseconds(300)) } catch { return }
-                    let outcome = await onlineSearch(query, configuration: context.configuration, near: near)
-                    guard !Task.isCancelled else { return }
-                    switch outcome {
-                    case .success(let rows): continuation.yield(.onlineAnswered(rows, generation: generation))
-                    case .failure(let error):
-                        continuation.yield(.onlineFailed(error.description, generation: generation))
-                    }
-                }
-                redraw()
-            case .choose, .cancel:
-                return action
-            }
-        }
-        return .cancel(.cancelled)
-    }
-
-    static func onlineSearch(_ query: String, configuration: Settings, near: Coordinate?) async
-        -> Result<[Picker.PlaceRow], WebError>
-    {
-        do {
-            let places = try await OnlineSearch.places(query, count: 20, countryCode: nil, configuration: configuration)
-            return .success(
-                places.map { Picker.PlaceRow(place: $0, online: true, distance: near.map($0.coordinate.distance(to:))) }
-            )
-        } catch {
-            return .failure(error)
         }
     }
 }

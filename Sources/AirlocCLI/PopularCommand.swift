@@ -1,9 +1,7 @@
 import Airloc
 import Arguments
-import Foundation
 import Gazetteer
 import Geo
-import TerminalUI
 
 /// `airloc popular`: the seeds' curated list of popular cities, each with its local time.
 enum PopularCommand {

@@ -1,11 +1,6 @@
 import Airloc
 import Arguments
-import Foundation
-import Gazetteer
-import Geo
-import Location
 import TerminalUI
-import Web
 
 /// `airloc postal COUNTRY CODE`: the places a postal code belongs to.
 enum PostalCommand {

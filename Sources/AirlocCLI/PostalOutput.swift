@@ -1,6 +1,4 @@
 import Airloc
-import Arguments
-import Foundation
 import Gazetteer
 import Geo
 import TerminalUI

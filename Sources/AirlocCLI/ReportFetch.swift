@@ -1,7 +1,5 @@
-import AirQuality
 import Airloc
 import Arguments
-import Foundation
 import Gazetteer
 import Geo
 import Location

@@ -1,7 +1,6 @@
 import AirQuality
 import Airloc
 import Arguments
-import Foundation
 import TerminalUI
 
 /// How the user asked for an air report: its format, units, scale and cache use —

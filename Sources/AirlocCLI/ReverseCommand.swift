@@ -1,9 +1,6 @@
 import Airloc
 import Arguments
-import Foundation
-import Gazetteer
 import Geo
-import TerminalUI
 
 /// `airloc reverse LAT LON`: the populated place a coordinate is in or near, offline.
 enum ReverseCommand {

@@ -1,6 +1,5 @@
 import Airloc
 import Arguments
-import Foundation
 import Gazetteer
 import Geo
 import TerminalUI

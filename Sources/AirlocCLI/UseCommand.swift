@@ -1,9 +1,7 @@
 import Airloc
 import Arguments
-import Foundation
 import Gazetteer
 import Geo
-import TerminalUI
 
 /// `airloc use`: choose the place whose air you see when no GPS fix is at hand.
 enum UseCommand {

@@ -1,7 +1,9 @@
 import Geo
 
-/// Why gpsd gave no fix. Each case carries what the user needs to act on it; a caller
-/// adds its own other ways (the command line: `--lat/--lon`).
+/// Why gpsd gave no fix. Each case carries what the user needs to act on it about gpsd
+/// itself (the service, `AIRLOC_GPSD`, which every program built on `Configuration`
+/// reads); a caller adds its own other ways (the command line: `--lat/--lon`). The text
+/// reaches warnings, `--watch` reasons, logger notices and `doctor`, so it is said once here.
 public enum GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No gpsd answered at host:port.
     case notReachable(host: String, port: Int, reason: String)

@@ -341,7 +341,7 @@ public enum LogbookError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missing(let path): return "no logbook at \(path) (`airloc log run` creates it)"
+        case .missing(let path): return "no logbook at \(path)"
         case .empty(let path): return "the logbook \(path) is empty: nothing has been logged in it yet"
         case .file(let path, let reason): return "cannot open the logbook \(path): \(reason)"
         case .database(let path, let error): return "logbook \(path): \(error)"
