@@ -93,8 +93,10 @@ public struct PostalAnswer: Sendable {
 public enum PostalSearchError: Error, Sendable {
     /// No country of that code or name.
     case unknownCountry(String)
-    /// The code does not have the country's form (the explanation says what it should be).
-    case badCode(String)
+    /// The code does not have the country's form: what is wrong, and the country's format
+    /// when the offline data describes it (``PostalLookup/explain(_:country:format:otherwise:)``
+    /// puts it in words).
+    case badCode(PostalCode.Problem, country: String, format: PostalFormat?)
     /// No place has that code, offline or (when asked) online.
     case noPlace(lookup: PostalLookup, coveredOnline: Bool, askedOnline: Bool)
     /// The service failed and the offline data had nothing.
@@ -131,7 +133,7 @@ public struct PostalLookup: Sendable {
         case .success(let code):
             self.code = code
         case .failure(let problem):
-            throw .badCode(Self.explain(problem, country: country, format: format))
+            throw .badCode(problem, country: country, format: format)
         }
         key = code
         onlineCode = PostalCode.outward(code, country: country)
@@ -150,17 +152,19 @@ public struct PostalLookup: Sendable {
             let shapes = [format?.first, format?.last].compactMap { $0.map(PostalForm.shape) }
             let spellings = forms.filter { $0.granularity == nil }.map { PostalForm.shape($0.key) }
             if spellings.contains(where: shapes.contains) { return }
-            throw .badCode(Self.explain(problem, country: country, format: format))
+            throw .badCode(problem, country: country, format: format)
         }
     }
 
-    /// "US codes are 5 digits, or #####-#### (00501–99950 in the offline data)".
-    public static func explain(_ problem: PostalCode.Problem, country: String, format: PostalFormat?) -> String {
-        var expected = ""
+    /// "US codes are 5 digits, or #####-#### (00501–99950 in the offline data)"; where the
+    /// data describes no format, `otherwise` (where the caller's user can look it up).
+    public static func explain(
+        _ problem: PostalCode.Problem, country: String, format: PostalFormat?,
+        otherwise: String = "the offline data describes no format for it"
+    ) -> String {
+        var expected = otherwise
         if let format, let described = PostalCode.describe(format: format.format) {
             expected = "\(country) codes are \(described)"
-        } else {
-            expected = "see 'airloc postal --countries' for \(country)'s format"
         }
         if let first = format?.first, let last = format?.last { expected += " (\(first)–\(last) in the offline data)" }
         switch problem {

@@ -86,7 +86,10 @@ enum PostalCommand {
         switch error {
         case .unknownCountry(let text):
             return .usage("unknown country '\(text)': use an ISO code (US, DEU) or an English name", command: spec.name)
-        case .badCode(let explanation):
+        case .badCode(let problem, let country, let format):
+            let explanation = PostalLookup.explain(
+                problem, country: country, format: format,
+                otherwise: "see 'airloc postal --countries' for \(country)'s format")
             return CLIError(code: .dataError, message: explanation)
         case .serviceFailed(let failure):
             return CLIError(code: failure.isRetryable ? .tempFail : .unavailable, message: failure.description)

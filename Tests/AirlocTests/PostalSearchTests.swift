@@ -70,8 +70,11 @@ import Web
             let answer = try await search(country, typed)
             Issue.record("answered \(answer.places.map(\.placeName))")
         } catch {
-            guard case .badCode(let message) = error else { return #expect(Bool(false), "\(error)") }
-            #expect(message.contains("not a valid \(country) postal code"), "\(message)")
+            guard case .badCode(let problem, let named, let format) = error else {
+                return #expect(Bool(false), "\(error)")
+            }
+            let message = PostalLookup.explain(problem, country: named, format: format)
+            #expect(named == country && message.contains("not a valid \(country) postal code"), "\(message)")
         }
     }
 
