@@ -15,7 +15,7 @@ let package = Package(
             name: "AirlocKit",
             targets: [
                 "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
-                "Fleet",
+                "Fleet", "Sensors", "TerminalUI", "Arguments",
             ]),
     ],
     targets: [
@@ -35,22 +35,25 @@ let package = Package(
         .target(name: "Gazetteer", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Location", dependencies: ["Geo", "Web", "Platform", "CGPS"]),
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "Platform"]),
-        .target(name: "Airloc", dependencies: ["Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality"]),
+        .target(name: "Sensors", dependencies: ["AirQuality", "Platform", "Web"]),
+        .target(
+            name: "Airloc", dependencies: ["Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Sensors"]),
         .target(
             name: "Configuration",
-            dependencies: ["Arguments", "Airloc", "AirQuality", "Platform", "Location", "Web", "CINIH"]),
+            dependencies: ["Arguments", "Airloc", "AirQuality", "Sensors", "Platform", "Location", "Web", "CINIH"]),
         .target(
             name: "Logbook",
             dependencies: ["Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "CSQLite"]),
         .target(
             name: "Fleet", dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "CMosquitto"]),
         .target(
-            name: "TerminalUI", dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "CWideChar"]),
+            name: "TerminalUI",
+            dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Sensors", "CWideChar"]),
         .target(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "Logbook", "Fleet", "TerminalUI", "Arguments",
+                "Logbook", "Fleet", "TerminalUI", "Arguments", "Sensors",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -72,6 +75,7 @@ let package = Package(
         .target(name: "CSpawn", path: "Tests/CSpawn"),
         .target(name: "TestSupport", dependencies: ["Geo", "Web", "CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"]),

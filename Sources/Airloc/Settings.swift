@@ -88,6 +88,8 @@ public struct Settings: Sendable {
 
     /// `[mqtt]`: publishing the logbook to a broker (module `Fleet`); off without a url.
     public var mqtt = MQTTSettings()
+    /// `[sensor]`: the particulate sensor, if any.
+    public var sensor = SensorSettings()
 
     /// `[log]`: when the field logger records points and fetches air (``LogTrigger``).
     public var logTrigger = LogTrigger.Options()

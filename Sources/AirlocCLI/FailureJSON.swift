@@ -14,6 +14,7 @@ struct FailureJSON: Encodable {
         "doctor": "airloc.doctor/1", "search": "airloc.search/1", "use": "airloc.use/1",
         "popular": "airloc.popular/1", "reverse": "airloc.reverse/1", "postal": "airloc.postal/1",
         "data": "airloc.data/1", "auth": "airloc.auth/1", "log": "airloc.log-status/1",
+        "sense": "airloc.sense/1",
     ]
 
     /// The document for `error` from `command`, when the command has a JSON form.

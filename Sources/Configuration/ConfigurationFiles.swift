@@ -49,6 +49,11 @@ public enum ConfigurationFiles {
             settings.sources.append(userPath)
         }
         try applyEnvironment(environment, to: &settings)
+        if settings.sensor.correction == .epaPMS, let model = settings.sensor.model, !model.measuresHumidity {
+            throw ConfigurationError(
+                "[sensor] correction = epa-pms needs the humidity only a PMS5003T measures, and model is \(model.rawValue)"
+                    + ": use correction = none")
+        }
         return settings
     }
 
@@ -145,6 +150,12 @@ public enum ConfigurationFiles {
         if let url = environment["AIRLOC_MQTT_URL"], !url.isEmpty {
             guard set("mqtt", "url", to: url, in: &settings) else {
                 throw ConfigurationError("AIRLOC_MQTT_URL='\(url)': expected mqtt://host[:port] or mqtts://host[:port]")
+            }
+        }
+        if let device = environment["AIRLOC_SENSOR_DEVICE"], !device.isEmpty {
+            guard set("sensor", "device", to: device, in: &settings) else {
+                throw ConfigurationError(
+                    "AIRLOC_SENSOR_DEVICE='\(device.prefix(80))': expected a device path (/dev/...)")
             }
         }
         if let database = environment["AIRLOC_LOG_DATABASE"], !database.isEmpty {

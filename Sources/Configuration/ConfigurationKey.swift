@@ -102,142 +102,143 @@ public struct ConfigurationKey: Sendable {
     }
 
     /// Every key a configuration file may hold.
-    public static let all: [ConfigurationKey] = [
-        ConfigurationKey("gpsd", "host", "a host name or address") { settings, value in
-            guard !value.isEmpty, !value.contains(" ") else { return false }
-            settings.gpsd.host = value
-            return true
-        },
-        ConfigurationKey("gpsd", "port", "a port number 1-65535") { settings, value in
-            guard let port = Int(value), (1...65535).contains(port) else { return false }
-            settings.gpsd.port = port
-            return true
-        },
-        number("gpsd", "timeout", "seconds", 0.1...3600) { $0.gpsdTimeout = $1 },
-        number("gpsd", "stale-after", "seconds", 1...3600) { $0.gpsdStaleAfter = $1 },
-        number("gpsd", "lost-after", "seconds", 1...86400) { $0.gpsdLostAfter = $1 },
-        url("air-quality-url") { $0.airQualityURL = $1 },
-        url("geocoding-url") { $0.geocodingURL = $1 },
-        url("archive-url") { $0.archiveURL = $1 },
-        url("postal-url") { $0.postalURL = $1 },
-        url("ip-url") { $0.ipURL = $1 },
-        number("services", "timeout", "seconds", 0.1...300) { $0.serviceTimeout = $1 },
-        number("services", "deadline", "seconds", 1...600) { $0.serviceDeadline = $1 },
-        choice("services", "ip-service", IPService.self) { settings, service in
-            if let service { settings.ipService = service }
-        },
-        text("services", "open-meteo-api-key", "an Open-Meteo API key (letters, digits, - and _)") { value in
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
-            return value.unicodeScalars.allSatisfy(allowed.contains)
-        } set: {
-            $0.openMeteoAPIKey = $1
-        },
-        parsed(
-            "cache", "max-stale", "a duration: seconds, or with m or h (e.g. 6h); 0 turns the offline fallback off",
-            { ConfigurationFiles.parseDuration($0) }
-        ) { $0.maxStale = $1 },
-        number("location", "latitude", "degrees", -90...90) { $0.manualLatitude = $1 },
-        number("location", "longitude", "degrees", -180...180) { $0.manualLongitude = $1 },
-        text("location", "place", "a place name, optionally with ', country' (e.g. Paris, FR)") { _ in
-            true
-        } set: {
-            $0.manualPlace = $1
-        },
-        parsed(
-            "location", "providers", "a list of gpsd, ip, manual in the order to try them (e.g. gpsd, manual)",
-            ConfigurationFiles.parseProviders
-        ) { $0.providers = $1 },
-        number("privacy", "outbound-precision", "degrees", 0.0001...1, note: " (e.g. 0.01 ≈ 1 km)") {
-            $0.outboundPrecision = $1
-        },
-        choice("authorization", "policy", AuthorizationPolicy.Mode.self) { settings, mode in
-            if let mode { settings.policy.mode = mode }
-        },
-        choice("authorization", "max-accuracy", AccuracyAuthorization.self) { settings, accuracy in
-            if let accuracy { settings.policy.maximumAccuracy = accuracy }
-        },
-        number("log", "track-interval", "seconds", 0.1...86_400) { $0.logTrigger.trackInterval = $1 },
-        number("log", "track-distance", "metres", 0...100_000) { $0.logTrigger.trackDistance = $1 },
-        number("log", "max-error", "metres", 1...1_000_000) { $0.logTrigger.maxError = $1 },
-        number("log", "segment-gap", "seconds", 1...86_400) { $0.logTrigger.segmentGap = $1 },
-        number("log", "air-distance", "metres", 100...1_000_000) { $0.logTrigger.airDistance = $1 },
-        text("log", "database", "a file path") {
-            !$0.isEmpty && !$0.contains("\0")
-        } set: {
-            $0.logDatabasePath = $1
-        },
-        parsed(
-            "log", "keep", "a duration with d, h, m or s (e.g. 365d); 0 keeps everything",
-            ConfigurationFiles.parseRetention
-        ) { $0.logKeep = $1 > 0 ? $1 : nil },
-        ConfigurationKey("mqtt", "url", "mqtt://host[:port] or mqtts://host[:port] (TLS)") { settings, value in
-            guard MQTTSettings.broker(value) != nil else { return false }
-            settings.mqtt.url = value
-            return true
-        },
-        text("mqtt", "ca-file", "a file path") {
-            !$0.isEmpty
-        } set: {
-            $0.mqtt.caFile = $1
-        },
-        text("mqtt", "cert-file", "a file path") {
-            !$0.isEmpty
-        } set: {
-            $0.mqtt.certFile = $1
-        },
-        text("mqtt", "key-file", "a file path") {
-            !$0.isEmpty
-        } set: {
-            $0.mqtt.keyFile = $1
-        },
-        text("mqtt", "username", "a user name") {
-            !$0.isEmpty
-        } set: {
-            $0.mqtt.username = $1
-        },
-        text("mqtt", "password", "a password (better: password-file)") {
-            !$0.isEmpty
-        } set: {
-            $0.mqtt.password = $1
-        },
-        text("mqtt", "password-file", "a file path") {
-            !$0.isEmpty
-        } set: {
-            $0.mqtt.passwordFile = $1
-        },
-        text("mqtt", "client-id", "letters, digits, - and _") { value in
-            value.unicodeScalars.allSatisfy {
-                CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_")).contains($0)
-            }
-        } set: {
-            $0.mqtt.clientID = $1
-        },
-        text("mqtt", "topic-prefix", "a topic without wildcards (e.g. airloc/pi-7)") { value in
-            !value.contains("#") && !value.contains("+") && !value.hasSuffix("/")
-        } set: {
-            $0.mqtt.topicPrefix = $1
-        },
-        ConfigurationKey("mqtt", "discovery", "homeassistant or off") { settings, value in
-            guard value == "homeassistant" || value == "off" else { return false }
-            settings.mqtt.discovery = value == "homeassistant"
-            return true
-        },
-        text("mqtt", "discovery-prefix", "a topic (Home Assistant's discovery prefix)") {
-            !$0.contains("#")
-        } set: {
-            $0.mqtt.discoveryPrefix = $1
-        },
-        choice("mqtt", "position", MQTTSettings.Position.self) { settings, position in
-            if let position { settings.mqtt.position = position }
-        },
-        choice("display", "color", Settings.ColorChoice.self) { settings, color in
-            if let color { settings.color = color }
-        },
-        choice("display", "units", TemperatureUnit.self, extra: ["auto"]) { $0.units = $1 },
-        choice("display", "scale", AQIScale.self) { settings, scale in
-            if let scale { settings.scale = scale }
-        },
-    ]
+    public static let all: [ConfigurationKey] =
+        [
+            ConfigurationKey("gpsd", "host", "a host name or address") { settings, value in
+                guard !value.isEmpty, !value.contains(" ") else { return false }
+                settings.gpsd.host = value
+                return true
+            },
+            ConfigurationKey("gpsd", "port", "a port number 1-65535") { settings, value in
+                guard let port = Int(value), (1...65535).contains(port) else { return false }
+                settings.gpsd.port = port
+                return true
+            },
+            number("gpsd", "timeout", "seconds", 0.1...3600) { $0.gpsdTimeout = $1 },
+            number("gpsd", "stale-after", "seconds", 1...3600) { $0.gpsdStaleAfter = $1 },
+            number("gpsd", "lost-after", "seconds", 1...86400) { $0.gpsdLostAfter = $1 },
+            url("air-quality-url") { $0.airQualityURL = $1 },
+            url("geocoding-url") { $0.geocodingURL = $1 },
+            url("archive-url") { $0.archiveURL = $1 },
+            url("postal-url") { $0.postalURL = $1 },
+            url("ip-url") { $0.ipURL = $1 },
+            number("services", "timeout", "seconds", 0.1...300) { $0.serviceTimeout = $1 },
+            number("services", "deadline", "seconds", 1...600) { $0.serviceDeadline = $1 },
+            choice("services", "ip-service", IPService.self) { settings, service in
+                if let service { settings.ipService = service }
+            },
+            text("services", "open-meteo-api-key", "an Open-Meteo API key (letters, digits, - and _)") { value in
+                let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
+                return value.unicodeScalars.allSatisfy(allowed.contains)
+            } set: {
+                $0.openMeteoAPIKey = $1
+            },
+            parsed(
+                "cache", "max-stale", "a duration: seconds, or with m or h (e.g. 6h); 0 turns the offline fallback off",
+                { ConfigurationFiles.parseDuration($0) }
+            ) { $0.maxStale = $1 },
+            number("location", "latitude", "degrees", -90...90) { $0.manualLatitude = $1 },
+            number("location", "longitude", "degrees", -180...180) { $0.manualLongitude = $1 },
+            text("location", "place", "a place name, optionally with ', country' (e.g. Paris, FR)") { _ in
+                true
+            } set: {
+                $0.manualPlace = $1
+            },
+            parsed(
+                "location", "providers", "a list of gpsd, ip, manual in the order to try them (e.g. gpsd, manual)",
+                ConfigurationFiles.parseProviders
+            ) { $0.providers = $1 },
+            number("privacy", "outbound-precision", "degrees", 0.0001...1, note: " (e.g. 0.01 ≈ 1 km)") {
+                $0.outboundPrecision = $1
+            },
+            choice("authorization", "policy", AuthorizationPolicy.Mode.self) { settings, mode in
+                if let mode { settings.policy.mode = mode }
+            },
+            choice("authorization", "max-accuracy", AccuracyAuthorization.self) { settings, accuracy in
+                if let accuracy { settings.policy.maximumAccuracy = accuracy }
+            },
+            number("log", "track-interval", "seconds", 0.1...86_400) { $0.logTrigger.trackInterval = $1 },
+            number("log", "track-distance", "metres", 0...100_000) { $0.logTrigger.trackDistance = $1 },
+            number("log", "max-error", "metres", 1...1_000_000) { $0.logTrigger.maxError = $1 },
+            number("log", "segment-gap", "seconds", 1...86_400) { $0.logTrigger.segmentGap = $1 },
+            number("log", "air-distance", "metres", 100...1_000_000) { $0.logTrigger.airDistance = $1 },
+            text("log", "database", "a file path") {
+                !$0.isEmpty && !$0.contains("\0")
+            } set: {
+                $0.logDatabasePath = $1
+            },
+            parsed(
+                "log", "keep", "a duration with d, h, m or s (e.g. 365d); 0 keeps everything",
+                ConfigurationFiles.parseRetention
+            ) { $0.logKeep = $1 > 0 ? $1 : nil },
+            ConfigurationKey("mqtt", "url", "mqtt://host[:port] or mqtts://host[:port] (TLS)") { settings, value in
+                guard MQTTSettings.broker(value) != nil else { return false }
+                settings.mqtt.url = value
+                return true
+            },
+            text("mqtt", "ca-file", "a file path") {
+                !$0.isEmpty
+            } set: {
+                $0.mqtt.caFile = $1
+            },
+            text("mqtt", "cert-file", "a file path") {
+                !$0.isEmpty
+            } set: {
+                $0.mqtt.certFile = $1
+            },
+            text("mqtt", "key-file", "a file path") {
+                !$0.isEmpty
+            } set: {
+                $0.mqtt.keyFile = $1
+            },
+            text("mqtt", "username", "a user name") {
+                !$0.isEmpty
+            } set: {
+                $0.mqtt.username = $1
+            },
+            text("mqtt", "password", "a password (better: password-file)") {
+                !$0.isEmpty
+            } set: {
+                $0.mqtt.password = $1
+            },
+            text("mqtt", "password-file", "a file path") {
+                !$0.isEmpty
+            } set: {
+                $0.mqtt.passwordFile = $1
+            },
+            text("mqtt", "client-id", "letters, digits, - and _") { value in
+                value.unicodeScalars.allSatisfy {
+                    CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_")).contains($0)
+                }
+            } set: {
+                $0.mqtt.clientID = $1
+            },
+            text("mqtt", "topic-prefix", "a topic without wildcards (e.g. airloc/pi-7)") { value in
+                !value.contains("#") && !value.contains("+") && !value.hasSuffix("/")
+            } set: {
+                $0.mqtt.topicPrefix = $1
+            },
+            ConfigurationKey("mqtt", "discovery", "homeassistant or off") { settings, value in
+                guard value == "homeassistant" || value == "off" else { return false }
+                settings.mqtt.discovery = value == "homeassistant"
+                return true
+            },
+            text("mqtt", "discovery-prefix", "a topic (Home Assistant's discovery prefix)") {
+                !$0.contains("#")
+            } set: {
+                $0.mqtt.discoveryPrefix = $1
+            },
+            choice("mqtt", "position", MQTTSettings.Position.self) { settings, position in
+                if let position { settings.mqtt.position = position }
+            },
+            choice("display", "color", Settings.ColorChoice.self) { settings, color in
+                if let color { settings.color = color }
+            },
+            choice("display", "units", TemperatureUnit.self, extra: ["auto"]) { $0.units = $1 },
+            choice("display", "scale", AQIScale.self) { settings, scale in
+                if let scale { settings.scale = scale }
+            },
+        ] + sensorKeys
 
     /// Each key's default as a person writes it ("section.name" → value; "none" when
     /// unset), for airloc.conf(5). A test checks it against ``all`` and against the values
@@ -255,7 +256,11 @@ public struct ConfigurationKey: Sendable {
         "authorization.max-accuracy": "full", "log.track-interval": "5", "log.track-distance": "10",
         "log.max-error": "100", "log.segment-gap": "60", "log.air-distance": "2000",
         "log.database": "$XDG_STATE_HOME/airloc/logbook.sqlite", "log.keep": "0", "display.color": "auto",
-        "display.units": "auto", "display.scale": "us", "mqtt.url": "none (not published)", "mqtt.ca-file": "none",
+        "display.units": "auto", "display.scale": "us", "sensor.model": "none (no sensor)",
+        "sensor.device": "/dev/airloc-pm, else /dev/ttyUSB0", "sensor.warm-up-seconds": "30",
+        "sensor.sample-seconds": "10", "sensor.interval": "60", "sensor.sleep-between": "yes", "sensor.timeout": "10",
+        "sensor.correction": "none", "sensor.humidity-limit": "70", "mqtt.url": "none (not published)",
+        "mqtt.ca-file": "none",
         "mqtt.cert-file": "none", "mqtt.key-file": "none", "mqtt.username": "none", "mqtt.password": "none",
         "mqtt.password-file": "none", "mqtt.client-id": "airloc-<device id>",
         "mqtt.topic-prefix": "airloc/<device id>", "mqtt.discovery": "homeassistant",

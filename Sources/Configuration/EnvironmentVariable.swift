@@ -15,6 +15,7 @@ public struct EnvironmentVariable: Sendable {
             .init(name: "AIRLOC_GPSD", meaning: "host:port of gpsd"),
             .init(name: "AIRLOC_DATA", meaning: "the place data file or its directory"),
             .init(name: "AIRLOC_LOG_DATABASE", meaning: "the logbook file"),
+            .init(name: "AIRLOC_SENSOR_DEVICE", meaning: "the particulate sensor's serial device ([sensor] device)"),
             .init(name: "AIRLOC_MQTT_URL", meaning: "the MQTT broker the logger publishes to ([mqtt] url)"),
             .init(name: "AIRLOC_OPEN_METEO_API_KEY", meaning: "an Open-Meteo API key (commercial use)"),
         ]

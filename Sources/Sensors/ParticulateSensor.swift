@@ -1,0 +1,98 @@
+import Foundation
+import Platform
+import Synchronization
+
+/// Something that measures the air where the device is, as ``LocationProvider`` is
+/// something that says where it is: one reading per call.
+///
+/// Contract: ``read()`` wakes the sensor, warms it up, samples, and (as configured) puts it
+/// back to sleep; it ends within the warm-up and sample window plus `timeout`, with a
+/// ``SensorSample`` or a ``SensorFailure``. Cancelling the task ends it within a second.
+public protocol ParticulateSensor: Sendable {
+    var model: SensorModel { get }
+    func read() async throws(SensorFailure) -> SensorSample
+}
+
+/// A sensor on a serial port (a USB adapter, the Pi's UART, a pseudo-terminal in tests),
+/// driven by ``SensorCycle``.
+///
+/// Contract: the port is opened for each reading and closed after it, so a sensor that
+/// was unplugged and plugged back is found again on the next reading. The blocking reads
+/// run on a thread of their own, never on Swift's cooperative threads.
+public struct SerialSensor: ParticulateSensor {
+    public let plan: SensorCycle.Plan
+
+    public init(plan: SensorCycle.Plan) { self.plan = plan }
+
+    public var model: SensorModel { plan.model }
+
+    public func read() async throws(SensorFailure) -> SensorSample {
+        let cancelled = CancelFlag()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<SensorSample, SensorFailure>, Never>) in
+                let plan = self.plan
+                let thread = Thread { continuation.resume(returning: Self.run(plan, cancelled: cancelled)) }
+                thread.name = "airloc-sensor"
+                thread.start()
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+        return try result.get()
+    }
+
+    /// The cycle against the port, until it has an outcome.
+    static func run(_ plan: SensorCycle.Plan, cancelled: CancelFlag) -> Result<SensorSample, SensorFailure> {
+        let port: SerialPort
+        do { port = try SerialPort(path: plan.device, baud: plan.model.baud) } catch {
+            return .failure(SensorFailure(error))
+        }
+        var cycle = SensorCycle(plan)
+        var decoder = SensorDecoder(plan.model)
+        var action = cycle.start(at: .now)
+        while true {
+            do {
+                for frame in action.send { try port.write(frame, deadline: .now + .seconds(1)) }
+                if let outcome = action.outcome { return outcome }
+                guard !cancelled.isSet else { return .failure(.device(plan.device, reason: "cancelled", kind: .other)) }
+                let deadline = action.next ?? .now + .seconds(1)
+                let bytes = try port.read(until: deadline)
+                var next = SensorCycle.Action(next: deadline)
+                for frame in decoder.feed(bytes) {
+                    next = cycle.received(frame, at: .now)
+                    if next.outcome != nil { break }
+                }
+                action = ContinuousClock.now >= deadline ? cycle.tick(at: .now) : next
+            } catch {
+                action = cycle.deviceFailed(SensorFailure(error))
+            }
+        }
+    }
+}
+
+extension SensorFailure {
+    init(_ error: SerialPort.Failure) {
+        let kind: DeviceProblem
+        switch error {
+        case .missing: kind = .missing
+        case .permission: kind = .permission
+        case .busy: kind = .busy
+        case .gone: kind = .gone
+        case .other: kind = .other
+        }
+        let path: String
+        switch error {
+        case .missing(let p), .permission(let p), .busy(let p), .gone(let p, _), .other(let p, _): path = p
+        }
+        self = .device(path, reason: error.description, kind: kind)
+    }
+}
+
+/// Set once from any thread (a task's cancellation), read by the sensor's thread.
+final class CancelFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}

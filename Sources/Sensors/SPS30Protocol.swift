@@ -1,0 +1,110 @@
+import Foundation
+
+/// The Sensirion SPS30's UART protocol: SHDLC frames `7E adr cmd len data… ck 7E` to the
+/// sensor and `7E adr cmd state len data… ck 7E` back, with byte stuffing.
+///
+/// Contract: the checksum is the bitwise NOT of the low byte of the sum of the bytes
+/// between the markers (after unstuffing); 7E, 7D, 11 and 13 inside a frame travel as 7D
+/// followed by 5E, 5D, 31, 33. A reply to "read values" with 40 data bytes is a reading
+/// (ten big-endian IEEE 754 floats: mass PM1.0, 2.5, 4.0, 10, then counts and size);
+/// every other reply is a reply, its state byte first (0 = ok). An empty read (len 0)
+/// means no new values yet.
+public enum SPS30Protocol {
+    static let stuffed: [UInt8: UInt8] = [0x7E: 0x5E, 0x7D: 0x5D, 0x11: 0x31, 0x13: 0x33]
+
+    public static func command(_ command: UInt8, _ data: [UInt8] = []) -> [UInt8] {
+        let body: [UInt8] = [0x00, command, UInt8(data.count)] + data
+        let check = ~body.reduce(0) { $0 &+ $1 }
+        var out: [UInt8] = [0x7E]
+        for byte in body + [check] {
+            if let escaped = stuffed[byte] { out += [0x7D, escaped] } else { out.append(byte) }
+        }
+        return out + [0x7E]
+    }
+
+    /// A lone `FF` first: the interface wakes on it, and the wake command that follows is
+    /// the one that counts.
+    public static let wake: [UInt8] = [0xFF] + command(0x11)
+    public static let start = command(0x00, [0x01, 0x03])
+    public static let stop = command(0x01)
+    public static let read = command(0x03)
+    public static let sleep = command(0x10)
+    public static let serialNumber = command(0xD0, [0x03])
+
+    public struct Decoder: Sendable {
+        private var buffer: [UInt8] = []
+
+        public init() {}
+
+        public var pending: Int { buffer.count }
+
+        public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SensorFrame] {
+            buffer.append(contentsOf: bytes)
+            var frames: [SensorFrame] = []
+            while !buffer.isEmpty {
+                guard let start = buffer.firstIndex(of: 0x7E) else {
+                    frames.append(.refused(.garbage(count: buffer.count)))
+                    buffer.removeAll()
+                    break
+                }
+                if start > 0 {
+                    frames.append(.refused(.garbage(count: start)))
+                    buffer.removeFirst(start)
+                }
+                guard let end = buffer.dropFirst().firstIndex(of: 0x7E) else {
+                    // A frame is at most 2 × 260 bytes stuffed: longer is noise, not a frame.
+                    if buffer.count > 600 {
+                        frames.append(.refused(.malformed))
+                        buffer.removeFirst()
+                        continue
+                    }
+                    break
+                }
+                if end == 1 {
+                    // Two markers in a row: the second starts the frame.
+                    buffer.removeFirst()
+                    continue
+                }
+                let stuffedBody = Array(buffer[1..<end])
+                buffer.removeFirst(end + 1)
+                frames.append(Self.frame(stuffedBody))
+            }
+            return frames
+        }
+
+        static func frame(_ stuffedBody: [UInt8]) -> SensorFrame {
+            var body: [UInt8] = []
+            var escape = false
+            for byte in stuffedBody {
+                if escape {
+                    guard let plain = SPS30Protocol.stuffed.first(where: { $0.value == byte })?.key else {
+                        return .refused(.malformed)
+                    }
+                    body.append(plain)
+                    escape = false
+                } else if byte == 0x7D {
+                    escape = true
+                } else {
+                    body.append(byte)
+                }
+            }
+            guard !escape, body.count >= 5, body.count == 5 + Int(body[3]) else { return .refused(.malformed) }
+            guard ~body.dropLast().reduce(0, { $0 &+ $1 }) == body.last! else { return .refused(.checksum) }
+            let command = body[1]
+            let state = body[2]
+            let data = Array(body[4..<(body.count - 1)])
+            if command == 0x03 && state == 0 && data.count == 40 {
+                func float(_ index: Int) -> Double {
+                    let bits = data[(index * 4)..<(index * 4 + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                    return Double(Float(bitPattern: bits))
+                }
+                let values = (0..<4).map(float)
+                guard values.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return .refused(.malformed) }
+                return .values(
+                    ParticulateValues(pm1_0: values[0], pm2_5: values[1], pm4_0: values[2], pm10: values[3]),
+                    sensorID: nil)
+            }
+            return .reply(command: command, data: [state] + data)
+        }
+    }
+}

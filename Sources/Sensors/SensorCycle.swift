@@ -1,0 +1,186 @@
+/// One reading of a sensor, from waking it to putting it back to sleep: the driver's state
+/// machine (the family's commands are ``SensorCommands``).
+///
+/// Contract (times are the caller's clock, so tests need no waiting):
+/// - ``start(at:)`` wakes the sensor. It must answer (any valid frame) within `timeout`,
+///   or the cycle fails then: a sensor that is missing, silent or not a sensor is never
+///   waited out through the warm-up.
+/// - It is polled once a second. Readings during the warm-up are dropped; those of the
+///   sample window that follows are averaged.
+/// - A silence of `timeout` later on, or the device going away, fails the cycle.
+/// - At the end of the window the sensor is put to sleep (unless `sleepAfter` is off) and
+///   the mean is reported. A refused frame is never a value.
+public struct SensorCycle: Sendable {
+    public struct Plan: Sendable {
+        public var model: SensorModel
+        public var device: String
+        public var warmUp: Duration
+        public var sample: Duration
+        public var timeout: Duration
+        public var sleepAfter: Bool
+        public var correction: SensorSample.Correction
+        public var humidityLimit: Double
+
+        public init(
+            model: SensorModel, device: String, warmUp: Duration = .seconds(30), sample: Duration = .seconds(10),
+            timeout: Duration = .seconds(10), sleepAfter: Bool = true, correction: SensorSample.Correction = .none,
+            humidityLimit: Double = 70
+        ) {
+            (self.model, self.device, self.warmUp, self.sample) = (model, device, warmUp, sample)
+            (self.timeout, self.sleepAfter, self.correction, self.humidityLimit) =
+                (timeout, sleepAfter, correction, humidityLimit)
+        }
+    }
+
+    /// What the caller does next: send these frames, then wait for bytes until `next`
+    /// (and call ``tick(at:)`` then), or stop with the outcome.
+    public struct Action: Sendable {
+        public var send: [[UInt8]] = []
+        public var next: ContinuousClock.Instant?
+        public var outcome: Result<SensorSample, SensorFailure>?
+    }
+
+    private enum State: Sendable {
+        case idle
+        case waking(since: ContinuousClock.Instant)
+        case warming(until: ContinuousClock.Instant)
+        case sampling(from: ContinuousClock.Instant, until: ContinuousClock.Instant, readings: [ParticulateValues])
+        case finished
+    }
+
+    public let plan: Plan
+    private let commands: SensorCommands
+    private var state = State.idle
+    private var lastAnswer: ContinuousClock.Instant?
+    private var refused = 0
+    private var nextPoll: ContinuousClock.Instant?
+    private var serial: String?
+    private var warmedFor: Duration = .zero
+
+    public init(_ plan: Plan) {
+        self.plan = plan
+        commands = SensorCommands(plan.model)
+    }
+
+    public mutating func start(at now: ContinuousClock.Instant) -> Action {
+        guard case .idle = state else { return Action() }
+        state = .waking(since: now)
+        nextPoll = now + .seconds(1)
+        return Action(send: commands.wake + (commands.identify.map { [$0] } ?? []) + [commands.poll], next: nextPoll)
+    }
+
+    public mutating func received(_ frame: SensorFrame, at now: ContinuousClock.Instant) -> Action {
+        switch frame {
+        case .refused:
+            refused += 1
+            return Action(next: nextPoll)
+        case .reply(let command, let data):
+            answered(at: now)
+            if command == 0xD0, data.first == 0 { serial = Self.text(data.dropFirst()) }
+            return Action(next: nextPoll)
+        case .values(let values, let id):
+            answered(at: now)
+            if let id { serial = id }
+            if case .sampling(let from, let until, var readings) = state {
+                readings.append(values)
+                state = .sampling(from: from, until: until, readings: readings)
+            }
+            return Action(next: nextPoll)
+        }
+    }
+
+    public mutating func tick(at now: ContinuousClock.Instant) -> Action {
+        switch state {
+        case .idle, .finished: return Action()
+        case .waking(let since):
+            guard lastAnswer == nil else { return advance(at: now) }
+            if now - since >= plan.timeout {
+                return fail(refused > 0 ? .notASensor(plan.device) : .noAnswer(plan.device))
+            }
+            return poll(at: now)
+        case .warming, .sampling:
+            if let last = lastAnswer, now - last >= plan.timeout { return fail(.silent(plan.device)) }
+            return advance(at: now)
+        }
+    }
+
+    /// The device went away or could not be read or written.
+    public mutating func deviceFailed(_ failure: SensorFailure) -> Action {
+        fail(failure)
+    }
+
+    private mutating func answered(at now: ContinuousClock.Instant) {
+        lastAnswer = now
+        if case .waking(let since) = state {
+            warmedFor = plan.warmUp
+            state = .warming(until: since + plan.warmUp)
+        }
+    }
+
+    private mutating func advance(at now: ContinuousClock.Instant) -> Action {
+        switch state {
+        case .warming(let until) where now >= until:
+            state = .sampling(from: now, until: now + plan.sample, readings: [])
+            return poll(at: now)
+        case .sampling(let from, let until, let readings) where now >= until:
+            guard !readings.isEmpty else { return fail(.silent(plan.device)) }
+            state = .finished
+            let seconds = Double((now - from).components.seconds)
+            let sample = SensorSample(
+                model: plan.model, device: plan.device, serial: serial, readings: readings, windowSeconds: seconds,
+                warmUpSeconds: Double(warmedFor.components.seconds), correction: plan.correction,
+                humidityLimit: plan.humidityLimit)
+            return Action(send: plan.sleepAfter ? commands.sleep : [], outcome: .success(sample))
+        default:
+            return poll(at: now)
+        }
+    }
+
+    private mutating func poll(at now: ContinuousClock.Instant) -> Action {
+        nextPoll = now + .seconds(1)
+        return Action(send: [commands.poll], next: nextPoll)
+    }
+
+    private mutating func fail(_ failure: SensorFailure) -> Action {
+        let wasAwake = lastAnswer != nil
+        state = .finished
+        // A sensor that answered and then failed (silence) is asked to sleep all the same.
+        let sleep = wasAwake && plan.sleepAfter && failure.deviceIsThere ? commands.sleep : []
+        return Action(send: sleep, outcome: .failure(failure))
+    }
+
+    static func text(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+}
+
+/// Why a reading was not made.
+public enum SensorFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing came back within the timeout after waking it.
+    case noAnswer(String)
+    /// Bytes came back, but never a valid frame: another device, or the wrong baud.
+    case notASensor(String)
+    /// It answered, then stopped sending for the timeout.
+    case silent(String)
+    /// The device node could not be opened or used.
+    case device(String, reason: String, kind: DeviceProblem)
+
+    public enum DeviceProblem: Sendable, Equatable {
+        case missing, permission, busy, gone, other
+    }
+
+    public var description: String {
+        switch self {
+        case .noAnswer(let path): return "the sensor on \(path) did not answer"
+        case .notASensor(let path): return "\(path) sent bytes, but no valid sensor frame (wrong model or baud?)"
+        case .silent(let path): return "the sensor on \(path) stopped sending"
+        case .device(_, let reason, _): return reason
+        }
+    }
+
+    /// True when it is worth telling the device to sleep (it is still there).
+    var deviceIsThere: Bool {
+        if case .device = self { return false }
+        return true
+    }
+}

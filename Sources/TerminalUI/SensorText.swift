@@ -1,0 +1,43 @@
+import AirQuality
+import Foundation
+import Sensors
+
+/// `airloc sense` for a person: the mean PM values, how the mean was made, and the flags.
+public struct SensorText {
+    public var console: Console
+
+    public init(console: Console) { self.console = console }
+
+    public func render(_ sample: SensorSample) -> String {
+        let mean = sample.mean
+        var values = [String]()
+        if let pm1 = mean.pm1_0 { values.append("PM1 \(formatConcentration(pm1))") }
+        values.append("PM2.5 " + console.bold(formatConcentration(mean.pm2_5)) + " µg/m³")
+        if let pm4 = mean.pm4_0 { values.append("PM4 \(formatConcentration(pm4))") }
+        values.append("PM10 \(formatConcentration(mean.pm10))")
+        var lines = ["Measured here  " + values.joined(separator: " · ")]
+        var detail = ["\(sample.model.displayName) on \(sample.device)"]
+        if let serial = sample.serial { detail.append("serial \(serial)") }
+        detail.append("\(sample.samples) samples over \(Int(sample.windowSeconds)) s")
+        lines.append("  " + console.dim(detail.joined(separator: " · ")))
+        if let aqi = sample.usAQI {
+            lines.append("  US AQI \(aqi) (\(AQICategory(aqi: aqi).name)), an instantaneous estimate")
+        }
+        if let corrected = sample.correctedPM2_5 {
+            lines.append("  PM2.5 corrected (US EPA, CF=1 with humidity) \(formatConcentration(corrected)) µg/m³")
+        }
+        if let temperature = mean.temperatureC, let humidity = mean.relativeHumidity {
+            lines.append("  \(String(format: "%.1f", temperature)) °C · \(Int(humidity.rounded())) % humidity")
+        }
+        for flag in sample.flags { lines.append("  " + console.warning("⚠ " + Self.explain(flag))) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func explain(_ flag: SensorSample.Flag) -> String {
+        switch flag {
+        case .humidity: return "humid air: particles swell, the value reads high"
+        case .warmUpCutShort: return "warm-up shorter than the sensor needs: values may not be stable"
+        case .outOfRange: return "a value beyond the sensor's range"
+        }
+    }
+}

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""A particulate sensor on a pseudo-terminal, speaking the real protocol (the tests' and
+the demo's stand-in for an SDS011, a Plantower PMS or a Sensirion SPS30).
+
+    sensor-double.py MODEL [--pm25 X] [--pm10 X] [--humidity X] [--fault F] [--link PATH]
+
+Prints "DEVICE <path>" on stdout once the pty is ready (and makes PATH a symlink to it
+with --link), then one line per command it understood ("CMD sleep", "CMD read", ...) and
+"DATA n" per reading sent, flushed, so a test can wait for them. Frames follow
+../shared/reference/air-sensors.md. Faults:
+  corrupt      every reading with a wrong checksum
+  corrupt-odd  every other reading with a wrong checksum (the rest are good)
+  truncate     readings cut short
+  garbage      bytes that are never a frame, in place of every answer
+  silent       reads commands, never answers
+  vanish-after=N  closes the pty after N readings (an adapter pulled out)
+Ends on SIGTERM (the test harness kills its process group).
+"""
+import os, select, signal, struct, sys, time, tty
+
+args = sys.argv[1:]
+if not args or args[0] in ("-h", "--help"):
+    print(__doc__)
+    sys.exit(0 if args else 64)
+model = args[0]
+opts = {"pm25": 12.3, "pm10": 20.1, "humidity": 45.0, "temperature": 21.5, "fault": "", "link": ""}
+i = 1
+while i < len(args):
+    key = args[i].lstrip("-")
+    if "=" in key:
+        key, value = key.split("=", 1)
+    else:
+        i += 1
+        value = args[i]
+    opts[key] = value if key in ("fault", "link") else float(value)
+    i += 1
+fault = opts["fault"]
+vanish_after = int(fault.split("=")[1]) if fault.startswith("vanish-after=") else None
+
+master, slave = os.openpty()
+tty.setraw(slave)
+path = os.ttyname(slave)
+if opts["link"]:
+    try:
+        os.unlink(opts["link"])
+    except FileNotFoundError:
+        pass
+    os.symlink(path, opts["link"])
+print("DEVICE", path, flush=True)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+state = {"awake": True, "active": model != "sps30", "measuring": model != "sps30", "readings": 0}
+
+
+def say(line):
+    print(line, flush=True)
+
+
+def send(data):
+    if fault == "silent":
+        return
+    if fault == "garbage":
+        data = bytes((0x10 + (b * 7) % 0x60) for b in range(len(data)))  # never a header byte
+    os.write(master, data)
+
+
+def reading_sent():
+    state["readings"] += 1
+    say("DATA %d" % state["readings"])
+    if vanish_after is not None and state["readings"] >= vanish_after:
+        say("VANISH")
+        os.close(master)
+        os.close(slave)
+        time.sleep(3600)
+
+
+def spoil(frame, index):
+    if fault == "corrupt" or (fault == "corrupt-odd" and index % 2 == 1):
+        frame = bytearray(frame)
+        frame[len(frame) // 2] ^= 0x01
+        return bytes(frame)
+    if fault == "truncate":
+        return frame[: len(frame) // 2]
+    return frame
+
+
+# --- SDS011 -------------------------------------------------------------------------
+def sds_data():
+    p25, p10 = int(round(opts["pm25"] * 10)), int(round(opts["pm10"] * 10))
+    body = bytes([p25 & 0xFF, p25 >> 8, p10 & 0xFF, p10 >> 8, 0xA1, 0x60])
+    return bytes([0xAA, 0xC0]) + body + bytes([sum(body) & 0xFF, 0xAB])
+
+
+def sds_reply(cmd, d1=0, d2=0, d3=0):
+    body = bytes([cmd, d1, d2, d3, 0xA1, 0x60])
+    return bytes([0xAA, 0xC5]) + body + bytes([sum(body) & 0xFF, 0xAB])
+
+
+def sds_command(frame):
+    if len(frame) != 19 or sum(frame[2:17]) & 0xFF != frame[17]:
+        say("BAD command")
+        return
+    cmd, d1, d2 = frame[2], frame[3], frame[4]
+    if cmd == 0x02:
+        state["active"] = d2 == 0 if d1 == 1 else state["active"]
+        say("CMD " + ("active" if state["active"] else "query-mode"))
+        send(sds_reply(0x02, d1, 0 if state["active"] else 1))
+    elif cmd == 0x04:
+        say("CMD read")
+        if state["awake"]:
+            send(spoil(sds_data(), state["readings"]))
+            reading_sent()
+    elif cmd == 0x06:
+        if d1 == 1:
+            state["awake"] = d2 == 1
+            say("CMD " + ("wake" if state["awake"] else "sleep"))
+        send(sds_reply(0x06, d1, 1 if state["awake"] else 0))
+    elif cmd == 0x08:
+        say("CMD period %d" % d2)
+        send(sds_reply(0x08, d1, d2))
+    elif cmd == 0x07:
+        say("CMD firmware")
+        send(sds_reply(0x07, 18, 11, 16))
+
+
+# --- Plantower -----------------------------------------------------------------------
+def pms_data():
+    p25 = int(round(opts["pm25"]))
+    p10 = int(round(opts["pm10"]))
+    cf1 = int(round(opts["pm25"] * 1.5))
+    values = [p25 // 2, cf1, p10, p25 // 2, p25, p10, 900, 300, 80, 20, 5, 1, 0]
+    if model == "pms5003t":
+        values[9] = int(round(opts["temperature"] * 10))
+        values[10] = int(round(opts["humidity"] * 10))
+    frame = bytes([0x42, 0x4D, 0, 28]) + b"".join(struct.pack(">H", v & 0xFFFF) for v in values)
+    return frame + struct.pack(">H", sum(frame) & 0xFFFF)
+
+
+def pms_command(frame):
+    if len(frame) != 7 or sum(frame[:5]) != (frame[5] << 8 | frame[6]):
+        say("BAD command")
+        return
+    cmd, data = frame[2], frame[4]
+    if cmd == 0xE1:
+        state["active"] = data == 1
+        say("CMD " + ("active" if state["active"] else "passive"))
+    elif cmd == 0xE2:
+        say("CMD read")
+        if state["awake"]:
+            send(spoil(pms_data(), state["readings"]))
+            reading_sent()
+    elif cmd == 0xE4:
+        state["awake"] = data == 1
+        say("CMD " + ("wake" if state["awake"] else "sleep"))
+
+
+# --- SPS30 (SHDLC) --------------------------------------------------------------------
+STUFF = {0x7E: 0x5E, 0x7D: 0x5D, 0x11: 0x31, 0x13: 0x33}
+
+
+def shdlc(cmd, data, status=0):
+    body = bytes([0, cmd, status, len(data)]) + data
+    body += bytes([~sum(body) & 0xFF])
+    out = bytearray([0x7E])
+    for b in body:
+        out += bytes([0x7D, STUFF[b]]) if b in STUFF else bytes([b])
+    return bytes(out + b"\x7E")
+
+
+def sps_values():
+    p25, p10 = opts["pm25"], opts["pm10"]
+    floats = [p25 * 0.6, p25, (p25 + p10) / 2, p10, 30.0, 40.0, 45.0, 46.0, 46.5, 0.6]
+    return b"".join(struct.pack(">f", f) for f in floats)
+
+
+def sps_command(body):
+    cmd = body[1]
+    if cmd == 0x00:
+        state["measuring"] = True
+        say("CMD start")
+        send(shdlc(0x00, b""))
+    elif cmd == 0x01:
+        state["measuring"] = False
+        say("CMD stop")
+        send(shdlc(0x01, b""))
+    elif cmd == 0x03:
+        say("CMD read")
+        if state["awake"] and state["measuring"]:
+            send(spoil(shdlc(0x03, sps_values()), state["readings"]))
+            reading_sent()
+        elif state["awake"]:
+            send(shdlc(0x03, b""))
+    elif cmd == 0x10:
+        state["awake"] = False
+        say("CMD sleep")
+        send(shdlc(0x10, b""))
+    elif cmd == 0x11:
+        state["awake"] = True
+        say("CMD wake")
+        send(shdlc(0x11, b""))
+    elif cmd == 0xD0:
+        say("CMD serial")
+        send(shdlc(0xD0, b"DOUBLE0001\x00"))
+    else:
+        send(shdlc(cmd, b"", status=0x43))
+
+
+def unstuff(raw):
+    out, escape = bytearray(), False
+    for b in raw:
+        if escape:
+            out.append({v: k for k, v in STUFF.items()}.get(b, 0))
+            escape = False
+        elif b == 0x7D:
+            escape = True
+        else:
+            out.append(b)
+    return bytes(out)
+
+
+buffer = b""
+last_active = time.monotonic()
+while True:
+    ready, _, _ = select.select([master], [], [], 0.2)
+    if master in ready:
+        try:
+            buffer += os.read(master, 512)
+        except OSError:
+            buffer = b""
+    if model == "sds011":
+        while len(buffer) >= 19:
+            start = buffer.find(b"\xAA\xB4")
+            if start < 0:
+                buffer = b""
+                break
+            if len(buffer) - start < 19:
+                buffer = buffer[start:]
+                break
+            sds_command(buffer[start : start + 19])
+            buffer = buffer[start + 19 :]
+    elif model == "sps30":
+        while True:
+            start = buffer.find(b"\x7E")
+            end = buffer.find(b"\x7E", start + 1) if start >= 0 else -1
+            if start < 0 or end < 0:
+                break
+            body = unstuff(buffer[start + 1 : end])
+            buffer = buffer[end + 1 :]
+            if len(body) >= 4 and len(body) == 4 + body[2] and ~sum(body[:-1]) & 0xFF == body[-1]:
+                sps_command(body)
+            elif body:
+                buffer = b"\x7E" + buffer  # the closing marker began the next frame
+    else:
+        while len(buffer) >= 7:
+            start = buffer.find(b"\x42\x4D")
+            if start < 0:
+                buffer = b""
+                break
+            if len(buffer) - start < 7:
+                buffer = buffer[start:]
+                break
+            pms_command(buffer[start : start + 7])
+            buffer = buffer[start + 7 :]
+    # Active reporting (SDS011 by default, Plantower in active mode): one reading a second.
+    if model != "sps30" and state["active"] and state["awake"] and time.monotonic() - last_active >= 1:
+        last_active = time.monotonic()
+        send(spoil(sds_data() if model == "sds011" else pms_data(), state["readings"]))
+        reading_sent()
