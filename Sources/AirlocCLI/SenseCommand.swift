@@ -41,7 +41,7 @@ extension CLIError {
     /// A failed reading: what went wrong and what to do, with its exit status.
     init(_ failure: SensorFailure) {
         switch failure {
-        case .noAnswer, .notASensor, .silent:
+        case .noAnswer, .notASensor, .silent, .invalidFrames:
             self.init(
                 code: .unavailable,
                 message: failure.description + "; check [sensor] model, the wiring and the power (`airloc doctor`)")

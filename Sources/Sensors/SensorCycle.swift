@@ -52,7 +52,10 @@ public struct SensorCycle: Sendable {
     private let commands: SensorCommands
     private var state = State.idle
     private var lastAnswer: ContinuousClock.Instant?
+    /// The last reading, or the first answer before any: silence is counted from it.
+    private var lastReading: ContinuousClock.Instant?
     private var refused = 0
+    private var refusedSinceReading = 0
     private var nextPoll: ContinuousClock.Instant?
     private var serial: String?
     private var warmedFor: Duration = .zero
@@ -73,6 +76,7 @@ public struct SensorCycle: Sendable {
         switch frame {
         case .refused:
             refused += 1
+            refusedSinceReading += 1
             return Action(next: nextPoll)
         case .reply(let command, let data):
             answered(at: now)
@@ -80,6 +84,8 @@ public struct SensorCycle: Sendable {
             return Action(next: nextPoll)
         case .values(let values, let id):
             answered(at: now)
+            lastReading = now
+            refusedSinceReading = 0
             if let id { serial = id }
             if case .sampling(let from, let until, var readings) = state {
                 readings.append(values)
@@ -99,7 +105,9 @@ public struct SensorCycle: Sendable {
             }
             return poll(at: now)
         case .warming, .sampling:
-            if let last = lastAnswer, now - last >= plan.timeout { return fail(.silent(plan.device)) }
+            if let last = lastReading ?? lastAnswer, now - last >= plan.timeout {
+                return fail(refusedSinceReading > 0 ? .invalidFrames(plan.device) : .silent(plan.device))
+            }
             return advance(at: now)
         }
     }
@@ -162,6 +170,8 @@ public enum SensorFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case notASensor(String)
     /// It answered, then stopped sending for the timeout.
     case silent(String)
+    /// It answered, then sent only frames that failed their checksum or were cut short.
+    case invalidFrames(String)
     /// The device node could not be opened or used.
     case device(String, reason: String, kind: DeviceProblem)
 
@@ -174,6 +184,8 @@ public enum SensorFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .noAnswer(let path): return "the sensor on \(path) did not answer"
         case .notASensor(let path): return "\(path) sent bytes, but no valid sensor frame (wrong model or baud?)"
         case .silent(let path): return "the sensor on \(path) stopped sending"
+        case .invalidFrames(let path):
+            return "the sensor on \(path) sends no valid readings (bad checksums or frames cut short)"
         case .device(_, let reason, _): return reason
         }
     }
