@@ -43,9 +43,12 @@ let package = Package(
             dependencies: ["Arguments", "Airloc", "AirQuality", "Sensors", "Platform", "Location", "Web", "CINIH"]),
         .target(
             name: "Logbook",
-            dependencies: ["Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "CSQLite"]),
+            dependencies: [
+                "Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "Sensors", "CSQLite",
+            ]),
         .target(
-            name: "Fleet", dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "CMosquitto"]),
+            name: "Fleet",
+            dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "Sensors", "CMosquitto"]),
         .target(
             name: "TerminalUI",
             dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Sensors", "CWideChar"]),

@@ -1,6 +1,7 @@
 import AirQuality
 import Foundation
 import Geo
+import Sensors
 import Web
 
 /// What a loop over a followed location does with what happens: the logger writes it,
@@ -21,6 +22,9 @@ public protocol AirFollowConsumer {
     mutating func noPosition(_ reason: String, kind: FollowEvent.Kind)
     /// The provider answers again.
     mutating func reachable(_ provider: String)
+    /// A reading of the particulate sensor ended; `fix` is the one in force (nil before
+    /// the first).
+    mutating func measured(_ result: Result<SensorSample, SensorFailure>, fix: Fix?, provider: String?) async
     /// Time passed (about once a second), at `now` of the injected clock.
     mutating func ticked(at now: Date) async
     /// An event or tick has been handled in full.
@@ -33,6 +37,7 @@ extension AirFollowConsumer {
     public func mayFetchAir() -> Bool { true }
     public mutating func noPosition(_ reason: String, kind: FollowEvent.Kind) {}
     public mutating func reachable(_ provider: String) {}
+    public mutating func measured(_ result: Result<SensorSample, SensorFailure>, fix: Fix?, provider: String?) async {}
     public mutating func ticked(at now: Date) async {}
     public mutating func settled() async {}
 }
@@ -52,6 +57,11 @@ extension AirFollowConsumer {
 ///   (SIGTERM) hands nothing on: nothing was learned about the air.
 /// - A lost or disconnected provider restarts the trigger (the next point opens a
 ///   segment) and is handed on as ``AirFollowConsumer/noPosition(_:kind:)``.
+/// - With a `sensor`, a reading starts at the first tick and every `[sensor] interval`
+///   after the previous one started; it runs beside the loop (its warm-up does not hold up
+///   the track) and its end comes back through the loop, in order with everything else, as
+///   ``AirFollowConsumer/measured(_:fix:provider:)``. A failed reading (the sensor
+///   unplugged) is tried again at the next interval: the port is opened afresh each time.
 public struct AirFollow<Consumer: AirFollowConsumer> {
     public var consumer: Consumer
     public private(set) var trigger: LogTrigger
@@ -59,16 +69,22 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     public let time: any TimeSource
     /// Fetches the report for a fix (the logger's without the climate, the watch's as asked).
     let fetch: @Sendable (Fix, String) async -> AirReport
+    /// The particulate sensor, read every `[sensor] interval`.
+    public let sensor: (any ParticulateSensor)?
     private var lastFix: (fix: Fix, provider: String)?
+    private var schedule: SensorSchedule
+    private var readings: AsyncStream<FollowInput>.Continuation?
 
     public init(
-        consumer: Consumer, settings: Settings, time: any TimeSource,
+        consumer: Consumer, settings: Settings, time: any TimeSource, sensor: (any ParticulateSensor)? = nil,
         fetch: @escaping @Sendable (Fix, String) async -> AirReport
     ) {
         self.consumer = consumer
         self.settings = settings
         self.time = time
         self.fetch = fetch
+        self.sensor = sensor
+        schedule = SensorSchedule(interval: settings.sensor.interval)
         trigger = LogTrigger(options: settings.logTrigger)
     }
 
@@ -90,6 +106,10 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     public mutating func tick() async {
         let now = time.date
         await consumer.ticked(at: now)
+        if let sensor, let readings, schedule.due(at: now) {
+            schedule.started(at: now)
+            Task { readings.yield(.measured(await sensor.reading())) }
+        }
         guard let last = lastFix else { return }
         for action in trigger.tick(at: now) {
             if case .fetchAir = action { await fetchAir(last.fix, provider: last.provider, at: now) }
@@ -115,12 +135,21 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         await consumer.fetched(report, reading: reading, fix: fix, provider: provider)
     }
 
+    /// A reading ended: handed on with the fix in force.
+    public mutating func measured(_ result: Result<SensorSample, SensorFailure>) async {
+        schedule.finished()
+        await consumer.measured(result, fix: lastFix?.fix, provider: lastFix?.provider)
+    }
+
     /// Follows `following` until the task is cancelled, with a tick every second of
     /// `time` (also after its events end: a fixed place reports once).
     public mutating func run(_ following: LocationSession.Following) async {
+        let (measurements, continuation) = AsyncStream<FollowInput>.makeStream()
+        readings = continuation
+        defer { continuation.finish() }
         await tick()
         await consumer.settled()
-        for await input in following.withTicks(time: time) {
+        for await input in following.withTicks(time: time, also: measurements) {
             if Task.isCancelled { return }
             switch input {
             case .event(let event):
@@ -136,6 +165,9 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
                 }
             case .tick:
                 await tick()
+            case .measured(let result):
+                if Task.isCancelled { return }
+                await measured(result)
             }
             if Task.isCancelled { return }
             await consumer.settled()

@@ -1,4 +1,5 @@
 import Foundation
+import Sensors
 import Web
 
 /// A followed location's events, with a tick between them: what a loop that also acts on
@@ -11,14 +12,23 @@ import Web
 public enum FollowInput: Sendable {
     case event(FollowEvent)
     case tick
+    /// A reading of the particulate sensor ended (it runs beside the loop: a warm-up must
+    /// not hold up the track).
+    case measured(Result<SensorSample, SensorFailure>)
 }
 
 extension LocationSession.Following {
-    public func withTicks(every interval: Duration = .seconds(1), time: any TimeSource) -> AsyncStream<FollowInput> {
+    public func withTicks(
+        every interval: Duration = .seconds(1), time: any TimeSource, also extra: AsyncStream<FollowInput>? = nil
+    ) -> AsyncStream<FollowInput> {
         let events = self.events
         let (inputs, continuation) = AsyncStream<FollowInput>.makeStream()
         let forward = Task {
             for await event in events { continuation.yield(.event(event)) }
+        }
+        let other = Task {
+            guard let extra else { return }
+            for await input in extra { continuation.yield(input) }
         }
         let ticker = Task {
             while !Task.isCancelled {
@@ -28,6 +38,7 @@ extension LocationSession.Following {
         }
         continuation.onTermination = { _ in
             forward.cancel()
+            other.cancel()
             ticker.cancel()
         }
         return inputs

@@ -18,7 +18,7 @@ enum LogCommand {
         options: LocationOptions.specs + [
             .flag(.json, "with status: print JSON (schema airloc.log-status/1)"),
             .value(.format, "FORMAT", "with export: ndjson, csv, gpx or geojson"),
-            .value(.kind, "KIND", "with export: track, air or all (default all)"),
+            .value(.kind, "KIND", "with export: track, air, sensor or all (default all)"),
             .value(.since, "T", "with export: rows from T on"),
             .value(.until, "T", "with export: rows before T"),
             .value(.output, "FILE", "with export: write FILE (0600) instead of stdout"),
@@ -110,6 +110,7 @@ enum LogCommand {
             "air:       \(count: document.airRows, "reading") (\(document.pending) pending back-fill, "
                 + "\(document.unavailable) unavailable)",
         ]
+        if document.sensorRows > 0 { lines.append("sensor:    \(count: document.sensorRows, "measured reading")") }
         if let first = document.firstTime, let last = document.lastTime {
             lines.append("time:      \(first) – \(last)")
         }

@@ -22,7 +22,8 @@ enum LogExportCommand {
         }
         let kindText = arguments.value(.kind) ?? "all"
         guard let kind = LogExport.Kind(rawValue: kindText) else {
-            throw .usage("unknown --kind '\(kindText.prefix(40))': expected track, air or all", command: command)
+            throw .usage(
+                "unknown --kind '\(kindText.prefix(40))': expected track, air, sensor or all", command: command)
         }
         let now = Date()
         var window = LogWindow()

@@ -3,6 +3,7 @@ import Arguments
 import Fleet
 import Logbook
 import Platform
+import Sensors
 
 /// `airloc log run`: the field logger in the foreground, until SIGTERM or SIGINT.
 ///
@@ -41,10 +42,21 @@ enum LogRun {
             }
         }
         if let publisher { console.err("airloc: publishing to \(publisher.destination)\n") }
+        let sensor = settings.sensor.plan.map(SerialSensor.init(plan:))
+        if let plan = settings.sensor.plan {
+            console.err(
+                "airloc: reading the \(plan.model.displayName) on \(plan.device) every \(Int(settings.sensor.interval)) s\n"
+            )
+        }
         let logger = FieldLogger(
-            logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
+            logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy, sensor: sensor,
             notify: { notice in
-                let remedy = notice.remedy == .checkGPSD ? " (`airloc doctor` checks gpsd and the receiver)" : ""
+                let remedy: String
+                switch notice.remedy {
+                case .checkGPSD?: remedy = " (`airloc doctor` checks gpsd and the receiver)"
+                case .checkSensor?: remedy = " (`airloc doctor` checks the sensor; `airloc sense` reads it once)"
+                case nil: remedy = ""
+                }
                 console.err("airloc: \(notice.level.rawValue): \(notice.message)\(remedy)\n")
             })
         let service = LoggingService(logger: logger, publisher: publisher)
@@ -53,7 +65,8 @@ enum LogRun {
         console.err(
             "airloc: stopped; this run wrote \(count: written.track, "track point"), "
                 + "\(count: written.air, "air reading"), \(count: written.pending, "pending hour"), "
-                + "back-filled \(count: written.backfilled, "hour")\n")
+                + "back-filled \(count: written.backfilled, "hour")"
+                + (written.sensor > 0 ? ", \(count: written.sensor, "sensor reading")" : "") + "\n")
         if let refused = outcome.refused {
             throw CLIError(code: .config, message: "MQTT: \(refused); \(FleetAdvice.credentials)")
         }

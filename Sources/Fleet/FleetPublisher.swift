@@ -43,6 +43,8 @@ public struct FleetPublisher: Sendable {
     private var inFlight: [Int32: (key: String, revision: Int64)] = [:]
     /// The retained state and position last published, and the hour of that state.
     private var retained: (state: String?, position: String?, stateHour: Date?) = (nil, nil, nil)
+    /// The retained measured values last published (`<prefix>/measured`).
+    private var retainedMeasured: String?
     private var greetedConnection = 0
     private var reportedError: String?
     /// Rows the broker acknowledged during this run.
@@ -69,7 +71,7 @@ public struct FleetPublisher: Sendable {
     var discovery: HomeAssistantDiscovery {
         HomeAssistantDiscovery(
             deviceID: deviceID, prefix: prefix, discoveryPrefix: settings.mqtt.discoveryPrefix,
-            tracker: settings.mqtt.position != .none)
+            tracker: settings.mqtt.position != .none, measured: settings.sensor.model)
     }
 
     /// Drains the outbox until the task is cancelled (nil), or until the broker refuses the
@@ -124,6 +126,9 @@ public struct FleetPublisher: Sendable {
         // A broker that lost its retained messages (restarted without persistence) would
         // leave Home Assistant blank until the next reading.
         if let state = retained.state { _ = try? connection.publish("\(prefix)/state", state, retain: true) }
+        if let measured = retainedMeasured {
+            _ = try? connection.publish("\(prefix)/measured", measured, retain: true)
+        }
         if let position = retained.position {
             _ = try? connection.publish("\(prefix)/position", position, retain: true)
         }
@@ -177,8 +182,11 @@ public struct FleetPublisher: Sendable {
         case (.air(var record), .coarse):
             record.coordinate = record.coordinate.rounded(toDegrees: precision)
             return Logbook.OutboxRow.air(record).json
-        case (.air, .none):
+        case (.air, .none), (.sensor, .none):
             return row.json(position: false)
+        case (.sensor(var reading), .coarse):
+            reading.coordinate = reading.coordinate?.rounded(toDegrees: precision)
+            return Logbook.OutboxRow.sensor(reading).json
         default: return row.json
         }
     }
@@ -215,8 +223,28 @@ public struct FleetPublisher: Sendable {
             guard payload != retained.position else { return }
             retained.position = payload
             _ = try? connection.publish("\(prefix)/position", payload, retain: true)
+        case .sensor(let reading) where now.timeIntervalSince(reading.time) < max(600, 2 * settings.sensor.interval):
+            let payload = HomeAssistantDiscovery.json(Self.measured(reading))
+            retainedMeasured = payload
+            _ = try? connection.publish("\(prefix)/measured", payload, retain: true)
         default: break
         }
+    }
+
+    /// What `<prefix>/measured` says of a sensor reading: the values Home Assistant's
+    /// measured entities read, and when and with what they were made.
+    static func measured(_ reading: SensorRecord) -> [String: Any] {
+        let v = reading.values
+        var state: [String: Any] = [
+            "time": UTCTime.iso8601Seconds(reading.time), "model": reading.model, "pm2_5": v.pm2_5, "pm10": v.pm10,
+            "samples": reading.samples, "flags": reading.flags,
+        ]
+        state["pm1_0"] = v.pm1_0
+        state["pm4_0"] = v.pm4_0
+        state["temperature_c"] = v.temperatureC
+        state["relative_humidity"] = v.relativeHumidity
+        state["us_aqi"] = reading.usAQI
+        return state
     }
 
     /// What `<prefix>/state` says of an air reading; the category's name as the EPA

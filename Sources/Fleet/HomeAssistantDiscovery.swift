@@ -1,5 +1,6 @@
 import Airloc
 import Foundation
+import Sensors
 import Web
 
 /// Home Assistant MQTT discovery for one device: retained config messages that make its
@@ -16,6 +17,8 @@ public struct HomeAssistantDiscovery: Sendable {
     public var prefix: String
     public var discoveryPrefix: String
     public var tracker: Bool
+    /// The particulate sensor, when one is configured: its measured entities.
+    public var measured: SensorModel? = nil
 
     public struct Sensor: Sendable {
         var object: String
@@ -42,6 +45,30 @@ public struct HomeAssistantDiscovery: Sendable {
         Sensor(object: "category", name: "Air quality", field: "category_name", deviceClass: nil, unit: nil),
     ]
 
+    /// The measured entities a sensor adds, read from `<prefix>/measured`.
+    static func measuredSensors(_ model: SensorModel) -> [Sensor] {
+        var sensors = [
+            Sensor(object: "measured_pm25", name: "PM2.5 measured", field: "pm2_5", deviceClass: "pm25", unit: "µg/m³"),
+            Sensor(object: "measured_pm10", name: "PM10 measured", field: "pm10", deviceClass: "pm10", unit: "µg/m³"),
+        ]
+        if model != .sds011 {
+            sensors.insert(
+                Sensor(object: "measured_pm1", name: "PM1 measured", field: "pm1_0", deviceClass: "pm1", unit: "µg/m³"),
+                at: 0)
+        }
+        if model.measuresHumidity {
+            sensors += [
+                Sensor(
+                    object: "measured_temperature", name: "Temperature", field: "temperature_c",
+                    deviceClass: "temperature", unit: "°C"),
+                Sensor(
+                    object: "measured_humidity", name: "Humidity", field: "relative_humidity", deviceClass: "humidity",
+                    unit: "%"),
+            ]
+        }
+        return sensors
+    }
+
     var node: String { "airloc_\(deviceID)" }
 
     var device: [String: Any] {
@@ -54,11 +81,13 @@ public struct HomeAssistantDiscovery: Sendable {
     /// (topic, retained JSON payload) for every entity.
     public var messages: [(topic: String, payload: String)] {
         var messages: [(String, String)] = []
-        for sensor in Self.sensors {
+        let measuredSensors = measured.map(Self.measuredSensors) ?? []
+        for sensor in Self.sensors + measuredSensors {
+            let topic = measuredSensors.contains { $0.object == sensor.object } ? "measured" : "state"
             var config: [String: Any] = [
                 "name": sensor.name, "unique_id": "\(node)_\(sensor.object)",
                 "default_entity_id": "sensor.\(node)_\(sensor.object)",
-                "state_topic": "\(prefix)/state", "value_template": "{{ value_json.\(sensor.field) }}",
+                "state_topic": "\(prefix)/\(topic)", "value_template": "{{ value_json.\(sensor.field) }}",
                 "availability_topic": "\(prefix)/status", "payload_available": "online",
                 "payload_not_available": "offline", "device": device,
                 "origin": ["name": "airloc", "sw_version": AirlocVersion.string],

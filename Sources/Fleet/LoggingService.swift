@@ -18,7 +18,7 @@ public struct LoggingService: Sendable {
     public var publisher: FleetPublisher?
 
     public struct Outcome: Sendable {
-        public var written: (track: Int, air: Int, pending: Int, backfilled: Int)
+        public var written: (track: Int, air: Int, pending: Int, backfilled: Int, sensor: Int)
         /// The broker's refusal of the credentials, when that ended the run.
         public var refused: String?
     }

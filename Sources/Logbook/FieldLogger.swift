@@ -5,6 +5,7 @@ import Gazetteer
 import Geo
 import Location
 import Platform
+import Sensors
 import Web
 
 /// The field logger: follows the location, records track points and air readings in the
@@ -32,18 +33,19 @@ public struct FieldLogger: Sendable {
     public var trigger: LogTrigger { engine.trigger }
     public var clock: GPSClock { engine.consumer.clock }
     /// Rows written by this run.
-    public var written: (track: Int, air: Int, pending: Int, backfilled: Int) { engine.consumer.written }
+    public var written: (track: Int, air: Int, pending: Int, backfilled: Int, sensor: Int) { engine.consumer.written }
 
     public init(
         logbook: Logbook, settings: Settings, gazetteer: Gazetteer, accuracy: AccuracyAuthorization,
         transport: any HTTPTransport = NetworkTransport(), time: any TimeSource = SystemTime(),
+        sensor: (any ParticulateSensor)? = nil,
         bootID: String? = BootClock.bootID, bootSeconds: @escaping @Sendable () -> Double? = { BootClock.seconds },
         notify: @escaping @Sendable (LoggerNotice) -> Void = { _ in }
     ) {
         let writer = LogbookWriter(
             logbook: logbook, settings: settings, transport: transport, time: time, bootID: bootID,
             bootSeconds: bootSeconds, notify: notify)
-        engine = AirFollow(consumer: writer, settings: settings, time: time) { fix, provider in
+        engine = AirFollow(consumer: writer, settings: settings, time: time, sensor: sensor) { fix, provider in
             await AirReport.make(
                 fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
                 request: AirReport.Request(climate: false), transport: transport, time: time)

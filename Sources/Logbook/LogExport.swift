@@ -6,22 +6,25 @@ import Foundation
 /// Contract: rows are read one at a time and written through a buffered sink, so an
 /// export of any size runs in constant memory. Unknown values are JSON `null` / empty CSV
 /// fields, never left out of NDJSON. Ids are stable and unique across kinds: `t<n>` for
-/// track rows, `a<n>` for air rows. Times are ISO 8601 UTC with `Z`.
+/// track rows, `a<n>` for air rows, `s<n>` for measured (sensor) rows. Times are ISO 8601
+/// UTC with `Z`.
 public enum LogExport {
     public enum Format: String, Sendable, CaseIterable {
         case ndjson, csv, gpx, geojson
     }
 
     public enum Kind: String, Sendable, CaseIterable {
-        case track, air, all
-        var track: Bool { self != .air }
-        var air: Bool { self != .track }
+        case track, air, sensor, all
+        var track: Bool { self == .track || self == .all }
+        var air: Bool { self == .air || self == .all }
+        var sensor: Bool { self == .sensor || self == .all }
     }
 
     /// Rows written, by kind.
     public struct Counts: Sendable, Equatable {
         public var track = 0
         public var air = 0
+        public var sensor = 0
     }
 
     /// Writes the rows of `kind` in `window` as `format` to `sink` (called with chunks of
@@ -57,25 +60,32 @@ public enum LogExport {
         }
     }
 
-    /// Both kinds in time order: two cursors merged, each already ordered.
+    /// Every kind asked for in time order: the cursors merged, each already ordered.
     static func merged(
         _ logbook: Logbook, kind: Kind, window: LogWindow, track: (TrackPoint) throws -> Void,
-        air: (AirRecord) throws -> Void
+        air: (AirRecord) throws -> Void, sensor: (SensorRecord) throws -> Void
     ) throws {
         var points = kind.track ? try logbook.trackPoints(in: window) : nil
         var records = kind.air ? try logbook.airRecords(in: window) : nil
+        var readings = kind.sensor ? try logbook.sensorRecords(in: window) : nil
         var point = points?.next()
         var record = records?.next()
-        while point != nil || record != nil {
-            if let p = point, record == nil || p.time < record!.hour {
+        var reading = readings?.next()
+        while point != nil || record != nil || reading != nil {
+            let times = [point?.time, record?.hour, reading?.time]
+            let earliest = times.compactMap { $0 }.min()
+            if let p = point, p.time == earliest {
                 try track(p)
                 point = points?.next()
-            } else if let r = record {
+            } else if let r = record, r.hour == earliest {
                 try air(r)
                 record = records?.next()
+            } else if let m = reading {
+                try sensor(m)
+                reading = readings?.next()
             }
         }
-        if let error = points?.error ?? records?.error { throw error }
+        if let error = points?.error ?? records?.error ?? readings?.error { throw error }
     }
 
     // MARK: NDJSON
@@ -92,6 +102,10 @@ public enum LogExport {
             air: { record in
                 try out.write(LogFields.airJSON(record) + "\n")
                 counts.air += 1
+            },
+            sensor: { reading in
+                try out.write(LogFields.sensorJSON(reading) + "\n")
+                counts.sensor += 1
             })
     }
 
@@ -110,6 +124,10 @@ public enum LogExport {
             air: { record in
                 try out.write(LogFields.csvRow(LogFields.airValues(record), columns: LogFields.airColumns))
                 counts.air += 1
+            },
+            sensor: { reading in
+                try out.write(LogFields.csvRow(LogFields.sensorValues(reading), columns: LogFields.sensorColumns))
+                counts.sensor += 1
             })
     }
 
@@ -134,6 +152,14 @@ public enum LogExport {
                 counts.air += 1
             }
             if let error = records.error { throw error }
+        }
+        if kind.sensor {
+            var readings = try logbook.sensorRecords(in: window)
+            while let reading = readings.next() {
+                if let waypoint = LogFields.gpxSensorWaypoint(reading) { try out.write(waypoint) }
+                counts.sensor += 1
+            }
+            if let error = readings.error { throw error }
         }
         if kind.track {
             var points = try logbook.trackPoints(in: window)
@@ -205,6 +231,14 @@ public enum LogExport {
                 counts.air += 1
             }
             if let error = records.error { throw error }
+        }
+        if kind.sensor {
+            var readings = try logbook.sensorRecords(in: window)
+            while let reading = readings.next() {
+                try feature(LogFields.geojsonSensorPoint(reading), into: &out)
+                counts.sensor += 1
+            }
+            if let error = readings.error { throw error }
         }
         try out.write("\n]}\n")
     }

@@ -137,7 +137,8 @@ enum LogFields {
 
     static let csvColumns: [String] = {
         var names: [String] = []
-        for (name, _) in trackValues(placeholderPoint) + airValues(placeholderRecord) where !names.contains(name) {
+        for (name, _) in trackValues(placeholderPoint) + airValues(placeholderRecord) + sensorValues(placeholderSensor)
+        where !names.contains(name) {
             names.append(name)
         }
         return names

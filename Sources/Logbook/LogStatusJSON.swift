@@ -12,6 +12,7 @@ public struct LogStatusJSON: Encodable, Sendable {
     public var sizeBytes: Int
     public var trackRows: Int
     public var airRows: Int
+    public var sensorRows: Int
     public var segments: Int
     public var pending: Int
     public var unavailable: Int
@@ -32,6 +33,7 @@ public struct LogStatusJSON: Encodable, Sendable {
             total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
         }
         (trackRows, airRows, segments) = (status.trackRows, status.airRows, status.segments)
+        sensorRows = status.sensorRows
         (pending, unavailable) = (status.pending, status.unavailable)
         firstTime = status.firstTime.map(UTCTime.iso8601Seconds)
         lastTime = status.lastTime.map(UTCTime.iso8601Seconds)

@@ -19,11 +19,13 @@ extension Logbook {
     public enum OutboxRow: Sendable {
         case track(TrackPoint)
         case air(AirRecord)
+        case sensor(SensorRecord)
 
         public var key: String {
             switch self {
             case .track(let point): return "t\(point.id)"
             case .air(let record): return "a\(record.id)"
+            case .sensor(let reading): return "s\(reading.id)"
             }
         }
 
@@ -31,6 +33,7 @@ extension Logbook {
             switch self {
             case .track(let point): return point.time
             case .air(let record): return record.hour
+            case .sensor(let reading): return reading.time
             }
         }
 
@@ -42,6 +45,7 @@ extension Logbook {
             switch self {
             case .track(let point): return LogFields.trackJSON(point)
             case .air(let record): return LogFields.airJSON(record, position: position)
+            case .sensor(let reading): return LogFields.sensorJSON(reading, position: position)
             }
         }
     }
@@ -76,18 +80,15 @@ extension Logbook {
                 "SELECT \(LogbookRows.airColumns), revision FROM air WHERE sent = 0 ORDER BY id LIMIT ?",
                 LogbookRows.airRevisionColumn
             ) { .air(LogbookRows.air($0)) }
-            var merged: [OutboxEntry] = []
-            var (p, r) = (0, 0)
-            while merged.count < limit, p < points.count || r < records.count {
-                if r == records.count || (p < points.count && points[p].row.time <= records[r].row.time) {
-                    merged.append(points[p])
-                    p += 1
-                } else {
-                    merged.append(records[r])
-                    r += 1
-                }
+            let readings = try rows(
+                "SELECT \(LogbookRows.sensorColumns), revision FROM sensor WHERE sent = 0 ORDER BY id LIMIT ?",
+                LogbookRows.sensorRevisionColumn
+            ) { .sensor(LogbookRows.sensor($0)) }
+            // Each list is in id order, which is time order within a table: merged by time.
+            let all = (points + records + readings).enumerated().sorted {
+                ($0.element.row.time, $0.offset) < ($1.element.row.time, $1.offset)
             }
-            return merged
+            return all.prefix(limit).map(\.element)
         } catch { throw .database(url.path, error) }
     }
 
@@ -99,9 +100,11 @@ extension Logbook {
             try database.transaction { () throws(SQLiteError) in
                 let track = try statement("UPDATE track SET sent = 1 WHERE id = ? AND revision = ?")
                 let air = try statement("UPDATE air SET sent = 1 WHERE id = ? AND revision = ?")
+                let sensor = try statement("UPDATE sensor SET sent = 1 WHERE id = ? AND revision = ?")
                 for (key, revision) in rows {
                     guard let id = Int64(key.dropFirst()) else { continue }
-                    try (key.hasPrefix("t") ? track : air).run([.integer(id), .integer(revision)])
+                    let update = key.hasPrefix("t") ? track : key.hasPrefix("a") ? air : sensor
+                    try update.run([.integer(id), .integer(revision)])
                 }
             }
         } catch { throw .database(url.path, error) }
@@ -112,7 +115,8 @@ extension Logbook {
         do {
             let track = try database.integer("SELECT count(*) FROM track WHERE sent = 0") ?? 0
             let air = try database.integer("SELECT count(*) FROM air WHERE sent = 0") ?? 0
-            return Int(track + air)
+            let sensor = try database.integer("SELECT count(*) FROM sensor WHERE sent = 0") ?? 0
+            return Int(track + air + sensor)
         } catch { throw .database(url.path, error) }
     }
 }

@@ -100,6 +100,7 @@ extension Logbook {
             var status = LogStatus()
             status.trackRows = Int(try database.integer("SELECT count(*) FROM track") ?? 0)
             status.airRows = Int(try database.integer("SELECT count(*) FROM air") ?? 0)
+            status.sensorRows = Int(try database.integer("SELECT count(*) FROM sensor") ?? 0)
             status.segments = Int(try database.integer("SELECT count(*) FROM segment") ?? 0)
             status.pending = Int(try database.integer("SELECT count(*) FROM air WHERE source = 'pending'") ?? 0)
             status.unavailable = Int(try database.integer("SELECT count(*) FROM air WHERE source = 'unavailable'") ?? 0)
@@ -125,6 +126,8 @@ extension Logbook {
 public struct LogStatus: Sendable, Equatable {
     public var trackRows = 0
     public var airRows = 0
+    /// Measured readings of the particulate sensor.
+    public var sensorRows = 0
     public var segments = 0
     public var pending = 0
     public var unavailable = 0

@@ -5,7 +5,7 @@
 /// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
 /// cards: docs/performance.md measures bytes per row.
 enum LogbookSchema {
-    static let version = 3
+    static let version = 4
 
     static let migrations: [Int: String] = [
         1: """
@@ -75,6 +75,36 @@ enum LogbookSchema {
         3: """
         ALTER TABLE track ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE air ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+        """,
+        // Measured air: the particulate sensor's readings, with the fix at the reading
+        // (none before the first fix), published like the other rows.
+        4: """
+        CREATE TABLE sensor (
+            id INTEGER PRIMARY KEY,
+            t_ms INTEGER NOT NULL,
+            time_source TEXT NOT NULL,
+            lat REAL,
+            lon REAL,
+            model TEXT NOT NULL,
+            serial TEXT,
+            pm1_0 REAL,
+            pm2_5 REAL NOT NULL,
+            pm4_0 REAL,
+            pm10 REAL NOT NULL,
+            pm2_5_cf1 REAL,
+            temperature_c REAL,
+            relative_humidity REAL,
+            samples INTEGER NOT NULL,
+            window_s REAL NOT NULL,
+            us_aqi INTEGER,
+            corrected_pm2_5 REAL,
+            flags TEXT NOT NULL,
+            segment INTEGER,
+            sent INTEGER NOT NULL DEFAULT 1,
+            revision INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX sensor_time ON sensor (t_ms);
+        CREATE INDEX sensor_unsent ON sensor (id) WHERE sent = 0;
         """,
     ]
 

@@ -5,6 +5,7 @@ import Gazetteer
 import Geo
 import Location
 import Platform
+import Sensors
 import Web
 
 /// What the field logger does with what ``AirFollow`` hands it: rows in the logbook,
@@ -30,7 +31,7 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
     /// gpsd was unreachable, and has answered again (a fix is still to come).
     private var providerBack = false
     /// Rows written by this run.
-    public private(set) var written = (track: 0, air: 0, pending: 0, backfilled: 0)
+    public private(set) var written = (track: 0, air: 0, pending: 0, backfilled: 0, sensor: 0)
 
     init(
         logbook: Logbook, settings: Settings, transport: any HTTPTransport, time: any TimeSource, bootID: String?,
@@ -128,6 +129,31 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
             written.track += 1
         }
         storage("writing a track point", failure)
+    }
+
+    /// A reading of the particulate sensor ended: a row stamped as track points are, with
+    /// the fix in force; a failure is a trouble said once, and the next reading tries again.
+    public mutating func measured(_ result: Result<SensorSample, SensorFailure>, fix: Fix?, provider: String?) async {
+        switch result {
+        case .success(let sample):
+            let stamp = clock.stamp(time.date)
+            let failure = Self.attempt { () throws(LogbookError) in
+                try logbook.append(
+                    SensorRecord(
+                        sample, time: stamp.time, timeSource: stamp.source, coordinate: fix?.coordinate,
+                        segment: segment))
+                written.sensor += 1
+            }
+            storage("writing a sensor reading", failure)
+            apply(troubles.ended(.sensor, saying: "the sensor gives readings again"))
+        case .failure(let failure):
+            apply(
+                troubles.happened(
+                    .sensor,
+                    .init(
+                        level: .warning, message: "no sensor reading: \(failure); will try again", remedy: .checkSensor)
+                ))
+        }
     }
 
     /// An air reading is stamped with its hour: not before the clock is judged.

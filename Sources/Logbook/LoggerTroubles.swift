@@ -11,6 +11,8 @@ public struct LoggerNotice: Sendable, Equatable {
     public enum Remedy: Sendable, Equatable {
         /// gpsd or the receiver: a health check of them helps.
         case checkGPSD
+        /// The particulate sensor: a health check of it helps.
+        case checkSensor
     }
     public var level: Level
     public var message: String
@@ -35,6 +37,8 @@ public struct LoggerTroubles: Sendable {
         case air
         /// The logbook could not be written.
         case storage
+        /// The particulate sensor did not give a reading (unplugged, silent).
+        case sensor
     }
 
     public enum Action: Sendable, Equatable {

@@ -13,6 +13,13 @@ public protocol ParticulateSensor: Sendable {
     func read() async throws(SensorFailure) -> SensorSample
 }
 
+extension ParticulateSensor {
+    /// ``read()`` as a value, for a loop that hands outcomes on.
+    public func reading() async -> Result<SensorSample, SensorFailure> {
+        do throws(SensorFailure) { return .success(try await read()) } catch { return .failure(error) }
+    }
+}
+
 /// A sensor on a serial port (a USB adapter, the Pi's UART, a pseudo-terminal in tests),
 /// driven by ``SensorCycle``.
 ///

@@ -88,7 +88,9 @@ struct SenseEndToEndTests {
         #expect(result.status == status, "\(result)")
         #expect(result.stderr.contains(said), "\(result)")
         let error = Self.document(result.stdout)["error"] as? [String: Any]
-        #expect(error?["code"] as? Int == Int(status) && Self.document(result.stdout)["schema"] as? String == "airloc.sense/1")
+        #expect(
+            error?["code"] as? Int == Int(status)
+                && Self.document(result.stdout)["schema"] as? String == "airloc.sense/1")
     }
 
     @Test func aSensorPulledOutMidReadingIsAnIOError() async throws {
@@ -108,7 +110,8 @@ struct SenseEndToEndTests {
         let (configured, environment) = try Self.home("sps30", device: home.file("no-such-tty").path)
         defer { configured.remove() }
         let missing = try await AirlocBinary.run(["sense"], environment: environment)
-        #expect(missing.status == 74 && missing.stderr.contains("does not exist (is the sensor plugged in?)"), "\(missing)")
+        #expect(
+            missing.status == 74 && missing.stderr.contains("does not exist (is the sensor plugged in?)"), "\(missing)")
         let mismatched = try Self.home("sds011", device: "/dev/null", extra: "correction = epa-pms")
         defer { mismatched.0.remove() }
         let refused = try await AirlocBinary.run(["sense"], environment: mismatched.1)
