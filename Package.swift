@@ -87,9 +87,9 @@ let package = Package(
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
         .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Arguments", "Configuration", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
-        .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Airloc", "TestSupport"]),
+        .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Airloc", "Sensors", "TestSupport"]),
         .testTarget(
-            name: "FleetTests", dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "TestSupport"]),
+            name: "FleetTests", dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "TestSupport"]),
         .testTarget(
             name: "AirlocTests",
             dependencies: ["Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport"]),

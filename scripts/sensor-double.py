@@ -49,7 +49,7 @@ if opts["link"]:
 print("DEVICE", path, flush=True)
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
-state = {"awake": True, "active": model != "sps30", "measuring": model != "sps30", "readings": 0}
+state = {"awake": True, "active": model != "sps30", "measuring": model != "sps30", "readings": 0, "answered": 0}
 
 
 def say(line):
@@ -64,10 +64,13 @@ def send(data):
     os.write(master, data)
 
 
-def reading_sent():
+def reading_sent(asked=True):
     state["readings"] += 1
     say("DATA %d" % state["readings"])
-    if vanish_after is not None and state["readings"] >= vanish_after:
+    if asked:
+        state["answered"] += 1
+    # Only readings a client asked for count: a client not there yet cannot see it vanish.
+    if vanish_after is not None and state["answered"] >= vanish_after:
         say("VANISH")
         os.close(master)
         os.close(slave)
@@ -265,4 +268,4 @@ while True:
     if model != "sps30" and state["active"] and state["awake"] and time.monotonic() - last_active >= 1:
         last_active = time.monotonic()
         send(spoil(sds_data() if model == "sds011" else pms_data(), state["readings"]))
-        reading_sent()
+        reading_sent(asked=False)

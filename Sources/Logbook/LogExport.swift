@@ -74,12 +74,13 @@ public enum LogExport {
         while point != nil || record != nil || reading != nil {
             let times = [point?.time, record?.hour, reading?.time]
             let earliest = times.compactMap { $0 }.min()
-            if let p = point, p.time == earliest {
-                try track(p)
-                point = points?.next()
-            } else if let r = record, r.hour == earliest {
+            // On a tie the hour's air reading comes before the point logged at its start.
+            if let r = record, r.hour == earliest {
                 try air(r)
                 record = records?.next()
+            } else if let p = point, p.time == earliest {
+                try track(p)
+                point = points?.next()
             } else if let m = reading {
                 try sensor(m)
                 reading = readings?.next()

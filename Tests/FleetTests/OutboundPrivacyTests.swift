@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Logbook
 import Platform
+import Sensors
 import TestSupport
 import Testing
 
@@ -74,6 +75,52 @@ import Testing
             #expect(air[key] is NSNull, "\(key): \(air[key] ?? "absent")")
         }
         #expect(air["us_aqi"] as? Int == 41 && air["category"] as? String == "good", "the reading itself goes")
+    }
+
+    static let measured: Logbook.OutboxRow = .sensor(
+        SensorRecord(
+            SensorSample(
+                model: .pms5003t, device: "/dev/x", serial: nil,
+                readings: [ParticulateValues(pm1_0: 4, pm2_5: 12, pm10: 20, temperatureC: 21.5, relativeHumidity: 45)],
+                windowSeconds: 10, warmUpSeconds: 30, correction: .none, humidityLimit: 70),
+            time: hour, timeSource: "gps", coordinate: exact, segment: 1))
+
+    /// A measured reading leaves as coarse as the track: on the grid, or without position.
+    @Test func measuredReadingsFollowThePositionSetting() throws {
+        let exact = try #require(try Self.outbound(Self.measured, .exact))
+        #expect(exact["latitude"] as? Double == 52.523_456 && exact["kind"] as? String == "sensor")
+        let coarse = try #require(try Self.outbound(Self.measured, .coarse))
+        #expect(coarse["latitude"] as? Double == 52.52 && coarse["longitude"] as? Double == 13.41, "\(coarse)")
+        let none = try #require(try Self.outbound(Self.measured, .none))
+        #expect(none["latitude"] is NSNull && none["longitude"] is NSNull && none["pm2_5"] as? Double == 12)
+    }
+
+    /// A sensor adds measured entities in the units Home Assistant accepts (µg/m³ with the
+    /// MICRO SIGN, U+00B5: since 2025.7 the Greek mu is refused), for long-term statistics.
+    @Test func aSensorAddsMeasuredEntitiesInHomeAssistantsUnits() throws {
+        let discovery = HomeAssistantDiscovery(
+            deviceID: "pi7", prefix: "airloc/pi7", discoveryPrefix: "homeassistant", tracker: false,
+            measured: .pms5003t)
+        let configs = discovery.messages.filter { $0.topic.contains("/measured_") }.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any]
+        }
+        #expect(
+            Set(configs.compactMap { $0["device_class"] as? String })
+                == ["pm1", "pm25", "pm10", "temperature", "humidity"])
+        for config in configs {
+            #expect(
+                config["state_topic"] as? String == "airloc/pi7/measured"
+                    && config["state_class"] as? String == "measurement")
+            if let unit = config["unit_of_measurement"] as? String, unit.hasSuffix("g/m³") {
+                #expect(unit.unicodeScalars.first?.value == 0xB5, "µ is U+00B5: \(unit)")
+            }
+        }
+        let sds = HomeAssistantDiscovery(
+            deviceID: "pi7", prefix: "airloc/pi7", discoveryPrefix: "homeassistant", tracker: false, measured: .sds011)
+        #expect(sds.messages.filter { $0.topic.contains("/measured_") }.count == 2, "an SDS011 measures PM2.5 and PM10")
+        let none = HomeAssistantDiscovery(
+            deviceID: "pi7", prefix: "airloc/pi7", discoveryPrefix: "homeassistant", tracker: false)
+        #expect(!none.messages.contains { $0.topic.contains("/measured_") })
     }
 
     /// Home Assistant shows the category as the report prints it.

@@ -15,9 +15,11 @@ public final class SensorDouble: @unchecked Sendable {
         self.device = device
     }
 
-    /// `model` as `[sensor] model` names it; `fault` as the script's help lists them.
+    /// `model` as `[sensor] model` names it; `fault` as the script's help lists them;
+    /// `link` a path made a symlink to the pty.
     public static func start(
-        _ model: String, pm25: Double = 12.3, pm10: Double = 20.1, humidity: Double = 45, fault: String? = nil
+        _ model: String, pm25: Double = 12.3, pm10: Double = 20.1, humidity: Double = 45, fault: String? = nil,
+        link: String? = nil
     ) async throws -> SensorDouble {
         guard let python = ExternalTool.path(of: "python3") else {
             throw FixtureError("python3 is needed for the sensor double but is not installed")
@@ -27,6 +29,8 @@ public final class SensorDouble: @unchecked Sendable {
             "--humidity", "\(humidity)",
         ]
         if let fault { arguments += ["--fault", fault] }
+        // A stable name for the pty (as udev's /dev/airloc-pm is): a sensor plugged back in.
+        if let link { arguments += ["--link", link] }
         let process = try ChildProcess(python, arguments, environment: ProcessInfo.processInfo.environment)
         try await process.waitForOutput("its DEVICE line", timeout: 120) { $0.contains("\n") }
         let line = process.output.prefix { $0 != "\n" }
