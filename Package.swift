@@ -89,7 +89,8 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
         .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Airloc", "Sensors", "TestSupport"]),
         .testTarget(
-            name: "FleetTests", dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "TestSupport"]),
+            name: "FleetTests",
+            dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "TestSupport"]),
         .testTarget(
             name: "AirlocTests",
             dependencies: ["Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport"]),
