@@ -73,6 +73,7 @@ let package = Package(
             name: "airloc-bench",
             dependencies: [
                 "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "Fleet", "Airloc", "Platform",
+                "Sensors",
             ],
             path: "Sources/Bench"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),

@@ -28,6 +28,8 @@ public struct AirReport: Sendable {
     public var airServiceOverride: String?
     public var accuracy: String
     public var warnings: [String] = []
+    /// The particulate sensor's reading beside the model (nil without a sensor).
+    public var measured: MeasuredAir?
     public var generatedAt: Date
     public var units = TemperatureUnit.metric
     public var scale = AQIScale.us

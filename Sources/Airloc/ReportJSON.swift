@@ -35,6 +35,8 @@ public struct ReportJSON: Encodable {
     public var warnings: [String]
     /// Each part that failed, required or not.
     public var errors: [ErrorJSON]
+    /// The particulate sensor's reading (null without a sensor configured).
+    public var measured: MeasuredJSON?
     /// Set when the report as a whole failed (its required air-quality part did): what
     /// the exit status says, as every failing `--json` document has it; null otherwise.
     public var error: JSONError?
@@ -246,6 +248,7 @@ public struct ReportJSON: Encodable {
         self.sources = sources
         self.warnings = report.warnings
         self.errors = errors
+        measured = report.measured.map(MeasuredJSON.init)
     }
 
     /// Encodes with explicit nulls (see the contract) and sorted keys.

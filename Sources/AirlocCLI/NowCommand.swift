@@ -1,5 +1,6 @@
 import Airloc
 import Arguments
+import Logbook
 
 /// `airloc now`: where am I, and what is the air like here.
 enum NowCommand {
@@ -51,9 +52,15 @@ enum NowCommand {
         let accuracy = resolution.accuracy
         for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
 
-        let report = await AirReport.make(
+        // The sensor's reading (a warm-up) runs beside the services' answers.
+        async let measured = MeasuredNow.measure(configuration)
+        var report = await AirReport.make(
             fix: fix, provider: resolution.provider, attempts: resolution.attempts, accuracy: accuracy,
             context: context, configuration: configuration, gazetteer: gazetteer, options: options)
+        report.measured = await measured
+        if case .failed(let failure)? = report.measured, options.format != .json {
+            context.console.err("airloc: warning: no sensor reading: \(failure)\n")
+        }
         options.format.print(report, console: context.console)
         return AirReport.exitCode(for: report, console: context.console)
     }

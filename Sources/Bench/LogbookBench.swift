@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Logbook
+import Sensors
 
 /// The logbook's figures for docs/performance.md, and the write loop the crash test kills.
 enum LogbookBench {
@@ -25,6 +26,24 @@ enum LogbookBench {
         for index in 0..<count {
             try logbook.append(point(index, segment: segment, start: start), bootSeconds: Double(index))
             FileHandle.standardOutput.write(Data("committed \(index + 1)\n".utf8))
+        }
+    }
+
+    /// Sensor rows, each "MINUTES:PM2.5" before now, at Berlin.
+    static func writeSensorRows(path: String, _ rows: [String]) throws {
+        let logbook = try Logbook(url: URL(fileURLWithPath: path))
+        let now = Date()
+        for row in rows {
+            let parts = row.split(separator: ":").compactMap { Double($0) }
+            guard parts.count == 2 else { throw LogbookError.file(path, "expected MINUTES:PM2.5, not \(row)") }
+            let sample = SensorSample(
+                model: .sds011, device: "/dev/seeded", serial: "A160",
+                readings: [ParticulateValues(pm2_5: parts[1], pm10: parts[1] * 1.5)], windowSeconds: 10,
+                warmUpSeconds: 30, correction: .none, humidityLimit: 70)
+            try logbook.append(
+                SensorRecord(
+                    sample, time: now.addingTimeInterval(-parts[0] * 60), timeSource: "gps",
+                    coordinate: Coordinate(uncheckedLatitude: 52.52, longitude: 13.405), segment: nil))
         }
     }
 

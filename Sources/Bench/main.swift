@@ -111,6 +111,17 @@ if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "logbook-write"
     }
     exit(0)
 }
+// `airloc-bench sensor-write FILE MINUTES:PM2.5 ...`: measured rows that many minutes
+// ago (the NowCast tests' seeded logbook).
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "sensor-write" {
+    do {
+        try LogbookBench.writeSensorRows(path: CommandLine.arguments[2], Array(CommandLine.arguments.dropFirst(3)))
+    } catch {
+        FileHandle.standardError.write(Data("sensor-write: \(error)\n".utf8))
+        exit(74)
+    }
+    exit(0)
+}
 if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "logbook" {
     let rows = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 1_000_000 : 1_000_000
     do { try LogbookBench.figures(directory: CommandLine.arguments[2], rows: rows) } catch {

@@ -33,6 +33,17 @@ public struct SensorSample: Sendable, Equatable {
     public var correctedPM2_5: Double?
     public var flags: [Flag]
 
+    /// A reading as it was kept (a logbook row): its values as they were then.
+    public init(
+        model: SensorModel, device: String, serial: String?, mean: ParticulateValues, samples: Int,
+        windowSeconds: Double, usAQI: Int?, correctedPM2_5: Double?, flags: [Flag]
+    ) {
+        (self.model, self.device, self.serial, self.mean, self.samples) = (model, device, serial, mean, samples)
+        (self.windowSeconds, self.usAQI, self.correctedPM2_5, self.flags) = (
+            windowSeconds, usAQI, correctedPM2_5, flags
+        )
+    }
+
     /// The mean of `readings` (at least one), flagged by the rules above.
     public init(
         model: SensorModel, device: String, serial: String?, readings: [ParticulateValues], windowSeconds: Double,

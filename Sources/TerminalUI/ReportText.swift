@@ -2,6 +2,7 @@ import AirQuality
 import Airloc
 import Foundation
 import Geo
+import Sensors
 
 /// Renders an ``AirReport`` for a person: the seed app's "Your Location" card as text.
 public struct ReportText {
@@ -38,6 +39,7 @@ public struct ReportText {
             if case .web(let web) = error { service = web.service } else { service = OpenMeteoAirQuality.serviceName }
             lines.append("Air quality  " + console.warning("unavailable") + console.dim(" (\(service))"))
         }
+        if let measured = measuredLine(report) { lines.append(measured) }
         if let climate = climateLine(report) { lines.append(climate) }
         if case .success(let reading) = report.air {
             var footer = "Data: \(OpenMeteoAirQuality.attribution)"
@@ -76,6 +78,28 @@ public struct ReportText {
         if !readings.isEmpty { lines.append("  " + readings.joined(separator: " · ")) }
         lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
         return lines
+    }
+
+    /// "  PM2.5 12.3 µg/m³ measured here (SDS011, 10 s mean) · model 8.8": the sensor beside
+    /// the model's cell value; a failed sensor is said, the report stands.
+    private func measuredLine(_ report: AirReport) -> String? {
+        switch report.measured {
+        case nil: return nil
+        case .failed(let failure)?:
+            return "  Measured here " + console.warning("unavailable") + console.dim(" (\(failure.description))")
+        case .reading(let reading)?:
+            let sample = reading.sample
+            var how = "\(sample.model.displayName), \(Int(sample.windowSeconds)) s mean"
+            if reading.fromLogbook { how += ", \(formatAge(reading.ageSeconds)) ago" }
+            var line =
+                "  PM2.5 " + console.bold(formatConcentration(sample.mean.pm2_5)) + " µg/m³ measured here (\(how))"
+            if case .success(let air) = report.air, let model = air.concentrations[.pm2_5] {
+                line += " · model \(formatConcentration(model))"
+            }
+            if let nowcast = reading.nowcastUSAQI { line += " · NowCast AQI \(nowcast)" }
+            if sample.flags.contains(.humidity) { line += console.dim(" · humid air: reads high") }
+            return line
+        }
     }
 
     /// "Climate      +1.8 °C vs 1991-2020 · ▅▆▇▆▅▇█ · 7 days: 6.5 °C, normal 4.7 °C" —

@@ -1,0 +1,71 @@
+import AirQuality
+import Foundation
+import Sensors
+
+/// What the particulate sensor says beside the model's value: a reading (made now, or the
+/// logger's latest when the logger holds the sensor), or why there is none.
+///
+/// Contract: a report without a sensor configured has none of this (nil); a sensor that
+/// fails makes ``failed(_:)``, never a failed report. `nowcastUSAQI` is the EPA NowCast
+/// of the logbook's measured hours, where at least 2 of the last 3 hours hold readings.
+public enum MeasuredAir: Sendable {
+    case reading(MeasuredReading)
+    case failed(SensorFailure)
+}
+
+public struct MeasuredReading: Sendable {
+    public var sample: SensorSample
+    /// Seconds since the reading ended (0 for one made for this report).
+    public var ageSeconds: Double
+    /// True when it is the logger's latest row (the logger holds the sensor).
+    public var fromLogbook: Bool
+    public var nowcastUSAQI: Int?
+
+    public init(sample: SensorSample, ageSeconds: Double = 0, fromLogbook: Bool = false, nowcastUSAQI: Int? = nil) {
+        (self.sample, self.ageSeconds, self.fromLogbook, self.nowcastUSAQI) =
+            (sample, ageSeconds, fromLogbook, nowcastUSAQI)
+    }
+}
+
+/// `measured` in `airloc.report/1`: the `airloc.sense/1` fields without `schema` (null
+/// after a failure), how old the reading is, where it came from, the NowCast, and `error`
+/// (null unless the sensor failed).
+public struct MeasuredJSON: Encodable {
+    public var model: String?
+    public var device: String?
+    public var serial: String?
+    public var pm1_0: Double?
+    public var pm2_5: Double?
+    public var pm4_0: Double?
+    public var pm10: Double?
+    public var pm2_5Cf1: Double?
+    public var temperatureC: Double?
+    public var relativeHumidity: Double?
+    public var samples: Int?
+    public var windowS: Double?
+    public var usAqi: Int?
+    public var correctedPm2_5: Double?
+    public var flags: [String]?
+    public var ageS: Double?
+    /// "sensor" (read for this report) or "logbook" (the logger's latest).
+    public var source: String?
+    public var nowcastUsAqi: Int?
+    public var error: JSONError?
+
+    public init(_ measured: MeasuredAir) {
+        switch measured {
+        case .failed(let failure):
+            error = JSONError(code: 69, message: failure.description)
+        case .reading(let reading):
+            let sense = SenseJSON(reading.sample)
+            (model, device, serial) = (sense.model, sense.device, sense.serial)
+            (pm1_0, pm2_5, pm4_0, pm10, pm2_5Cf1) = (sense.pm1_0, sense.pm2_5, sense.pm4_0, sense.pm10, sense.pm2_5Cf1)
+            (temperatureC, relativeHumidity) = (sense.temperatureC, sense.relativeHumidity)
+            (samples, windowS, usAqi, correctedPm2_5, flags) =
+                (sense.samples, sense.windowS, sense.usAqi, sense.correctedPm2_5, sense.flags)
+            ageS = (reading.ageSeconds * 10).rounded() / 10
+            source = reading.fromLogbook ? "logbook" : "sensor"
+            nowcastUsAqi = reading.nowcastUSAQI
+        }
+    }
+}

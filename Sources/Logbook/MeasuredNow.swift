@@ -1,0 +1,62 @@
+import AirQuality
+import Airloc
+import Foundation
+import Sensors
+
+/// The measured air for a report made now (`airloc now`): the logger's latest reading
+/// while it is fresh (the logger holds the sensor, which is for one program at a time),
+/// else a reading made for the report; with the NowCast of the logbook's measured hours.
+///
+/// Contract: nil without `[sensor] model`. A logbook that is missing or unreadable only
+/// means no logged reading and no NowCast; a sensor that fails is ``MeasuredAir/failed(_:)``,
+/// never an error of the report.
+public enum MeasuredNow {
+    /// How old the logger's latest reading may be to stand for now: two intervals, at
+    /// least two minutes.
+    public static func freshness(_ settings: Settings) -> TimeInterval { max(120, 2 * settings.sensor.interval) }
+
+    public static func measure(
+        _ settings: Settings, now: Date = Date(), sensor: (any ParticulateSensor)? = nil
+    ) async -> MeasuredAir? {
+        guard let plan = settings.sensor.plan else { return nil }
+        let logbook = try? Logbook(url: settings.logDatabase, readOnly: true)
+        var nowcast: Int?
+        if let logbook, let hours = try? logbook.hourlyPM2_5(before: now) { nowcast = NowCast.pm2_5AQI(hours) }
+        if let latest = try? logbook?.latestSensorRecord(), now.timeIntervalSince(latest.time) < freshness(settings),
+            let sample = latest.sample(device: plan.device)
+        {
+            return .reading(
+                MeasuredReading(
+                    sample: sample, ageSeconds: max(0, now.timeIntervalSince(latest.time)), fromLogbook: true,
+                    nowcastUSAQI: nowcast))
+        }
+        switch await (sensor ?? SerialSensor(plan: plan)).reading() {
+        case .success(let sample): return .reading(MeasuredReading(sample: sample, nowcastUSAQI: nowcast))
+        case .failure(let failure): return .failed(failure)
+        }
+    }
+}
+
+extension Logbook {
+    /// The newest sensor row, if any.
+    public func latestSensorRecord() throws(LogbookError) -> SensorRecord? {
+        do {
+            let query = try statement("\(LogbookRows.sensorSelect) ORDER BY t_ms DESC, id DESC LIMIT 1")
+            try query.bind([])
+            guard try query.step() else { return nil }
+            let row = LogbookRows.sensor(query)
+            _ = try? query.bind([])
+            return row
+        } catch { throw .database(url.path, error) }
+    }
+}
+
+extension SensorRecord {
+    /// The row as the sensor's reading (nil for a model this airloc does not know).
+    public func sample(device: String) -> SensorSample? {
+        guard let model = SensorModel(rawValue: model) else { return nil }
+        return SensorSample(
+            model: model, device: device, serial: serial, mean: values, samples: samples, windowSeconds: windowSeconds,
+            usAQI: usAQI, correctedPM2_5: correctedPM2_5, flags: flags.compactMap(SensorSample.Flag.init(rawValue:)))
+    }
+}
