@@ -5,6 +5,7 @@ import Foundation
 import Gazetteer
 import Geo
 import Platform
+import Sensors
 import TerminalUI
 import Web
 
@@ -35,7 +36,9 @@ struct NowWatch {
         if screen { console.enterScreen() }
         let shown = Shown(watch: self, screen: screen, time: SystemTime())
         let (settings, gazetteer, request, accuracy) = (settings, gazetteer, options.request, following.accuracy)
-        let engine = AirFollow(consumer: shown, settings: settings, time: shown.time) { fix, provider in
+        let sensor = settings.sensor.plan.map(SerialSensor.init(plan:))
+        let engine = AirFollow(consumer: shown, settings: settings, time: shown.time, sensor: sensor) {
+            fix, provider in
             await AirReport.make(
                 fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
                 request: request)
@@ -71,12 +74,25 @@ struct NowWatch {
             if shown.place?.place.id != before { changed = true }
         }
 
+        /// The sensor's latest reading (or failure), shown with every report after it.
+        var latestMeasured: MeasuredAir?
+
+        mutating func measured(_ result: Result<SensorSample, SensorFailure>, fix: Fix?, provider: String?) async {
+            switch result {
+            case .success(let sample): latestMeasured = .reading(MeasuredReading(sample: sample))
+            case .failure(let failure): latestMeasured = .failed(failure)
+            }
+            report?.measured = latestMeasured
+            changed = true
+        }
+
         mutating func fetched(_ fetched: AirReport, reading: AirQualityReading?, fix: Fix, provider: String) async {
             if case .failure(let error) = fetched.air, !console.stdoutIsTTY || watch.options.format != .text {
                 console.err("airloc: warning: \(error.description); retrying\n")
             }
             if report.map({ !$0.saysTheSame(as: fetched) }) ?? true { changed = true }
             report = fetched
+            report?.measured = latestMeasured
         }
 
         mutating func noPosition(_ reason: String, kind: FollowEvent.Kind) {

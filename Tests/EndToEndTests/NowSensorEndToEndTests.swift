@@ -86,4 +86,27 @@ struct NowSensorEndToEndTests {
         let card = try await AirlocBinary.run(["now", "--lat", "52.52", "--lon", "13.405"], environment: environment)
         #expect(card.stdout.contains("s ago) · model ") && card.stdout.contains("· NowCast AQI 79"), "\(card.stdout)")
     }
+
+    /// `now --watch` reads the sensor through the same loop as the logger and prints the
+    /// report again when a reading arrives.
+    @Test func theWatchShowsEachReadingAsItArrives() async throws {
+        let double = try await HTTPDouble.start()
+        defer { double.stop() }
+        let sensor = try await SensorDouble.start("sds011", pm25: 8.5, pm10: 11)
+        let (home, environment) = try Self.home(double, device: sensor.device)
+        defer { home.remove() }
+        let watch = try ChildProcess(
+            AirlocBinary.path, ["now", "--watch", "--json", "--lat", "52.52", "--lon", "13.405"],
+            environment: environment)
+        try await watch.waitForOutput("a report with the measured reading", timeout: 120) {
+            $0.contains("\"source\":\"sensor\"")
+        }
+        let stopped = try await watch.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+        let lines = stopped.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let measured = try #require(lines.last?["measured"] as? [String: Any], "\(stopped.stdout)")
+        #expect(measured["pm2_5"] as? Double == 8.5 && measured["pm10"] as? Double == 11, "\(measured)")
+    }
 }
