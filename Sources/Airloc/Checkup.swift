@@ -3,8 +3,8 @@ import Gazetteer
 import Location
 
 /// `doctor`'s checks in their order, for any program: the configuration, the place data,
-/// the authorization, gpsd, devices, the manual location, the air-quality and IP services
-/// and the secrets (the broker is the `Fleet` module's, ``HealthCheck`` is each finding).
+/// the authorization, gpsd, devices, the particulate sensor, the manual location, the
+/// air-quality and IP services and the secrets (the broker is the `Fleet` module's, ``HealthCheck`` is each finding).
 ///
 /// Contract: sends nothing personal (see ``HealthCheck``); the IP service, which learns the
 /// device's address, is asked only when the chain lists it and sensing is authorized. A
@@ -68,6 +68,7 @@ public struct Checkup: Sendable {
             machine, providers: providers, senses: providers.contains(.gpsd) || providers.contains(.ip))
         if providers.contains(.gpsd) { checkup.checks += await HealthCheck.gpsd(settings) }
         checkup.checks += HealthCheck.devices()
+        checkup.checks += await HealthCheck.sensor(settings)
         if let gazetteer = checkup.gazetteer {
             checkup.checkManualLocation(settings, gazetteer: gazetteer, wording: wording)
         }

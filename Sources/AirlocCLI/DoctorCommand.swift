@@ -15,7 +15,8 @@ enum DoctorCommand {
         discussion: """
             Checks, in order: the configuration files, the offline place data, the authorization
             state, gpsd (reachable? which receivers does it see?), /dev/gps* links and serial device
-            permissions (the dialout group), the manual location, the configured web services,
+            permissions (the dialout group), the particulate sensor ([sensor]: there, openable,
+            answering, and the udev line that names it), the manual location, the configured web services,
             secrets others can read (a configuration file holding a password), and the MQTT broker
             when [mqtt] url is set. Each problem comes with what to do about it.
 
