@@ -116,6 +116,21 @@ export AIRLOC_LOG_DATABASE="$WORK/bench-log.sqlite"
 rm -rf "$XDG_CACHE_HOME/airloc"
 idle "airloc log run (track every 5 s, air hourly; 1 Hz receiver; first reading fetched)" "$bin" log run
 idle "gpxlogger -f FILE (same feed)" gpxlogger -f "$WORK/bench.gpx" "127.0.0.1:$GPSD_PORT"
+# Measured air (docs/sensors.md): the logger with a particulate sensor (the pty double,
+# speaking SDS011) read at 1 Hz: no sleep between readings, a 9 s window every 10 s.
+python3 scripts/sensor-double.py sds011 --link "$WORK/airloc-pm" >"$WORK/sensor.out" 2>&1 &
+SENSOR_PID=$!
+disown "$SENSOR_PID"
+for _ in $(seq 100); do grep -q DEVICE "$WORK/sensor.out" 2>/dev/null && break; sleep 0.1; done
+mkdir -p "$XDG_CONFIG_HOME/airloc"
+printf '[sensor]\nmodel = sds011\nwarm-up-seconds = 0\nsample-seconds = 9\ninterval = 10\nsleep-between = no\n' \
+    >"$XDG_CONFIG_HOME/airloc/airloc.conf"
+AIRLOC_SENSOR_DEVICE="$WORK/airloc-pm" \
+    idle "airloc log run with a sensor read at 1 Hz (SDS011 double; 1 Hz receiver)" "$bin" log run
+rm -f "$XDG_CONFIG_HOME/airloc/airloc.conf"
+kill "$SENSOR_PID" 2>/dev/null || true
+echo "== sensor decoders, one core: taskset -c 0 .build/release/airloc-bench sensor-decode"
+taskset -c 0 .build/release/airloc-bench sensor-decode
 echo "== logbook: .build/release/airloc-bench logbook DIR 1000000"
 mkdir -p "$WORK/logbook-bench"
 .build/release/airloc-bench logbook "$WORK/logbook-bench" 1000000

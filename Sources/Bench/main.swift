@@ -111,6 +111,10 @@ if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "logbook-write"
     }
     exit(0)
 }
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "sensor-decode" {
+    SensorBench.run()
+    exit(0)
+}
 // `airloc-bench sensor-write FILE MINUTES:PM2.5 ...`: measured rows that many minutes
 // ago (the NowCast tests' seeded logbook).
 if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "sensor-write" {

@@ -23,62 +23,42 @@ public enum PlantowerProtocol {
     static let lengths: Set<Int> = [4, 20, 28, 36]
 
     public struct Decoder: Sendable {
-        private var buffer: [UInt8] = []
+        private var buffer = FrameBuffer()
         let humidity: Bool
 
         /// `humidity`: the PMS5003T, whose values 10 and 11 are temperature and humidity.
         public init(humidity: Bool) { self.humidity = humidity }
 
-        public var pending: Int { buffer.count }
+        public var pending: Int { buffer.bytes.count }
 
         public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SensorFrame] {
-            buffer.append(contentsOf: bytes)
-            var frames: [SensorFrame] = []
-            while !buffer.isEmpty {
-                guard let start = buffer.indices.first(where: { buffer[$0] == 0x42 }) else {
-                    frames.append(.refused(.garbage(count: buffer.count)))
-                    buffer.removeAll()
-                    break
+            let humidity = self.humidity
+            return buffer.decode(bytes, header: 0x42) { buffer, pending, frames in
+                guard pending.count < 2 || pending[1] == 0x4D else {
+                    buffer.refuseFirst(.garbage(count: 1), &frames)
+                    return true
                 }
-                if start > 0 {
-                    frames.append(.refused(.garbage(count: start)))
-                    buffer.removeFirst(start)
-                }
-                guard buffer.count >= 4 else {
-                    if buffer.count >= 2 && buffer[1] != 0x4D { skip(&frames, .garbage(count: 1)) }
-                    break
-                }
-                guard buffer[1] == 0x4D else {
-                    skip(&frames, .garbage(count: 1))
-                    continue
-                }
-                let length = Int(buffer[2]) << 8 | Int(buffer[3])
-                guard Self.lengthIsKnown(length) else {
-                    skip(&frames, .malformed)
-                    continue
+                guard pending.count >= 4 else { return false }
+                let length = Int(pending[2]) << 8 | Int(pending[3])
+                guard PlantowerProtocol.lengths.contains(length) else {
+                    buffer.refuseFirst(.malformed, &frames)
+                    return true
                 }
                 let total = 4 + length
-                guard buffer.count >= total else { break }
-                let frame = Array(buffer.prefix(total))
+                guard pending.count >= total else { return false }
+                let frame = Array(pending.prefix(total))
                 let sum = frame.prefix(total - 2).reduce(0) { $0 + Int($1) } & 0xFFFF
-                guard sum == Int(frame[total - 2]) << 8 | Int(frame[total - 1]) else {
-                    skip(&frames, .checksum)
-                    continue
+                if sum != Int(frame[total - 2]) << 8 | Int(frame[total - 1]) {
+                    buffer.refuseFirst(.checksum, &frames)
+                } else {
+                    buffer.bytes.removeFirst(total)
+                    frames.append(Self.decode(frame, length: length, humidity: humidity))
                 }
-                buffer.removeFirst(total)
-                frames.append(decode(frame, length: length))
+                return true
             }
-            return frames
         }
 
-        static func lengthIsKnown(_ length: Int) -> Bool { PlantowerProtocol.lengths.contains(length) }
-
-        private mutating func skip(_ frames: inout [SensorFrame], _ problem: FrameProblem) {
-            frames.append(.refused(problem))
-            buffer.removeFirst()
-        }
-
-        private func decode(_ frame: [UInt8], length: Int) -> SensorFrame {
+        private static func decode(_ frame: [UInt8], length: Int, humidity: Bool) -> SensorFrame {
             guard length != 4 else { return .reply(command: frame[4], data: [frame[5]]) }
             func value(_ index: Int) -> Double { Double(Int(frame[4 + 2 * index]) << 8 | Int(frame[5 + 2 * index])) }
             var values = ParticulateValues(pm1_0: value(3), pm2_5: value(4), pm10: value(5), pm2_5CF1: value(1))

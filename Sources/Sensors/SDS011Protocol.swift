@@ -29,49 +29,32 @@ public enum SDS011Protocol {
     public static let firmware = command(0x07)
 
     public struct Decoder: Sendable {
-        private var buffer: [UInt8] = []
+        private var buffer = FrameBuffer()
 
         public init() {}
 
         /// Bytes not yet part of a complete frame.
-        public var pending: Int { buffer.count }
+        public var pending: Int { buffer.bytes.count }
 
         public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SensorFrame] {
-            buffer.append(contentsOf: bytes)
-            var frames: [SensorFrame] = []
-            while !buffer.isEmpty {
-                guard let start = buffer.firstIndex(of: 0xAA) else {
-                    frames.append(.refused(.garbage(count: buffer.count)))
-                    buffer.removeAll()
-                    break
+            buffer.decode(bytes, header: 0xAA) { buffer, pending, frames in
+                guard pending.count >= 2 else { return false }
+                guard pending[1] == 0xC0 || pending[1] == 0xC5 else {
+                    buffer.refuseFirst(.garbage(count: 1), &frames)
+                    return true
                 }
-                if start > 0 {
-                    frames.append(.refused(.garbage(count: start)))
-                    buffer.removeFirst(start)
+                guard pending.count >= frameLength else { return false }
+                let frame = Array(pending.prefix(frameLength))
+                if frame[9] != 0xAB {
+                    buffer.refuseFirst(.malformed, &frames)
+                } else if frame[2...7].reduce(0, &+) != frame[8] {
+                    buffer.refuseFirst(.checksum, &frames)
+                } else {
+                    buffer.bytes.removeFirst(frameLength)
+                    frames.append(Self.frame(frame))
                 }
-                guard buffer.count >= 2 else { break }
-                guard buffer[1] == 0xC0 || buffer[1] == 0xC5 else {
-                    frames.append(.refused(.garbage(count: 1)))
-                    buffer.removeFirst()
-                    continue
-                }
-                guard buffer.count >= frameLength else { break }
-                let frame = Array(buffer.prefix(frameLength))
-                let sum = frame[2...7].reduce(0) { $0 &+ $1 }
-                guard frame[9] == 0xAB else {
-                    frames.append(.refused(.malformed))
-                    buffer.removeFirst()
-                    continue
-                }
-                guard sum == frame[8] else {
-                    frames.append(.refused(.checksum))
-                    buffer.removeFirst()
-                    continue
-                }
-                buffer.removeFirst(frameLength)
-                frames.append(Self.frame(frame))
+                return true
             }
-            return frames
         }
 
         static func frame(_ bytes: [UInt8]) -> SensorFrame {

@@ -32,44 +32,29 @@ public enum SPS30Protocol {
     public static let serialNumber = command(0xD0, [0x03])
 
     public struct Decoder: Sendable {
-        private var buffer: [UInt8] = []
+        private var buffer = FrameBuffer()
 
         public init() {}
 
-        public var pending: Int { buffer.count }
+        public var pending: Int { buffer.bytes.count }
 
         public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SensorFrame] {
-            buffer.append(contentsOf: bytes)
-            var frames: [SensorFrame] = []
-            while !buffer.isEmpty {
-                guard let start = buffer.firstIndex(of: 0x7E) else {
-                    frames.append(.refused(.garbage(count: buffer.count)))
-                    buffer.removeAll()
-                    break
-                }
-                if start > 0 {
-                    frames.append(.refused(.garbage(count: start)))
-                    buffer.removeFirst(start)
-                }
-                guard let end = buffer.dropFirst().firstIndex(of: 0x7E) else {
+            buffer.decode(bytes, header: 0x7E) { buffer, pending, frames in
+                guard let end = pending.dropFirst().firstIndex(of: 0x7E) else {
                     // A frame is at most 2 × 260 bytes stuffed: longer is noise, not a frame.
-                    if buffer.count > 600 {
-                        frames.append(.refused(.malformed))
-                        buffer.removeFirst()
-                        continue
-                    }
-                    break
+                    guard pending.count > 600 else { return false }
+                    buffer.refuseFirst(.malformed, &frames)
+                    return true
                 }
                 if end == 1 {
                     // Two markers in a row: the second starts the frame.
-                    buffer.removeFirst()
-                    continue
+                    buffer.bytes.removeFirst()
+                } else {
+                    buffer.bytes.removeFirst(end + 1)
+                    frames.append(Self.frame(Array(pending[1..<end])))
                 }
-                let stuffedBody = Array(buffer[1..<end])
-                buffer.removeFirst(end + 1)
-                frames.append(Self.frame(stuffedBody))
+                return true
             }
-            return frames
         }
 
         static func frame(_ stuffedBody: [UInt8]) -> SensorFrame {

@@ -99,3 +99,47 @@ public enum FrameProblem: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// The bytes from the line not yet part of a frame, and the skipping every decoder does:
+/// what comes before a header is garbage, a header that turns out not to start a frame is
+/// dropped and the search goes on from the next byte.
+struct FrameBuffer: Sendable {
+    var bytes: [UInt8] = []
+
+    /// Appends `input` and runs `step` at each `header` byte until it asks for more bytes
+    /// (returns false): `step` sees the bytes from the header on, takes a frame off the
+    /// buffer or refuses the header byte.
+    mutating func decode(
+        _ input: some Sequence<UInt8>, header: UInt8,
+        _ step: (inout FrameBuffer, [UInt8], inout [SensorFrame]) -> Bool
+    ) -> [SensorFrame] {
+        bytes.append(contentsOf: input)
+        var frames: [SensorFrame] = []
+        while skip(to: header, &frames) {
+            let pending = bytes
+            guard step(&self, pending, &frames) else { break }
+        }
+        return frames
+    }
+
+    /// Drops what comes before the next `header` byte (reported as garbage); false when no
+    /// header is left, and the buffer is then empty.
+    mutating func skip(to header: UInt8, _ frames: inout [SensorFrame]) -> Bool {
+        guard let start = bytes.firstIndex(of: header) else {
+            if !bytes.isEmpty { frames.append(.refused(.garbage(count: bytes.count))) }
+            bytes.removeAll()
+            return false
+        }
+        if start > 0 {
+            frames.append(.refused(.garbage(count: start)))
+            bytes.removeFirst(start)
+        }
+        return true
+    }
+
+    /// The first byte does not start a frame after all: refused as `problem`, dropped.
+    mutating func refuseFirst(_ problem: FrameProblem, _ frames: inout [SensorFrame]) {
+        frames.append(.refused(problem))
+        bytes.removeFirst()
+    }
+}
