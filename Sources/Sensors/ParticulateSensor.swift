@@ -62,7 +62,10 @@ public struct SerialSensor: ParticulateSensor {
             do {
                 for frame in action.send { try port.write(frame, deadline: .now + .seconds(1)) }
                 if let outcome = action.outcome { return outcome }
-                guard !cancelled.isSet else { return .failure(.device(plan.device, reason: "cancelled", kind: .other)) }
+                if cancelled.isSet {
+                    action = cycle.cancelled()
+                    continue
+                }
                 let deadline = action.next ?? .now + .seconds(1)
                 let bytes = try port.read(until: deadline)
                 var next = SensorCycle.Action(next: deadline)

@@ -112,6 +112,15 @@ public struct SensorCycle: Sendable {
         }
     }
 
+    /// The reading was cancelled (SIGTERM to the logger): a sensor that answered is put to
+    /// sleep on the way out, as after a reading.
+    public mutating func cancelled() -> Action {
+        let sleep = lastAnswer != nil && plan.sleepAfter ? commands.sleep : []
+        state = .finished
+        return Action(
+            send: sleep, outcome: .failure(.device(plan.device, reason: "the reading was cancelled", kind: .other)))
+    }
+
     /// The device went away or could not be read or written.
     public mutating func deviceFailed(_ failure: SensorFailure) -> Action {
         fail(failure)

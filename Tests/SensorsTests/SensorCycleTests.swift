@@ -77,6 +77,15 @@ import Testing
         #expect(action.send.isEmpty && action.outcome == .failure(.device("/dev/test", reason: "gone", kind: .gone)))
     }
 
+    @Test func aCancelledReadingPutsAnAnsweringSensorToSleep() {
+        var cycle = SensorCycle(plan())
+        _ = cycle.start(at: at(0))
+        _ = cycle.received(reading(5), at: at(0.5))
+        let action = cycle.cancelled()
+        #expect(action.send == [SDS011Protocol.sleep])
+        guard case .failure? = action.outcome else { return #expect(Bool(false), "a cancelled reading is no reading") }
+    }
+
     @Test func sleepBetweenOffLeavesTheSensorRunning() throws {
         var cycle = SensorCycle(plan(.sps30, sleepAfter: false))
         let (action, sent, _) = run(&cycle) { _ in 7 }

@@ -82,6 +82,19 @@ import Testing
         #expect(frames.last == .values(ParticulateValues(pm1_0: 4, pm2_5: 5, pm10: 6, pm2_5CF1: 2), sensorID: nil))
     }
 
+    /// The PMS3003's shorter frame (length 20: nine values) reads like the others.
+    @Test func thePMS3003sShorterFrameReads() {
+        var frame: [UInt8] = [0x42, 0x4D, 0x00, 0x14]
+        for value in [7, 15, 22, 8, 14, 23, 0, 0, 0] { frame += [0, UInt8(value)] }
+        let sum = frame.reduce(0) { $0 + Int($1) }
+        frame += [UInt8(sum >> 8), UInt8(sum & 0xFF)]
+        var decoder = PlantowerProtocol.Decoder(humidity: false)
+        #expect(
+            decoder.feed(frame) == [
+                .values(ParticulateValues(pm1_0: 8, pm2_5: 14, pm10: 23, pm2_5CF1: 15), sensorID: nil)
+            ])
+    }
+
     @Test func plantowerCommandsAreSevenBytesWithTheirSum() {
         #expect(PlantowerProtocol.sleep == [0x42, 0x4D, 0xE4, 0x00, 0x00, 0x01, 0x73])
         #expect(PlantowerProtocol.read == [0x42, 0x4D, 0xE2, 0x00, 0x00, 0x01, 0x71])
