@@ -1,0 +1,22 @@
+/// One set of values a sensor sent: µg/m³ for mass, °C and % for the T variant.
+///
+/// Contract: a field is nil when the sensor does not measure it; values are as the frame
+/// gives them (ATM values for Plantower, with the CF=1 PM2.5 beside them), never made up.
+public struct ParticulateValues: Sendable, Equatable {
+    public var pm1_0: Double?
+    public var pm2_5: Double
+    public var pm4_0: Double?
+    public var pm10: Double
+    /// Plantower's PM2.5 at "CF=1", where the US EPA correction starts.
+    public var pm2_5CF1: Double?
+    public var temperatureC: Double?
+    public var relativeHumidity: Double?
+
+    public init(
+        pm1_0: Double? = nil, pm2_5: Double, pm4_0: Double? = nil, pm10: Double, pm2_5CF1: Double? = nil,
+        temperatureC: Double? = nil, relativeHumidity: Double? = nil
+    ) {
+        (self.pm1_0, self.pm2_5, self.pm4_0, self.pm10) = (pm1_0, pm2_5, pm4_0, pm10)
+        (self.pm2_5CF1, self.temperatureC, self.relativeHumidity) = (pm2_5CF1, temperatureC, relativeHumidity)
+    }
+}
