@@ -49,6 +49,7 @@ let package = Package(
         .target(
             name: "Fleet",
             dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "Sensors", "CMosquitto"]),
+        .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook"]),
         .target(
             name: "TerminalUI",
             dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Sensors", "CWideChar"]),
@@ -56,7 +57,7 @@ let package = Package(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "Logbook", "Fleet", "TerminalUI", "Arguments", "Sensors",
+                "Logbook", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).

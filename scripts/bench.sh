@@ -129,6 +129,12 @@ AIRLOC_SENSOR_DEVICE="$WORK/airloc-pm" \
     idle "airloc log run with a sensor read at 1 Hz (SDS011 double; 1 Hz receiver)" "$bin" log run
 rm -f "$XDG_CONFIG_HOME/airloc/airloc.conf"
 kill "$SENSOR_PID" 2>/dev/null || true
+echo "== log plot: a 100,000-point day (airloc-bench logbook-write), farm-bench-style whole process"
+.build/release/airloc-bench logbook-write "$WORK/plot-day.sqlite" 100000 >/dev/null
+AIRLOC_LOG_DATABASE="$WORK/plot-day.sqlite" timeit "airloc log plot (100,000 points) --output FILE" \
+    "$bin" log plot --output "$WORK/plot-day.svg"
+AIRLOC_LOG_DATABASE="$WORK/plot-day.sqlite" peak_rss "airloc log plot (100,000 points)" \
+    "$bin" log plot --output "$WORK/plot-day.svg"
 echo "== sensor decoders, one core: taskset -c 0 .build/release/airloc-bench sensor-decode"
 taskset -c 0 .build/release/airloc-bench sensor-decode
 echo "== logbook: .build/release/airloc-bench logbook DIR 1000000"

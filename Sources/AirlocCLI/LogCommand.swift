@@ -17,11 +17,14 @@ enum LogCommand {
             """,
         options: LocationOptions.specs + [
             .flag(.json, "with status: print JSON (schema airloc.log-status/1)"),
-            .value(.format, "FORMAT", "with export: ndjson, csv, gpx or geojson"),
+            .value(.format, "FORMAT", "with export: ndjson, csv, gpx or geojson; with plot: svg"),
             .value(.kind, "KIND", "with export: track, air, sensor or all (default all)"),
-            .value(.since, "T", "with export: rows from T on"),
-            .value(.until, "T", "with export: rows before T"),
-            .value(.output, "FILE", "with export: write FILE (0600) instead of stdout"),
+            .value(.since, "T", "with export and plot: rows from T on"),
+            .value(.until, "T", "with export and plot: rows before T"),
+            .value(.output, "FILE", "with export and plot: write FILE (0600) instead of stdout"),
+            .value(.width, "PX", "with plot: the figure's width (default 800; 250 for a small e-paper)"),
+            .value(.height, "PX", "with plot: the figure's height (default 480; 122 for a small e-paper)"),
+            .value(.scale, "SCALE", "with plot: us (US AQI, default) or eu (European AQI)"),
             .value(.before, "T", "with prune: delete rows older than T"),
             .flag(.dryRun, "with prune: say what would be deleted, delete nothing"),
             .flag(.force, "with prune: allow a --before in the future"),
@@ -58,6 +61,16 @@ enum LogCommand {
                     every row: it needs --force.
                     """,
                 options: [.before, .dryRun, .force]),
+            ActionSpec(
+                name: "plot", summary: "draw the track coloured by air quality and the air over time (SVG)",
+                discussion: """
+                    One figure (docs/plot.md): the track in the EPA colour of the reading in force (measured where a
+                    sensor logged, else the model), gaps as gaps, start and end, a scale bar; below it the index as a
+                    step line over its bands, PM2.5, back-filled hours hatched, local time. Self-contained SVG 1.1,
+                    streamed; --output writes it beside itself and renames it when complete. Fewer than two track
+                    points in the window: exit 66.
+                    """,
+                options: [.since, .until, .output, .format, .width, .height, .scale]),
         ],
         defaultAction: "status")
 
@@ -70,11 +83,12 @@ enum LogCommand {
         case "status": return try status(context)
         case "export": return try LogExportCommand.run(context)
         case "prune": return try prune(context)
+        case "plot": return try LogPlotCommand.run(context)
         default:
             let hint = suggestion(for: verb, among: spec.verbs)
             throw .usage(
                 "unknown action '\(verb)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); "
-                    + "expected run, status, export or prune", command: spec.name)
+                    + "expected run, status, export, prune or plot", command: spec.name)
         }
     }
 
@@ -159,6 +173,19 @@ enum LogCommand {
 
 /// A time as `--since/--until/--before` take it: ISO 8601, a date, or an age.
 enum LogTime {
+    /// The window `--since` and `--until` give (export, plot); an empty one is a usage error.
+    static func window(_ arguments: ParsedArguments, now: Date = Date()) throws(CLIError) -> LogWindow {
+        var window = LogWindow()
+        if let since = arguments.value(.since) { window.since = try parse(since, option: "--since", now: now) }
+        if let until = arguments.value(.until) { window.until = try parse(until, option: "--until", now: now) }
+        if let since = window.since, let until = window.until, since >= until {
+            throw .usage(
+                "--since (\(UTCTime.iso8601Seconds(since))) is not before --until (\(UTCTime.iso8601Seconds(until))): "
+                    + "no row can be in that window", command: "log")
+        }
+        return window
+    }
+
     static func parse(_ text: String, option: String, now: Date) throws(CLIError) -> Date {
         if let age = Double(text.dropLast()), age >= 0,
             let unit = ["s": 1.0, "m": 60, "h": 3600, "d": 86_400][

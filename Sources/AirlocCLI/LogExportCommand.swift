@@ -25,15 +25,7 @@ enum LogExportCommand {
             throw .usage(
                 "unknown --kind '\(kindText.prefix(40))': expected track, air, sensor or all", command: command)
         }
-        let now = Date()
-        var window = LogWindow()
-        if let since = arguments.value(.since) { window.since = try LogTime.parse(since, option: "--since", now: now) }
-        if let until = arguments.value(.until) { window.until = try LogTime.parse(until, option: "--until", now: now) }
-        if let since = window.since, let until = window.until, since >= until {
-            throw .usage(
-                "--since (\(UTCTime.iso8601Seconds(since))) is not before --until (\(UTCTime.iso8601Seconds(until))): "
-                    + "no row can be in that window", command: command)
-        }
+        let window = try LogTime.window(arguments)
         let logbook = try LogCommand.open(context, readOnly: true)
 
         var file: StreamedFile?

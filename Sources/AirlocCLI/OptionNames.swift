@@ -41,4 +41,6 @@ extension OptionName {
     static let before = OptionName("before")
     static let dryRun = OptionName("dry-run")
     static let force = OptionName("force")
+    static let width = OptionName("width")
+    static let height = OptionName("height")
 }

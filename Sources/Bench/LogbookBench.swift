@@ -1,3 +1,4 @@
+import AirQuality
 import Foundation
 import Geo
 import Logbook
@@ -111,6 +112,57 @@ enum LogbookBench {
                 String(
                     format: "export --format %@ of %d track rows: %.2f s (%.0f MB); peak RSS %.1f MB (%.1f MB before)",
                     format.rawValue, counts.track, seconds, Double(bytes) / 1e6, peakRSSMegabytes(), rssBefore))
+        }
+    }
+}
+
+extension LogbookBench {
+    /// `airloc-bench day-write FILE`: the plot's seeded day (docs/plot.md, the plot tests),
+    /// from 2026-11-30 08:00Z: a 2-hour walk east from Berlin's centre, a point every 10 s,
+    /// with a 10-minute gap in the second hour (09:23:20 to 09:33:20, then a new segment); the
+    /// model's air: hour 8 US AQI 41 (live), hour 9 AQI 137 (back-filled); measured rows every
+    /// minute from 09:30 (12-16 µg/m³: Moderate).
+    static func writeDay(path: String) throws {
+        let logbook = try Logbook(url: URL(fileURLWithPath: path))
+        let start = Date(timeIntervalSince1970: 1_796_025_600)  // 2026-11-30T08:00:00Z
+        var segment = try logbook.startSegment(at: start, bootID: nil, reason: "start")
+        for step in 0..<720 {
+            let time = start.addingTimeInterval(Double(step) * 10)
+            // Steps 500-559 (09:23:20 to 09:33:10) nothing was logged: the receiver lost the sky.
+            if (500..<560).contains(step) { continue }
+            if step == 560 { segment = try logbook.startSegment(at: time, bootID: nil, reason: "gap") }
+            let coordinate = Coordinate(
+                uncheckedLatitude: 52.5200 + 0.0001 * sin(Double(step) / 40),
+                longitude: 13.4050 + Double(step) * 0.00004)
+            try logbook.append(
+                TrackPoint(
+                    time: time, fix: Fix(coordinate: coordinate, source: .gps, horizontalAccuracy: 5), provider: "gpsd",
+                    segment: segment))
+        }
+        for (hour, aqi, pm, source) in [(0.0, 41, 9.8, AirRecord.Source.live), (3600, 137, 50.1, .backfill)] {
+            var values = AirValues()
+            values.usAQI = aqi
+            values.category = AQICategory(aqi: aqi).rawValue
+            values.pollutants["pm2_5"] = pm
+            try logbook.append(
+                AirRecord(
+                    hour: start.addingTimeInterval(hour), loggedAt: start.addingTimeInterval(hour + 60),
+                    coordinate: Coordinate(uncheckedLatitude: 52.52, longitude: 13.405),
+                    sentCoordinate: Coordinate(uncheckedLatitude: 52.52, longitude: 13.41),
+                    place: "Berlin, Berlin, Germany",
+                    values: values, source: source, segment: 1))
+        }
+        for minute in 90..<120 {
+            let sample = SensorSample(
+                model: .sds011, device: "/dev/seeded", serial: "A160",
+                readings: [ParticulateValues(pm2_5: 12.0 + Double(minute % 5), pm10: 20)], windowSeconds: 10,
+                warmUpSeconds: 30,
+                correction: .none, humidityLimit: 70)
+            try logbook.append(
+                SensorRecord(
+                    sample, time: start.addingTimeInterval(Double(minute) * 60), timeSource: "gps",
+                    coordinate: Coordinate(uncheckedLatitude: 52.52, longitude: 13.405 + Double(minute * 6) * 0.00004),
+                    segment: segment))
         }
     }
 }

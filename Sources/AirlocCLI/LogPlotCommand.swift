@@ -1,0 +1,62 @@
+import AirQuality
+import Arguments
+import Foundation
+import Logbook
+import Platform
+import Plot
+
+/// `airloc log plot`: the logbook's window as one SVG figure (docs/plot.md).
+enum LogPlotCommand {
+    static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        let arguments = context.arguments
+        let command = LogCommand.spec.name
+        if let format = arguments.value(.format), format != "svg" {
+            throw .usage(
+                "--format \(format.prefix(20)): plot writes svg (PNG through librsvg is not in this airloc)",
+                command: command)
+        }
+        var options = DayPlot.Options(window: try LogTime.window(arguments))
+        options.width = try size(arguments.value(.width), option: "--width", default: 800)
+        options.height = try size(arguments.value(.height), option: "--height", default: 480)
+        if let text = arguments.value(.scale) {
+            guard let scale = AQIScale(rawValue: text) else {
+                throw .usage("--scale must be us or eu, not '\(text.prefix(20))'", command: command)
+            }
+            options.scale = scale
+        }
+        let logbook = try LogCommand.open(context, readOnly: true)
+        let gazetteer = try? context.loadGazetteer()
+        var file: StreamedFile?
+        if let output = arguments.value(.output) {
+            do { file = try StreamedFile(URL(fileURLWithPath: output)) } catch {
+                throw CLIError(code: .ioError, message: error.description)
+            }
+        }
+        let target = file?.descriptor ?? StandardStream.output
+        let shownPath = file?.partial.path ?? "stdout"
+        do {
+            _ = try DayPlot(logbook: logbook, gazetteer: gazetteer, options: options).svg { chunk in
+                try StandardStream.writeAll(Data(chunk.utf8), to: target, path: shownPath)
+            }
+        } catch let error as PlotError {
+            file?.abandon()
+            throw CLIError(code: .noInput, message: error.description)
+        } catch {
+            file?.abandon()
+            if let error = error as? FileError, error.isBrokenPipe { return .ok }
+            throw CLIError(code: .ioError, message: "plot failed: \(error)")
+        }
+        do { try file?.commit() } catch { throw CLIError(code: .ioError, message: error.description) }
+        return .ok
+    }
+
+    /// A figure's side in pixels: 64 to 8,000.
+    static func size(_ text: String?, option: String, default fallback: Int) throws(CLIError) -> Int {
+        guard let text else { return fallback }
+        guard let value = Int(text), (64...8000).contains(value) else {
+            throw .usage(
+                "\(option) must be a whole number of pixels from 64 to 8000, not '\(text.prefix(20))'", command: "log")
+        }
+        return value
+    }
+}

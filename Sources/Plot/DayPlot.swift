@@ -1,0 +1,149 @@
+import AirQuality
+import Foundation
+import Gazetteer
+import Geo
+import Logbook
+
+/// `airloc log plot`: one figure of a logbook's window — the track coloured by the air in
+/// force at each point, and the day's air over time (docs/plot.md).
+///
+/// Contract:
+/// - The track is drawn in the EPA category colour of the reading in force at each point:
+///   measured (a sensor row of the last 10 minutes) where there is one, else the model's
+///   hour; grey where neither is known. A new logbook segment, or a jump of more than 1 km
+///   or 5 minutes, is a gap, never a line. Points closer than a pixel to the last drawn are
+///   thinned, but every colour change is kept.
+/// - The track is read twice from the logbook (its extent, then the drawing), never held:
+///   memory stays flat for a day of 100,000 points.
+/// - Fewer than two track points is ``PlotError/tooFew(_:)``, never an empty picture.
+public struct DayPlot {
+    public struct Options: Sendable {
+        public var window = LogWindow()
+        public var width = 800
+        public var height = 480
+        public var scale = AQIScale.us
+
+        public init(window: LogWindow = LogWindow(), width: Int = 800, height: Int = 480, scale: AQIScale = .us) {
+            (self.window, self.width, self.height, self.scale) = (window, width, height, scale)
+        }
+    }
+
+    public let logbook: Logbook
+    public let gazetteer: Gazetteer?
+    public let options: Options
+
+    public init(logbook: Logbook, gazetteer: Gazetteer?, options: Options) {
+        (self.logbook, self.gazetteer, self.options) = (logbook, gazetteer, options)
+    }
+
+    /// What was drawn, for the caller to say.
+    public struct Drawn: Sendable, Equatable {
+        public var points = 0
+        public var drawnPoints = 0
+        public var segments = 0
+        public var airRows = 0
+        public var sensorRows = 0
+    }
+
+    /// Writes the SVG to `sink` in chunks.
+    public func svg(to sink: @escaping (String) throws -> Void) throws -> Drawn {
+        let extent = try TrackExtent(logbook.trackPoints(in: options.window))
+        guard extent.count >= 2, let first = extent.first, let last = extent.last else {
+            throw PlotError.tooFew(extent.count)
+        }
+        let readings = try AirInForce(logbook: logbook, window: options.window, scale: options.scale)
+        let layout = PlotLayout(width: options.width, height: options.height)
+        let zone = gazetteer?.locality(for: first.coordinate)?.place.timezone ?? ""
+        let startName = gazetteer?.locality(for: first.coordinate)?.place.name ?? "\(first.coordinate)"
+        let endName = gazetteer?.locality(for: last.coordinate)?.place.name ?? "\(last.coordinate)"
+        let span = TimeSpan(start: first.time, end: last.time, zone: zone)
+        var out = SVGWriter(sink: sink)
+        try out.open(
+            width: options.width, height: options.height,
+            title: "airloc: \(startName) to \(endName), \(span.text)")
+        try out.text(
+            "\(startName) → \(endName)", x: layout.track.x, y: layout.font * 1.2, size: layout.font * 1.15,
+            id: "title", weight: "bold")
+        try out.text(span.text, x: layout.track.x, y: layout.font * 2.3, size: layout.font * 0.85, id: "span")
+        var drawn = Drawn(points: extent.count, airRows: readings.air.count, sensorRows: readings.sensor.count)
+        let projection = PlotLayout.Projection(
+            south: extent.south, west: extent.west, north: extent.north, east: extent.east, panel: layout.track)
+        try TrackDrawing(projection: projection, readings: readings).draw(
+            logbook.trackPoints(in: options.window), into: &out, drawn: &drawn)
+        try marks(first: first, last: last, projection: projection, layout: layout, into: &out)
+        try AirPanel(layout: layout, readings: readings, span: span, scale: options.scale).draw(into: &out)
+        try out.text(
+            "Air quality: Open-Meteo.com, CAMS · Places: GeoNames", x: layout.width - layout.font * 0.5,
+            y: layout.height - layout.font * 0.5, size: layout.font * 0.7, anchor: "end", id: "attribution",
+            fill: "#666666")
+        try out.close()
+        return drawn
+    }
+
+    /// Start and end, the scale bar and the north arrow.
+    private func marks(
+        first: TrackPoint, last: TrackPoint, projection: PlotLayout.Projection, layout: PlotLayout,
+        into out: inout SVGWriter
+    ) throws {
+        let start = projection.point(first.coordinate)
+        let end = projection.point(last.coordinate)
+        let r = SVGWriter.number(layout.font * 0.4)
+        try out.write(
+            "<circle id=\"start\" cx=\"\(SVGWriter.number(start.x))\" cy=\"\(SVGWriter.number(start.y))\" r=\"\(r)\" "
+                + "fill=\"#FFFFFF\" stroke=\"#222222\" stroke-width=\"1.5\"/>\n")
+        try out.write(
+            "<circle id=\"end\" cx=\"\(SVGWriter.number(end.x))\" cy=\"\(SVGWriter.number(end.y))\" r=\"\(r)\" "
+                + "fill=\"#222222\"/>\n")
+        let bar = PlotLayout.scaleBar(metresPerPixel: projection.metresPerPixel, pixels: layout.track.width / 4)
+        let length = bar.metres / projection.metresPerPixel
+        let x = layout.track.x + layout.font * 0.5
+        let y = layout.track.y + layout.track.height - layout.font * 0.5
+        try out.write(
+            "<g id=\"scale\"><path d=\"M\(SVGWriter.number(x)) \(SVGWriter.number(y))h\(SVGWriter.number(length))\" "
+                + "stroke=\"#222222\" stroke-width=\"2\" fill=\"none\"/>\n")
+        try out.text(bar.label, x: x, y: y - layout.font * 0.4, size: layout.font * 0.75)
+        try out.write("</g>\n")
+        let nx = layout.track.x + layout.track.width - layout.font
+        let ny = layout.track.y + layout.font * 0.4
+        let f = layout.font
+        try out.write(
+            "<g id=\"north\"><path d=\"M\(SVGWriter.number(nx)) \(SVGWriter.number(ny))l\(SVGWriter.number(f * 0.4)) "
+                + "\(SVGWriter.number(f))h-\(SVGWriter.number(f * 0.8))z\" fill=\"#222222\"/>\n")
+        try out.text("N", x: nx, y: ny + f * 2, size: f * 0.8, anchor: "middle")
+        try out.write("</g>\n")
+    }
+}
+
+/// Why there is no picture.
+public enum PlotError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The window holds fewer than two track points: nothing to draw a line with.
+    case tooFew(Int)
+
+    public var description: String {
+        switch self {
+        case .tooFew(let count):
+            return "nothing to draw: the window holds \(count) track point\(count == 1 ? "" : "s"); a plot needs 2"
+        }
+    }
+}
+
+/// The first pass over the track: how many points, where, from when to when.
+struct TrackExtent {
+    var count = 0
+    var south = 90.0, north = -90.0, west = 180.0, east = -180.0
+    var first: TrackPoint?
+    var last: TrackPoint?
+
+    init(_ cursor: TrackCursor) throws {
+        var points = cursor
+        while let point = points.next() {
+            count += 1
+            if first == nil { first = point }
+            last = point
+            let c = point.coordinate
+            (south, north) = (min(south, c.latitude), max(north, c.latitude))
+            (west, east) = (min(west, c.longitude), max(east, c.longitude))
+        }
+        if let error = points.error { throw error }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import FoundationXML
+import TestSupport
+import Testing
+
+/// `airloc log plot` on a seeded day (airloc-bench day-write), read back with a real XML
+/// parser: the track's stretches and colours, the gap kept a gap, the axis range, the
+/// back-filled hour, the attribution; and bad input refused with nothing half-written.
+struct LogPlotEndToEndTests {
+    /// The elements of an SVG document, in order: name and attributes (text in "#text").
+    final class Elements: NSObject, XMLParserDelegate {
+        var list: [(name: String, attributes: [String: String])] = []
+        private var text = ""
+
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            list.append((name, attributes))
+            text = ""
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if let index = list.lastIndex(where: { $0.name == name }), list[index].attributes["#text"] == nil {
+                list[index].attributes["#text"] = text
+            }
+        }
+    }
+
+    static func parse(_ data: Data) throws -> [(name: String, attributes: [String: String])] {
+        let parser = XMLParser(data: data)
+        let elements = Elements()
+        parser.delegate = elements
+        guard parser.parse() else {
+            throw FixtureError("not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "?")")
+        }
+        return elements.list
+    }
+
+    static func seeded() async throws -> (TemporaryDirectory, [String: String]) {
+        let home = try TemporaryDirectory()
+        let database = home.file("logbook.sqlite").path
+        let bench = URL(fileURLWithPath: AirlocBinary.path).deletingLastPathComponent()
+            .appendingPathComponent("airloc-bench").path
+        let written = try await ChildProcess.run(bench, ["day-write", database], environment: [:])
+        guard written.status == 0 else { throw FixtureError("day-write: \(written)") }
+        return (home, AirlocBinary.environment(home: home.url, extra: ["AIRLOC_LOG_DATABASE": database]))
+    }
+
+    @Test func theSeededDayIsDrawnAsItWas() async throws {
+        let (home, environment) = try await Self.seeded()
+        defer { home.remove() }
+        let file = home.file("day.svg")
+        let result = try await AirlocBinary.run(["log", "plot", "--output", file.path], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        let elements = try Self.parse(try Data(contentsOf: file))
+        let lines = elements.filter { $0.name == "polyline" }
+        // Hour 8 good (green), hour 9 USG (orange, AQI 137) until the gap; after it the sensor's
+        // Moderate (yellow). Three polylines, in that order.
+        #expect(
+            lines.map { $0.attributes["stroke"] } == ["#00E400", "#FF7E00", "#FFFF00"], "\(lines.map(\.attributes))")
+        // The gap is a gap: the orange stretch ends west of where the yellow one begins, and no
+        // polyline joins them.
+        func xs(_ line: (name: String, attributes: [String: String])) -> [Double] {
+            (line.attributes["points"] ?? "").split(separator: " ").compactMap { Double($0.split(separator: ",")[0]) }
+        }
+        let (orange, yellow) = (xs(lines[1]), xs(lines[2]))
+        #expect((orange.last ?? 0) < (yellow.first ?? 0) - 5, "\(orange.last ?? 0) → \(yellow.first ?? 0)")
+        // The US index axis reaches the top of the USG band: 150.
+        #expect(elements.first { $0.attributes["id"] == "index-top" }?.attributes["#text"] == "150")
+        #expect(elements.contains { $0.attributes["class"] == "backfilled" }, "hour 9 was back-filled")
+        #expect(
+            elements.contains { $0.attributes["id"] == "measured-pm25" }
+                && elements.contains { $0.attributes["id"] == "model-pm25" })
+        let attribution = elements.first { $0.attributes["id"] == "attribution" }?.attributes["#text"] ?? ""
+        #expect(attribution.contains("Open-Meteo") && attribution.contains("GeoNames"))
+        #expect(elements.first { $0.name == "title" }?.attributes["#text"]?.contains("Berlin") == true)
+        #expect(
+            elements.contains { $0.attributes["id"] == "start" } && elements.contains { $0.attributes["id"] == "end" })
+        // Time labels in Berlin's time: the walk 08:00–10:00Z is 09:00–11:00 there.
+        #expect(
+            elements.first { $0.attributes["id"] == "span" }?.attributes["#text"] == "2026-11-30 09:00–10:59 (UTC+1)")
+    }
+
+    @Test(arguments: [
+        (["--since", "2026-11-30T10:00Z", "--until", "2026-11-30T09:00Z"], 64, "is not before --until"),
+        (["--width", "5"], 64, "--width must be a whole number of pixels from 64 to 8000"),
+        (["--format", "png"], 64, "plot writes svg"),
+        (["--since", "2026-12-30"], 66, "nothing to draw: the window holds 0 track points"),
+    ])
+    func badInputIsRefusedPlainly(arguments: [String], status: Int32, said: String) async throws {
+        let (home, environment) = try await Self.seeded()
+        defer { home.remove() }
+        let output = home.file("out.svg")
+        let result = try await AirlocBinary.run(
+            ["log", "plot", "--output", output.path] + arguments, environment: environment)
+        #expect(result.status == status && result.stderr.contains(said), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "no half-written figure")
+        let left = try FileManager.default.contentsOfDirectory(atPath: home.url.path).filter { $0.contains("partial") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test func anUnwritableOutputIsAnIOErrorAndLeavesNothing() async throws {
+        let (home, environment) = try await Self.seeded()
+        defer { home.remove() }
+        let result = try await AirlocBinary.run(
+            ["log", "plot", "--output", home.file("no-such-dir/day.svg").path], environment: environment)
+        #expect(result.status == 74 && result.stderr.contains("no-such-dir"), "\(result)")
+    }
+}
