@@ -70,7 +70,8 @@ public struct DayPlot {
             south: extent.south, west: extent.west, north: extent.north, east: extent.east, panel: layout.track)
         try TrackDrawing(projection: projection, readings: readings).draw(
             logbook.trackPoints(in: options.window), into: &out, drawn: &drawn)
-        try marks(first: first, last: last, projection: projection, layout: layout, into: &out)
+        try marks(
+            first: first, last: last, names: (startName, endName), projection: projection, layout: layout, into: &out)
         try AirPanel(layout: layout, readings: readings, span: span, scale: options.scale).draw(into: &out)
         try out.text(
             "Air quality: Open-Meteo.com, CAMS · Places: GeoNames", x: layout.width - layout.font * 0.5,
@@ -82,8 +83,8 @@ public struct DayPlot {
 
     /// Start and end, the scale bar and the north arrow.
     private func marks(
-        first: TrackPoint, last: TrackPoint, projection: PlotLayout.Projection, layout: PlotLayout,
-        into out: inout SVGWriter
+        first: TrackPoint, last: TrackPoint, names: (start: String, end: String), projection: PlotLayout.Projection,
+        layout: PlotLayout, into out: inout SVGWriter
     ) throws {
         let start = projection.point(first.coordinate)
         let end = projection.point(last.coordinate)
@@ -94,6 +95,12 @@ public struct DayPlot {
         try out.write(
             "<circle id=\"end\" cx=\"\(SVGWriter.number(end.x))\" cy=\"\(SVGWriter.number(end.y))\" r=\"\(r)\" "
                 + "fill=\"#222222\"/>\n")
+        // The places beside their marks (one label where they are the same place).
+        let size = layout.font * 0.75
+        try out.text(names.start, x: start.x + size * 0.8, y: start.y - size * 0.6, size: size, id: "start-name")
+        if names.end != names.start {
+            try out.text(names.end, x: end.x + size * 0.8, y: end.y + size * 1.4, size: size, id: "end-name")
+        }
         let bar = PlotLayout.scaleBar(metresPerPixel: projection.metresPerPixel, pixels: layout.track.width / 4)
         let length = bar.metres / projection.metresPerPixel
         let x = layout.track.x + layout.font * 0.5

@@ -79,6 +79,7 @@ struct LogPlotEndToEndTests {
         #expect(elements.first { $0.name == "title" }?.attributes["#text"]?.contains("Berlin") == true)
         #expect(
             elements.contains { $0.attributes["id"] == "start" } && elements.contains { $0.attributes["id"] == "end" })
+        #expect(elements.first { $0.attributes["id"] == "start-name" }?.attributes["#text"] == "Berlin")
         // Time labels in Berlin's time: the walk 08:00–10:00Z is 09:00–11:00 there.
         #expect(
             elements.first { $0.attributes["id"] == "span" }?.attributes["#text"] == "2026-11-30 09:00–10:59 (UTC+1)")
