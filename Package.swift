@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         // libcurl, opened with dlopen on the first request (Sources/CCurl/WebRequest.c says why).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // librsvg and cairo, opened with dlopen by `log plot --format png` only (SVGRendering.c).
+        .target(name: "CRsvg", linkerSettings: [.linkedLibrary("dl")]),
         // The C library's wcwidth (part of libc: nothing to install or link).
         .systemLibrary(name: "CWideChar"),
         .target(name: "Arguments"),
@@ -49,7 +51,7 @@ let package = Package(
         .target(
             name: "Fleet",
             dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "Sensors", "CMosquitto"]),
-        .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook"]),
+        .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "CRsvg"]),
         .target(
             name: "TerminalUI",
             dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Sensors", "CWideChar"]),

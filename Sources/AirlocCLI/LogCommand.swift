@@ -17,7 +17,7 @@ enum LogCommand {
             """,
         options: LocationOptions.specs + [
             .flag(.json, "with status: print JSON (schema airloc.log-status/1)"),
-            .value(.format, "FORMAT", "with export: ndjson, csv, gpx or geojson; with plot: svg"),
+            .value(.format, "FORMAT", "with export: ndjson, csv, gpx or geojson; with plot: svg or png"),
             .value(.kind, "KIND", "with export: track, air, sensor or all (default all)"),
             .value(.since, "T", "with export and plot: rows from T on"),
             .value(.until, "T", "with export and plot: rows before T"),
@@ -67,8 +67,9 @@ enum LogCommand {
                     One figure (docs/plot.md): the track in the EPA colour of the reading in force (measured where a
                     sensor logged, else the model), gaps as gaps, start and end, a scale bar; below it the index as a
                     step line over its bands, PM2.5, back-filled hours hatched, local time. Self-contained SVG 1.1,
-                    streamed; --output writes it beside itself and renames it when complete. Fewer than two track
-                    points in the window: exit 66.
+                    streamed; --format png (with --output) renders it through librsvg for e-paper and small screens
+                    (250x122, 800x480). --output writes beside itself and renames when complete. Fewer than two
+                    track points in the window: exit 66.
                     """,
                 options: [.since, .until, .output, .format, .width, .height, .scale]),
         ],

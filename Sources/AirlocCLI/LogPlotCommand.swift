@@ -10,10 +10,12 @@ enum LogPlotCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let arguments = context.arguments
         let command = LogCommand.spec.name
-        if let format = arguments.value(.format), format != "svg" {
-            throw .usage(
-                "--format \(format.prefix(20)): plot writes svg (PNG through librsvg is not in this airloc)",
-                command: command)
+        let format = arguments.value(.format) ?? "svg"
+        guard format == "svg" || format == "png" else {
+            throw .usage("unknown --format '\(format.prefix(20))': plot writes svg or png", command: command)
+        }
+        if format == "png" && arguments.value(.output) == nil {
+            throw .usage("--format png needs --output FILE (a bitmap is not for a terminal)", command: command)
         }
         var options = DayPlot.Options(window: try LogTime.window(arguments))
         options.width = try size(arguments.value(.width), option: "--width", default: 800)
@@ -34,10 +36,19 @@ enum LogPlotCommand {
         }
         let target = file?.descriptor ?? StandardStream.output
         let shownPath = file?.partial.path ?? "stdout"
+        let plot = DayPlot(logbook: logbook, gazetteer: gazetteer, options: options)
         do {
-            _ = try DayPlot(logbook: logbook, gazetteer: gazetteer, options: options).svg { chunk in
-                try StandardStream.writeAll(Data(chunk.utf8), to: target, path: shownPath)
+            if format == "png", let file {
+                // The bitmap needs the whole SVG at once (a 100,000-point day: about 200 kB).
+                var svg = ""
+                _ = try plot.svg { svg += $0 }
+                try PNGRendering.render(svg: svg, width: options.width, height: options.height, to: file.partial.path)
+            } else {
+                _ = try plot.svg { chunk in try StandardStream.writeAll(Data(chunk.utf8), to: target, path: shownPath) }
             }
+        } catch let error as PNGRendering.PNGError {
+            file?.abandon()
+            throw CLIError(code: error.missingLibrary ? .unavailable : .ioError, message: error.description)
         } catch let error as PlotError {
             file?.abandon()
             throw CLIError(code: .noInput, message: error.description)

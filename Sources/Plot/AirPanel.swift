@@ -67,7 +67,8 @@ struct AirPanel {
                         + "width=\"\(SVGWriter.number(right - left))\" "
                         + "height=\"\(SVGWriter.number(panel.y + panel.height - level))\" fill=\"url(#backfill)\"/>\n")
             }
-            if let value = hour.pm2_5 { pm += (pm.isEmpty ? "M" : "L") + point(x(max(hour.start, span.start)), value) }
+            // The model's PM2.5 is an hour's value too: a step, like the index.
+            if let value = hour.pm2_5 { pm += "M" + point(left, value) + "H\(SVGWriter.number(right))" }
         }
         if !path.isEmpty {
             try out.write("<path id=\"index\" d=\"\(path)\" stroke=\"#222222\" stroke-width=\"2\" fill=\"none\"/>\n")
@@ -94,13 +95,13 @@ struct AirPanel {
         y: (Double) -> Double, into out: inout SVGWriter
     ) throws {
         let size = layout.font * 0.7
-        try out.text(scale == .eu ? "EAQI" : "AQI", x: panel.x - 2, y: panel.y - 2, size: size, anchor: "end")
+        try out.text(scale == .eu ? "EAQI" : "AQI", x: panel.x - 2, y: panel.y - size * 1.1, size: size, anchor: "end")
         for value in [0, top / 2, top] {
             try out.text(
                 "\(value)", x: panel.x - 2, y: y(Double(value)) + size / 3, size: size, anchor: "end",
                 id: value == top ? "index-top" : nil)
         }
-        try out.text("µg/m³", x: panel.x + panel.width + 2, y: panel.y - 2, size: size)
+        try out.text("µg/m³", x: panel.x + panel.width + 2, y: panel.y - size * 1.1, size: size)
         try out.text(SVGWriter.number(pmTop), x: panel.x + panel.width + 2, y: panel.y + size, size: size)
         // Whole local hours, about five of them.
         let seconds = span.end.timeIntervalSince(span.start)

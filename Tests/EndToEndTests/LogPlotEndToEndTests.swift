@@ -6,6 +6,7 @@ import Testing
 /// `airloc log plot` on a seeded day (airloc-bench day-write), read back with a real XML
 /// parser: the track's stretches and colours, the gap kept a gap, the axis range, the
 /// back-filled hour, the attribution; and bad input refused with nothing half-written.
+@Suite(.enabled(if: ExternalTool.available("python3", "rsvg-convert")))
 struct LogPlotEndToEndTests {
     /// The elements of an SVG document, in order: name and attributes (text in "#text").
     final class Elements: NSObject, XMLParserDelegate {
@@ -85,10 +86,50 @@ struct LogPlotEndToEndTests {
             elements.first { $0.attributes["id"] == "span" }?.attributes["#text"] == "2026-11-30 09:00–10:59 (UTC+1)")
     }
 
+    /// The figure as pixels, drawn twice by real renderers: airloc's own PNG (librsvg through
+    /// cairo) and `rsvg-convert` of the SVG file. Where the seeded AQI was 137 the track is
+    /// the EPA's USG orange; in the gap the panel stays background.
+    @Test func thePixelsShowTheColourWhereTheAirWasAndNothingInTheGap() async throws {
+        let (home, environment) = try await Self.seeded()
+        defer { home.remove() }
+        let svg = home.file("day.svg")
+        let png = home.file("day.png")
+        for (format, file) in [("svg", svg), ("png", png)] {
+            let result = try await AirlocBinary.run(
+                ["log", "plot", "--format", format, "--output", file.path], environment: environment)
+            #expect(result.status == 0, "\(format): \(result)")
+        }
+        let lines = try Self.parse(try Data(contentsOf: svg)).filter { $0.name == "polyline" }
+        func points(_ line: (name: String, attributes: [String: String])) -> [(Double, Double)] {
+            (line.attributes["points"] ?? "").split(separator: " ").compactMap {
+                let xy = $0.split(separator: ",").compactMap { Double($0) }
+                return xy.count == 2 ? (xy[0], xy[1]) : nil
+            }
+        }
+        let orange = points(try #require(lines.first { $0.attributes["stroke"] == "#FF7E00" }))
+        let yellow = points(try #require(lines.first { $0.attributes["stroke"] == "#FFFF00" }))
+        let onTrack = orange[orange.count / 2]
+        let inGap = ((orange.last!.0 + yellow.first!.0) / 2, (orange.last!.1 + yellow.first!.1) / 2)
+        let rendered = home.file("rsvg.png")
+        let converted = try await ChildProcess.run(
+            try #require(ExternalTool.path(of: "rsvg-convert")), ["-o", rendered.path, svg.path],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(converted.status == 0, "\(converted)")
+        for image in [png, rendered] {
+            let read = try await ChildProcess.run(
+                try #require(ExternalTool.path(of: "python3")),
+                [
+                    PackagePaths.file("scripts/png-pixel.py").path, image.path, "\(onTrack.0),\(onTrack.1)",
+                    "\(inGap.0),\(inGap.1)",
+                ], environment: ProcessInfo.processInfo.environment)
+            #expect(read.stdout == "#FF7E00\n#FFFFFF\n", "\(image.lastPathComponent): \(read)")
+        }
+    }
+
     @Test(arguments: [
         (["--since", "2026-11-30T10:00Z", "--until", "2026-11-30T09:00Z"], 64, "is not before --until"),
         (["--width", "5"], 64, "--width must be a whole number of pixels from 64 to 8000"),
-        (["--format", "png"], 64, "plot writes svg"),
+        (["--format", "jpeg"], 64, "plot writes svg or png"),
         (["--since", "2026-12-30"], 66, "nothing to draw: the window holds 0 track points"),
     ])
     func badInputIsRefusedPlainly(arguments: [String], status: Int32, said: String) async throws {
