@@ -6,7 +6,7 @@ import Testing
 /// `airloc log plot` on a seeded day (airloc-bench day-write), read back with a real XML
 /// parser: the track's stretches and colours, the gap kept a gap, the axis range, the
 /// back-filled hour, the attribution; and bad input refused with nothing half-written.
-@Suite(.enabled(if: ExternalTool.available("python3", "rsvg-convert")))
+@Suite(.enabled(if: ExternalTool.available("python3", "rsvg-convert", "chromium")))
 struct LogPlotEndToEndTests {
     /// The elements of an SVG document, in order: name and attributes (text in "#text").
     final class Elements: NSObject, XMLParserDelegate {
@@ -86,8 +86,8 @@ struct LogPlotEndToEndTests {
             elements.first { $0.attributes["id"] == "span" }?.attributes["#text"] == "2026-11-30 09:00–10:59 (UTC+1)")
     }
 
-    /// The figure as pixels, drawn twice by real renderers: airloc's own PNG (librsvg through
-    /// cairo) and `rsvg-convert` of the SVG file. Where the seeded AQI was 137 the track is
+    /// The figure as pixels, drawn by three real renderers: airloc's own PNG (librsvg through
+    /// cairo), `rsvg-convert` of the SVG file, and headless Chromium's screenshot of it. Where the seeded AQI was 137 the track is
     /// the EPA's USG orange; in the gap the panel stays background.
     @Test func thePixelsShowTheColourWhereTheAirWasAndNothingInTheGap() async throws {
         let (home, environment) = try await Self.seeded()
@@ -115,7 +115,18 @@ struct LogPlotEndToEndTests {
             try #require(ExternalTool.path(of: "rsvg-convert")), ["-o", rendered.path, svg.path],
             environment: ProcessInfo.processInfo.environment)
         #expect(converted.status == 0, "\(converted)")
-        for image in [png, rendered] {
+        // Chromium as root (CI) needs --no-sandbox; a profile of its own in the test's home.
+        let screenshot = home.file("chromium.png")
+        let shot = try await ChildProcess.run(
+            try #require(ExternalTool.path(of: "chromium")),
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--user-data-dir=\(home.file("chromium-profile").path)", "--screenshot=\(screenshot.path)",
+                "--window-size=800,480", "file://\(svg.path)",
+            ], environment: ["HOME": home.url.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? ""],
+            timeout: 300)
+        #expect(shot.status == 0 && FileManager.default.fileExists(atPath: screenshot.path), "\(shot)")
+        for image in [png, rendered, screenshot] {
             let read = try await ChildProcess.run(
                 try #require(ExternalTool.path(of: "python3")),
                 [
