@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "Fleet",
             dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "Sensors", "CMosquitto"]),
-        .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "CRsvg"]),
+        .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "Platform", "CRsvg"]),
         .target(
             name: "TerminalUI",
             dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Sensors", "CWideChar"]),

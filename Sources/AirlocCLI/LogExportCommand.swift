@@ -28,25 +28,9 @@ enum LogExportCommand {
         let window = try LogTime.window(arguments)
         let logbook = try LogCommand.open(context, readOnly: true)
 
-        var file: StreamedFile?
-        if let output = arguments.value(.output) {
-            do { file = try StreamedFile(URL(fileURLWithPath: output)) } catch {
-                throw CLIError(code: .ioError, message: error.description)
-            }
+        let output = try LogOutput(arguments)
+        return try output.produce("export") {
+            _ = try LogExport.write(logbook, format: format, kind: kind, window: window) { try output.write($0) }
         }
-        let target = file?.descriptor ?? StandardStream.output
-        let shownPath = file?.partial.path ?? "stdout"
-        do {
-            _ = try LogExport.write(logbook, format: format, kind: kind, window: window) { chunk in
-                try StandardStream.writeAll(chunk, to: target, path: shownPath)
-            }
-        } catch {
-            file?.abandon()
-            // The reader went away (`| head`): not a failure of the export.
-            if let error = error as? FileError, error.isBrokenPipe { return .ok }
-            throw CLIError(code: .ioError, message: "export failed: \(error)")
-        }
-        do { try file?.commit() } catch { throw CLIError(code: .ioError, message: error.description) }
-        return .ok
     }
 }

@@ -28,37 +28,24 @@ enum LogPlotCommand {
         }
         let logbook = try LogCommand.open(context, readOnly: true)
         let gazetteer = try? context.loadGazetteer()
-        var file: StreamedFile?
-        if let output = arguments.value(.output) {
-            do { file = try StreamedFile(URL(fileURLWithPath: output)) } catch {
-                throw CLIError(code: .ioError, message: error.description)
-            }
-        }
-        let target = file?.descriptor ?? StandardStream.output
-        let shownPath = file?.partial.path ?? "stdout"
+        let output = try LogOutput(arguments)
         let plot = DayPlot(logbook: logbook, gazetteer: gazetteer, options: options)
-        do {
-            if format == "png", let file {
+        let meaning = { (error: any Error) -> CLIError? in
+            if let error = error as? PNGRendering.PNGError {
+                return CLIError(code: error.missingLibrary ? .unavailable : .ioError, message: error.description)
+            }
+            return (error as? PlotError).map { CLIError(code: .noInput, message: $0.description) }
+        }
+        return try output.produce("plot", failure: meaning) {
+            if format == "png", let file = output.file {
                 // The bitmap needs the whole SVG at once (a 100,000-point day: about 200 kB).
                 var svg = ""
                 _ = try plot.svg { svg += $0 }
                 try PNGRendering.render(svg: svg, width: options.width, height: options.height, to: file.partial.path)
             } else {
-                _ = try plot.svg { chunk in try StandardStream.writeAll(Data(chunk.utf8), to: target, path: shownPath) }
+                _ = try plot.svg { try output.write(Data($0.utf8)) }
             }
-        } catch let error as PNGRendering.PNGError {
-            file?.abandon()
-            throw CLIError(code: error.missingLibrary ? .unavailable : .ioError, message: error.description)
-        } catch let error as PlotError {
-            file?.abandon()
-            throw CLIError(code: .noInput, message: error.description)
-        } catch {
-            file?.abandon()
-            if let error = error as? FileError, error.isBrokenPipe { return .ok }
-            throw CLIError(code: .ioError, message: "plot failed: \(error)")
         }
-        do { try file?.commit() } catch { throw CLIError(code: .ioError, message: error.description) }
-        return .ok
     }
 
     /// A figure's side in pixels: 64 to 8,000.

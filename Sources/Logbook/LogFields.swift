@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 
 /// The fields of a logbook row in each export format: one place for names, order and
 /// number formatting, so NDJSON, CSV, GPX and GeoJSON cannot drift apart.
@@ -185,22 +186,7 @@ enum LogFields {
 
     // MARK: GPX
 
-    static func xml(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            // XML 1.0 cannot hold most control characters even escaped: dropped.
-            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r": continue
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func xml(_ text: String) -> String { XMLText.escape(text) }
 
     static func gpxPoint(_ p: TrackPoint) -> String {
         var text = "      <trkpt lat=\"\(number(p.coordinate.latitude)!)\" lon=\"\(number(p.coordinate.longitude)!)\">"

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// SVG 1.1 written as a stream: elements go to the sink as they are made, so a figure of
 /// 100,000 points never exists in memory at once.
@@ -59,18 +60,5 @@ struct SVGWriter {
             ? String(Int(tenths / 10)) : String(format: "%.1f", tenths / 10)
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): continue
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escape(text, keepingLineBreaks: false) }
 }
