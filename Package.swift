@@ -83,6 +83,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Geo", "Web", "CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors"]),
+        .testTarget(name: "PlotTests", dependencies: ["Plot"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"]),

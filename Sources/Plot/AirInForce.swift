@@ -87,23 +87,31 @@ struct AirInForce {
 }
 
 /// The plotted span in the place's local time: "2026-12-01 08:05–17:40 (UTC+1)".
+///
+/// Contract: every moment is shown at its own offset (a window across a daylight-saving
+/// change is labelled in the time people read on their clocks then); the text names the
+/// offset at the start.
 struct TimeSpan {
     let start: Date
     let end: Date
-    /// Seconds east of UTC at the start (the axis labels use one offset for the window).
+    let zone: String
+    /// Seconds east of UTC at the start.
     let offset: Int
     let text: String
 
     init(start: Date, end: Date, zone: String) {
-        (self.start, self.end) = (start, end)
+        (self.start, self.end, self.zone) = (start, end, zone)
         let local = LocalTime(timezone: zone, at: start)
         offset = local?.offsetSeconds ?? 0
         let from = Self.wall(start, offset)
-        let to = Self.wall(end, offset)
+        let to = Self.wall(end, LocalTime(timezone: zone, at: end)?.offsetSeconds ?? offset)
         let day = String(from.prefix(10))
         let until = to.hasPrefix(day) ? String(to.suffix(5)) : to.replacingOccurrences(of: "T", with: " ")
         text = "\(day) \(from.suffix(5))–\(until) (\(local?.shortOffset ?? "UTC"))"
     }
+
+    /// Seconds east of UTC at `date` in the span's zone.
+    func offset(at date: Date) -> Int { LocalTime(timezone: zone, at: date)?.offsetSeconds ?? offset }
 
     /// "2026-12-01T08:05" at `offset` seconds east of UTC.
     static func wall(_ date: Date, _ offset: Int) -> String {

@@ -110,7 +110,7 @@ struct AirPanel {
         var tick = ((span.start.timeIntervalSince1970 + offset) / step).rounded(.up) * step - offset
         while tick <= span.end.timeIntervalSince1970 {
             let date = Date(timeIntervalSince1970: tick)
-            let label = String(TimeSpan.wall(date, span.offset).suffix(5))
+            let label = String(TimeSpan.wall(date, span.offset(at: date)).suffix(5))
             try out.text(label, x: x(date), y: panel.y + panel.height + size * 1.2, size: size, anchor: "middle")
             tick += step
         }
