@@ -58,27 +58,8 @@ enum DoctorCommand {
                         + failed.map(\.name).joined(separator: ", "))
             context.console.out(JSONDocument.encode(DoctorJSON(ok: ok, checks: checks, error: error)))
         } else {
-            context.console.out(render(checks, console: context.console))
+            context.console.out(CheckupText(console: context.console).render(checks))
         }
         return code
-    }
-
-    /// Both grants, as Core Location has them: use at a terminal, and always (unattended
-    /// runs: scripts, cron, systemd, the logger).
-    static func render(_ checks: [HealthCheck], console: Console) -> String {
-        var lines: [String] = []
-        for check in checks {
-            let word: String
-            switch check.status {
-            case .ok: word = console.dim("ok  ")
-            case .warn: word = console.warning("warn")
-            case .fail: word = console.bold("FAIL")
-            }
-            lines.append("\(word)  \(check.name): \(check.detail)")
-            if let advice = check.advice, check.status != .ok { lines.append("      → \(advice)") }
-        }
-        let failed = checks.filter { $0.status == .fail }.count
-        lines.append(failed == 0 ? "All needed parts work." : "\(failed) problem\(failed == 1 ? "" : "s") to fix.")
-        return lines.joined(separator: "\n") + "\n"
     }
 }

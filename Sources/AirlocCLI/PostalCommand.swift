@@ -34,7 +34,11 @@ enum PostalCommand {
         let arguments = context.arguments
         let gazetteer = try context.loadGazetteer()
         if arguments.has(.countries) {
-            PostalCountries.print(gazetteer: gazetteer, json: arguments.has(.json), console: context.console)
+            let document = PostalCountriesJSON(gazetteer: gazetteer)
+            context.console.out(
+                arguments.has(.json)
+                    ? JSONDocument.encode(document)
+                    : PostalText(console: context.console).render(countries: document.countries))
             return .ok
         }
         if arguments.has(.online) && arguments.has(.offline) {
@@ -68,11 +72,13 @@ enum PostalCommand {
                 configuration: context.configuration, gazetteer: gazetteer, options: options,
                 chosenPlace: first.place(in: gazetteer))
         }
-        let output = PostalOutput(lookup: lookup, places: places, failure: failure, gazetteer: gazetteer)
         if arguments.has(.json) {
-            context.console.out(JSONDocument.encode(output.json(report: report)))
+            context.console.out(
+                JSONDocument.encode(
+                    PostalJSON(lookup: lookup, places: places, failure: failure, gazetteer: gazetteer, report: report)))
         } else {
-            context.console.out(output.text(console: context.console))
+            context.console.out(
+                PostalText(console: context.console).render(lookup, places: places, gazetteer: gazetteer))
             if let report {
                 context.console.out("\n" + ReportText(console: context.console).render(report))
             }

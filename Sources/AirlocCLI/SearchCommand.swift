@@ -97,41 +97,13 @@ enum SearchCommand {
             document.error = failure.map { JSONError(code: Int(code.rawValue), message: $0) }
             context.console.out(JSONDocument.encode(document))
         } else if failure == nil {
-            printText(results, query: query, online: online, console: context.console)
+            if let online, online.status != "ok" {
+                context.console.err("airloc: warning: online search \(online.status): \(online.message ?? "")\n")
+            }
+            context.console.out(SearchText(console: context.console).render(results, query: query))
         }
         if let failure { context.console.err("Error: \(failure)\n") }
         return code
-    }
-
-    private static func printText(
-        _ results: [SearchResultJSON], query: String, online: OnlineSearchJSON?, console: Console
-    ) {
-        if let online, online.status != "ok" {
-            console.err("airloc: warning: online search \(online.status): \(online.message ?? "")\n")
-        }
-        guard !results.isEmpty else {
-            console.out("No results for \"\(query)\".\n")
-            return
-        }
-        for (number, result) in results.enumerated() {
-            var line = console.bold(result.displayName)
-            var notes: [String] = []
-            if let matched = result.matchedName, SearchKey.fold(matched) != SearchKey.fold(result.name) {
-                notes.append("“\(matched)”")
-            }
-            if result.typos > 0 { notes.append("\(result.typos) typo\(result.typos == 1 ? "" : "s")") }
-            if result.source == "online" { notes.append("online") }
-            if !notes.isEmpty { line += console.dim(" (" + notes.joined(separator: ", ") + ")") }
-            var details: [String] = [Place.kind(ofFeature: result.featureCode)]
-            if result.population > 0 { details.append("pop. \(formatGrouped(result.population))") }
-            if let km = result.distanceKm { details.append("\(formatGrouped(Int(km.rounded()))) km away") }
-            if let local = LocalTime(timezone: result.timezone) {
-                details.append("\(local.timezone) \(local.clock) (\(local.shortOffset))")
-            }
-            console.out(
-                String(format: "%2d. ", number + 1) + line + "\n    " + console.dim(details.joined(separator: " · "))
-                    + "\n")
-        }
     }
 
     static func limitOption(_ text: String?) throws(CLIError) -> Int {

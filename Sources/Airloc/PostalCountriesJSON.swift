@@ -1,0 +1,40 @@
+import Foundation
+import Gazetteer
+
+/// `airloc postal --countries --json`, schema `airloc.postal-countries/1`: what each
+/// country's postal codes look like and where answers for them come from.
+///
+/// Contract: every country with codes in the offline data or covered by Zippopotam.us,
+/// by ISO code; `answered` is `offline`, `offline+online` or `online`.
+public struct PostalCountriesJSON: Encodable {
+    public struct Row: Encodable, Sendable {
+        public var code: String
+        public var name: String
+        public var format: String
+        public var formatDescription: String?
+        public var offlineCodes: Int
+        public var range: String?
+        /// "offline", "offline+online", "online".
+        public var answered: String
+    }
+
+    public var schema = "airloc.postal-countries/1"
+    public var countries: [Row]
+
+    public init(gazetteer: Gazetteer) {
+        var codes = Set(Zippopotam.countries)
+        for code in gazetteer.countryCodes where (gazetteer.postalFormat(countryCode: code)?.offlineCount ?? 0) > 0 {
+            codes.insert(code)
+        }
+        countries = codes.sorted().map { code in
+            let format = gazetteer.postalFormat(countryCode: code)
+            let offline = format?.offlineCount ?? 0
+            let online = Zippopotam.countries.contains(code)
+            return Row(
+                code: code, name: gazetteer.countryName(code: code) ?? code, format: format?.format ?? "",
+                formatDescription: format.flatMap { PostalCode.describe(format: $0.format) }, offlineCodes: offline,
+                range: format.flatMap { f in f.first.map { "\($0)–\(f.last ?? $0)" } },
+                answered: offline > 0 ? (online ? "offline+online" : "offline") : "online")
+        }
+    }
+}
