@@ -157,7 +157,9 @@ public enum LogExport {
         if kind.sensor {
             var readings = try logbook.sensorRecords(in: window)
             while let reading = readings.next() {
-                if let waypoint = LogFields.gpxSensorWaypoint(reading) { try out.write(waypoint) }
+                // A reading before the first fix has no place to stand in a GPX file.
+                guard let waypoint = LogFields.gpxSensorWaypoint(reading) else { continue }
+                try out.write(waypoint)
                 counts.sensor += 1
             }
             if let error = readings.error { throw error }

@@ -17,11 +17,9 @@ struct AirPanel {
 
     var bands: [(low: Int, high: Int, color: String)] {
         scale == .eu
-            ? [
-                (0, 20, "#50F0E6"), (20, 40, "#50CCAA"), (40, 60, "#F0E641"), (60, 80, "#FF5050"), (80, 100, "#960032"),
-                (100, 150, "#7D2181"),
-            ]
-            .map { ($0.0, $0.1, EuropeanAQICategory(index: $0.0 + 1).color) }
+            ? [(0, 20), (20, 40), (40, 60), (60, 80), (80, 100), (100, 150)].map {
+                ($0.0, $0.1, EuropeanAQICategory(index: $0.0 + 1).color)
+            }
             : [(0, 50), (51, 100), (101, 150), (151, 200), (201, 300), (301, 500)].map {
                 ($0.0, $0.1, AQICategory(aqi: $0.0).color)
             }

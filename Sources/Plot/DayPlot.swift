@@ -53,8 +53,9 @@ public struct DayPlot {
         }
         let readings = try AirInForce(logbook: logbook, window: options.window, scale: options.scale)
         let layout = PlotLayout(width: options.width, height: options.height)
-        let zone = gazetteer?.locality(for: first.coordinate)?.place.timezone ?? ""
-        let startName = gazetteer?.locality(for: first.coordinate)?.place.name ?? "\(first.coordinate)"
+        let startPlace = gazetteer?.locality(for: first.coordinate)?.place
+        let zone = startPlace?.timezone ?? ""
+        let startName = startPlace?.name ?? "\(first.coordinate)"
         let endName = gazetteer?.locality(for: last.coordinate)?.place.name ?? "\(last.coordinate)"
         let span = TimeSpan(start: first.time, end: last.time, zone: zone)
         var out = SVGWriter(sink: sink)

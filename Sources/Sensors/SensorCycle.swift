@@ -58,7 +58,6 @@ public struct SensorCycle: Sendable {
     private var refusedSinceReading = 0
     private var nextPoll: ContinuousClock.Instant?
     private var serial: String?
-    private var warmedFor: Duration = .zero
 
     public init(_ plan: Plan) {
         self.plan = plan
@@ -129,7 +128,6 @@ public struct SensorCycle: Sendable {
     private mutating func answered(at now: ContinuousClock.Instant) {
         lastAnswer = now
         if case .waking(let since) = state {
-            warmedFor = plan.warmUp
             state = .warming(until: since + plan.warmUp)
         }
     }
@@ -145,7 +143,7 @@ public struct SensorCycle: Sendable {
             let seconds = Double((now - from).components.seconds)
             let sample = SensorSample(
                 model: plan.model, device: plan.device, serial: serial, readings: readings, windowSeconds: seconds,
-                warmUpSeconds: Double(warmedFor.components.seconds), correction: plan.correction,
+                warmUpSeconds: Double(plan.warmUp.components.seconds), correction: plan.correction,
                 humidityLimit: plan.humidityLimit)
             return Action(send: plan.sleepAfter ? commands.sleep : [], outcome: .success(sample))
         default:
