@@ -15,7 +15,7 @@ let package = Package(
             name: "AirlocKit",
             targets: [
                 "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
-                "Fleet", "Sensors", "TerminalUI", "Arguments",
+                "Fleet", "Sensors", "TerminalUI", "Arguments", "Collector",
             ]),
     ],
     targets: [
@@ -26,6 +26,10 @@ let package = Package(
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         // libcurl, opened with dlopen on the first request (Sources/CCurl/WebRequest.c says why).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libpq, opened with dlopen by `airloc collect` only (Sources/CPostgres says why).
+        .target(
+            name: "CPostgres", cSettings: [.unsafeFlags(["-I/usr/include/postgresql"])],
+            linkerSettings: [.linkedLibrary("dl")]),
         // librsvg and cairo, opened with dlopen by `log plot --format png` only (SVGRendering.c).
         .target(name: "CRsvg", linkerSettings: [.linkedLibrary("dl")]),
         // The C library's wcwidth (part of libc: nothing to install or link).
@@ -51,6 +55,9 @@ let package = Package(
         .target(
             name: "Fleet",
             dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "Sensors", "CMosquitto"]),
+        .target(
+            name: "Collector",
+            dependencies: ["Airloc", "Fleet", "Geo", "Platform", "Web", "CPostgres"]),
         .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "Platform", "CRsvg"]),
         .target(
             name: "TerminalUI",
@@ -59,7 +66,7 @@ let package = Package(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "Logbook", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
+                "Logbook", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot", "Collector",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -76,7 +83,7 @@ let package = Package(
             name: "airloc-bench",
             dependencies: [
                 "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "Fleet", "Airloc", "Platform",
-                "Sensors",
+                "Sensors", "Collector",
             ],
             path: "Sources/Bench"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),
@@ -96,6 +103,7 @@ let package = Package(
         .testTarget(
             name: "FleetTests",
             dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "TestSupport"]),
+        .testTarget(name: "CollectorTests", dependencies: ["Collector", "Fleet", "Airloc", "TestSupport"]),
         .testTarget(
             name: "AirlocTests",
             dependencies: ["Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport"]),

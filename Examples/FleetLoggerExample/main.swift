@@ -46,7 +46,9 @@ do { following = try session.follow() } catch { fail("\(error)", status: 77) }
 // The logbook, the publisher (nil without [mqtt] url), the logger, and the service that runs
 // them in the right order.
 do {
-    let logbook = try Logbook(url: settings.logDatabase, outbox: FleetPublisher.publishes(settings))
+    let logbook = try Logbook(
+        url: settings.logDatabase, outbox: FleetPublisher.publishes(settings),
+        collector: FleetPublisher.awaitsCollector(settings))
     let publisher = try FleetPublisher.make(settings: settings, logbook: logbook, notify: { say("mqtt: \($0)") })
     if let publisher { say("publishing to \(publisher.destination)") }
     let logger = FieldLogger(

@@ -23,6 +23,16 @@ public struct MQTTSettings: Sendable, Equatable {
     public var discovery = true
     public var discoveryPrefix = "homeassistant"
     public var position = Position.coarse
+    /// `collector`: a row counts as delivered only when `airloc collect` said it stored
+    /// it (docs/collector.md); `broker`: when the broker acknowledged it (the default).
+    public var endToEnd = EndToEnd.broker
+    /// With `end-to-end = collector`: publish again what the collector has not
+    /// acknowledged for this long (seconds).
+    public var ackTimeout = 120.0
+
+    public enum EndToEnd: String, Sendable, CaseIterable {
+        case broker, collector
+    }
 
     public init() {}
 

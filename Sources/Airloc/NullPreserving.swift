@@ -24,10 +24,15 @@ public struct NullPreserving: Encodable {
         switch value {
         case let v as String: var c = encoder.singleValueContainer(); try c.encode(v)
         case let v as Int: var c = encoder.singleValueContainer(); try c.encode(v)
+        case let v as Int64: var c = encoder.singleValueContainer(); try c.encode(v)
         case let v as Double: var c = encoder.singleValueContainer(); try c.encode(v)
         case let v as Bool: var c = encoder.singleValueContainer(); try c.encode(v)
         // An enum with raw values (HealthCheck.Status) is written as its raw value.
         case let v as any RawRepresentable: try NullPreserving(v.rawValue).encode(to: encoder)
+        // A dictionary with string keys is an object of those keys (rows per kind).
+        case let v as [String: Any]:
+            var c = encoder.container(keyedBy: Key.self)
+            for (key, value) in v { try c.encode(NullPreserving(value), forKey: Key(key)) }
         default:
             if mirror.displayStyle == .optional {
                 if let child = mirror.children.first {

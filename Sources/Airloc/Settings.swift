@@ -88,6 +88,8 @@ public struct Settings: Sendable {
 
     /// `[mqtt]`: publishing the logbook to a broker (module `Fleet`); off without a url.
     public var mqtt = MQTTSettings()
+    /// `[collect]`: the fleet collector (`airloc collect`), for the machine that runs it.
+    public var collect = CollectSettings()
     /// `[sensor]`: the particulate sensor, if any.
     public var sensor = SensorSettings()
 

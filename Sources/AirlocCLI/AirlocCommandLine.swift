@@ -32,7 +32,7 @@ public enum AirlocCommandLine {
         NowCommand.command, AirCommand.command, LocateCommand.command, AuthCommand.command, DoctorCommand.command,
         SearchCommand.command, PickCommand.command, UseCommand.command, PopularCommand.command, ReverseCommand.command,
         PostalCommand.command,
-        DataCommand.command, LogCommand.command, SenseCommand.command,
+        DataCommand.command, LogCommand.command, SenseCommand.command, CollectCommand.command,
     ]
 
     static var overview: String {

@@ -94,9 +94,12 @@ enum LogCommand {
     }
 
     /// The logbook for reading; a missing one is "no input" (66), not a crash.
-    static func open(_ context: CommandContext, readOnly: Bool, outbox: Bool = false) throws(CLIError) -> Logbook {
+    static func open(_ context: CommandContext, readOnly: Bool, outbox: Bool = false, collector: Bool = false)
+        throws(CLIError) -> Logbook
+    {
         do {
-            let logbook = try Logbook(url: context.configuration.logDatabase, readOnly: readOnly, outbox: outbox)
+            let logbook = try Logbook(
+                url: context.configuration.logDatabase, readOnly: readOnly, outbox: outbox, collector: collector)
             if let warning = logbook.readOnlyWarning { context.console.err("airloc: warning: \(warning)\n") }
             return logbook
         } catch {
@@ -132,6 +135,12 @@ enum LogCommand {
         if let age = document.lastFixAgeS { lines.append("last fix:  \(formatAge(age)) ago") }
         if document.unsent > 0 {
             lines.append("mqtt:      \(count: document.unsent, "row") not yet acknowledged by the broker")
+        }
+        if document.unstored > 0 || document.collectorAck != nil {
+            let ack = document.collectorAck.map {
+                "; last ack \($0.time): track t\($0.track), air a\($0.air), sensor s\($0.sensor)"
+            }
+            lines.append("collector: \(count: document.unstored, "row") not yet stored\(ack ?? "; no ack yet")")
         }
         if let error = document.lastError {
             lines.append("last error: \(error)" + (document.lastErrorAt.map { " (\($0))" } ?? ""))

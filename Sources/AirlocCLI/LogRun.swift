@@ -27,7 +27,9 @@ enum LogRun {
             }
             throw CLIError(error)
         }
-        let logbook = try LogCommand.open(context, readOnly: false, outbox: FleetPublisher.publishes(settings))
+        let logbook = try LogCommand.open(
+            context, readOnly: false, outbox: FleetPublisher.publishes(settings),
+            collector: FleetPublisher.awaitsCollector(settings))
         let console = context.console
         console.err("airloc: logging to \(logbook.url.path)\n")
         for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }

@@ -158,6 +158,15 @@ public enum ConfigurationFiles {
                     "AIRLOC_SENSOR_DEVICE='\(device.prefix(80))': expected a device path (/dev/...)")
             }
         }
+        if let broker = environment["AIRLOC_COLLECT_BROKER"], !broker.isEmpty {
+            guard set("collect", "broker", to: broker, in: &settings) else {
+                throw ConfigurationError(
+                    "AIRLOC_COLLECT_BROKER='\(broker)': expected mqtt://host[:port] or mqtts://host[:port]")
+            }
+        }
+        if let database = environment["AIRLOC_COLLECT_DATABASE"], !database.isEmpty {
+            settings.collect.database = database
+        }
         if let database = environment["AIRLOC_LOG_DATABASE"], !database.isEmpty {
             settings.logDatabasePath = database
         }

@@ -238,7 +238,7 @@ public struct ConfigurationKey: Sendable {
             choice("display", "scale", AQIScale.self) { settings, scale in
                 if let scale { settings.scale = scale }
             },
-        ] + sensorKeys
+        ] + sensorKeys + collectKeys
 
     /// Each key's default as a person writes it ("section.name" → value; "none" when
     /// unset), for airloc.conf(5). A test checks it against ``all`` and against the values
@@ -265,7 +265,7 @@ public struct ConfigurationKey: Sendable {
         "mqtt.password-file": "none", "mqtt.client-id": "airloc-<device id>",
         "mqtt.topic-prefix": "airloc/<device id>", "mqtt.discovery": "homeassistant",
         "mqtt.discovery-prefix": "homeassistant", "mqtt.position": "coarse",
-    ]
+    ].merging(collectDefaults) { first, _ in first }
 
     /// The sections, in the order of ``all``.
     public static var sections: [String] {

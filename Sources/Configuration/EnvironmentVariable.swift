@@ -17,6 +17,10 @@ public struct EnvironmentVariable: Sendable {
             .init(name: "AIRLOC_LOG_DATABASE", meaning: "the logbook file"),
             .init(name: "AIRLOC_SENSOR_DEVICE", meaning: "the particulate sensor's serial device ([sensor] device)"),
             .init(name: "AIRLOC_MQTT_URL", meaning: "the MQTT broker the logger publishes to ([mqtt] url)"),
+            .init(name: "AIRLOC_COLLECT_BROKER", meaning: "the broker airloc collect reads from ([collect] broker)"),
+            .init(
+                name: "AIRLOC_COLLECT_DATABASE",
+                meaning: "the PostgreSQL database airloc collect stores into ([collect] database)"),
             .init(name: "AIRLOC_OPEN_METEO_API_KEY", meaning: "an Open-Meteo API key (commercial use)"),
         ]
         + ConfigurationFiles.environmentURLs.map {

@@ -49,6 +49,8 @@ public struct FleetPublisher: Sendable {
     private var reportedError: String?
     /// Rows the broker acknowledged during this run.
     public private(set) var acknowledged = 0
+    /// The end-to-end acknowledgement, with `[mqtt] end-to-end = collector`.
+    public var collector: CollectorLink?
 
     public init(
         logbook: Logbook, connection: MQTTConnection, settings: Settings, deviceID: String,
@@ -110,14 +112,18 @@ public struct FleetPublisher: Sendable {
             // Whatever was in flight may be lost with the old connection: publish it again.
             inFlight.removeAll()
         }
-        for message in connection.takeMessages()
-        where message.topic == "\(settings.mqtt.discoveryPrefix)/status" && message.payload == "online" {
-            publishDiscovery()
+        let now = time.now
+        for message in connection.takeMessages() {
+            if collector?.received(message, at: now) == true { continue }
+            if message.topic == "\(settings.mqtt.discoveryPrefix)/status" && message.payload == "online" {
+                publishDiscovery()
+            }
         }
         fill()
+        collector?.tick(at: now)
     }
 
-    private func greet() {
+    private mutating func greet() {
         _ = try? connection.publish("\(prefix)/status", "online", retain: true)
         if settings.mqtt.discovery {
             publishDiscovery()
@@ -132,6 +138,8 @@ public struct FleetPublisher: Sendable {
         if let position = retained.position {
             _ = try? connection.publish("\(prefix)/position", position, retain: true)
         }
+        let (now, connection) = (time.now, self.connection)
+        collector?.greet(connection, at: now)
         notify("connected to the broker; publishing to \(prefix)")
     }
 
@@ -153,12 +161,15 @@ public struct FleetPublisher: Sendable {
         var skipped: [(key: String, revision: Int64)] = []
         let now = time.date
         for entry in entries {
-            guard let line = outbound(entry.row) else {
+            guard var line = outbound(entry.row) else {
                 skipped.append((entry.key, entry.revision))
                 continue
             }
+            if let collector { line = collector.decorated(line, revision: entry.revision) }
             do {
                 let mid = try connection.publish("\(prefix)/history", line)
+                let now = time.now
+                collector?.published(at: now)
                 // An older revision still in flight: its acknowledgement settles nothing.
                 if published[entry.key] != nil { inFlight = inFlight.filter { $0.value.key != entry.key } }
                 inFlight[mid] = (entry.key, entry.revision)
@@ -169,7 +180,7 @@ public struct FleetPublisher: Sendable {
             publishState(entry.row, now: now)
         }
         // Rows withheld by `[mqtt] position = none` are done with.
-        try? logbook.markSent(skipped)
+        try? logbook.markSent(skipped, withheld: true)
     }
 
     /// The row as it may leave the device, or nil when it may not.

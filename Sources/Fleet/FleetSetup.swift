@@ -50,7 +50,8 @@ extension FleetPublisher {
     /// broker is waited for, not an error); nil without `[mqtt] url`.
     ///
     /// Contract: `logbook` is the writer's, opened with `outbox: true` (``publishes(_:)``
-    /// says whether it should be), so that its new rows are born unsent; the publisher
+    /// says whether it should be) and `collector:` as ``awaitsCollector(_:)`` says, so
+    /// that its new rows are born unsent (and unstored); the publisher
     /// reads them through a connection of its own to the same file. The will says
     /// `offline` on `<prefix>/status`.
     public static func make(
@@ -72,15 +73,36 @@ extension FleetPublisher {
         guard logbook.outbox else {
             throw .logbook(.file(logbook.url.path, "opened without its outbox: open it with outbox: true to publish"))
         }
+        let collector = awaitsCollector(settings)
+        guard logbook.collector == collector else {
+            throw .logbook(
+                .file(
+                    logbook.url.path,
+                    "opened with collector: \(logbook.collector), and [mqtt] end-to-end says \(collector)"))
+        }
         let outbox: Logbook
-        do { outbox = try Logbook(url: logbook.url, outbox: true) } catch { throw .logbook(error) }
-        return FleetPublisher(
+        do { outbox = try Logbook(url: logbook.url, outbox: true, collector: collector) } catch {
+            throw .logbook(error)
+        }
+        var publisher = FleetPublisher(
             logbook: outbox, connection: connection, settings: settings, deviceID: deviceID, notify: notify)
+        if collector {
+            publisher.collector = CollectorLink(
+                logbook: outbox, prefix: publisher.prefix, deviceID: deviceID,
+                ackTimeout: .milliseconds(Int(settings.mqtt.ackTimeout * 1000)), notify: notify)
+        }
+        return publisher
     }
 
     /// True when `[mqtt]` names a broker: the logbook is then to be opened with its outbox.
     public static func publishes(_ settings: Settings) -> Bool {
         settings.mqtt.url.flatMap(MQTTSettings.broker) != nil
+    }
+
+    /// True when a collector acknowledges what it stored (`[mqtt] end-to-end = collector`,
+    /// with a broker): the logbook is then to be opened with `collector: true` as well.
+    public static func awaitsCollector(_ settings: Settings) -> Bool {
+        publishes(settings) && settings.mqtt.endToEnd == .collector
     }
 
     /// Where it publishes, for people: "mqtt://host:1883 as airloc/abc".

@@ -263,6 +263,15 @@ public final class MQTTConnection: @unchecked Sendable {
         }
     }
 
+    /// At most `limit` of the messages received, oldest first; the rest wait for the next call.
+    public func takeMessages(limit: Int) -> [(topic: String, payload: String)] {
+        lock.withLock {
+            let taken = Array(messages.prefix(limit))
+            messages.removeFirst(taken.count)
+            return taken
+        }
+    }
+
     /// Queues `payload` on `topic` with QoS 1; returns its message id.
     public func publish(_ topic: String, _ payload: String, retain: Bool = false) throws(FleetError) -> Int32 {
         guard let handle else { throw .setup("the client is closed") }

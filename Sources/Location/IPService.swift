@@ -101,7 +101,7 @@ public enum IPService: String, Sendable, CaseIterable {
     /// A number, or a numeric string ("52.52"); anything else is named in the error, cut
     /// short so a hostile body cannot flood the terminal.
     private func degrees(_ value: Any?, _ field: String) throws(IPLocationError) -> Double {
-        if let number = value as? NSNumber, !(value is Bool), number.doubleValue.isFinite { return number.doubleValue }
+        if let number = JSONNumber.double(value) { return number }
         if let string = value as? String, let number = Double(string.trimmingCharacters(in: .whitespaces)),
             number.isFinite
         {

@@ -5,7 +5,7 @@ import Geo
 /// the logbook holds, how big it is on disk, and what is still to be delivered.
 ///
 /// Contract: times are ISO 8601 UTC to the second; `size_bytes` counts the database and its
-/// write-ahead log; `unsent` is 0 without a broker.
+/// write-ahead log; `unsent` is 0 without a broker, `unstored` 0 without a collector.
 public struct LogStatusJSON: Encodable, Sendable {
     public var schema = "airloc.log-status/1"
     public var database: String
@@ -23,6 +23,17 @@ public struct LogStatusJSON: Encodable, Sendable {
     public var lastErrorAt: String?
     /// Rows the MQTT broker has not acknowledged yet (0 without a broker).
     public var unsent: Int
+    /// Rows the fleet collector has not said it stored (0 without `end-to-end = collector`).
+    public var unstored: Int
+    /// The collector's last acknowledgement, as the device received it.
+    public var collectorAck: CollectorAck?
+
+    public struct CollectorAck: Encodable, Sendable, Equatable {
+        public var time: String
+        public var track: Int
+        public var air: Int
+        public var sensor: Int
+    }
 
     /// The document for `logbook` as it is at `now`.
     public init(_ logbook: Logbook, now: Date) throws(LogbookError) {
@@ -40,5 +51,16 @@ public struct LogStatusJSON: Encodable, Sendable {
         lastFixAgeS = status.lastFixAge.map { ($0 * 10).rounded() / 10 }
         (lastError, lastErrorAt) = (status.lastError, status.lastErrorAt)
         unsent = (try? logbook.unsentCount()) ?? 0
+        unstored = (try? logbook.unstoredCount()) ?? 0
+        collectorAck = Self.ack((try? logbook.meta(Logbook.lastAckKey)) ?? nil)
+    }
+
+    /// The fields of an `airloc.ack/1` message (docs/collector.md), or nil.
+    static func ack(_ json: String?) -> CollectorAck? {
+        guard let json, let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any],
+            let time = object["time"] as? String, let through = object["through"] as? [String: Any]
+        else { return nil }
+        func id(_ kind: String) -> Int { (through[kind] as? NSNumber)?.intValue ?? 0 }
+        return CollectorAck(time: time, track: id("track"), air: id("air"), sensor: id("sensor"))
     }
 }

@@ -22,16 +22,23 @@ public final class Logbook: @unchecked Sendable {
     /// back-filled rows are then marked unsent (the outbox). Fixed at opening, so that
     /// every connection to the file agrees for its whole life.
     public let outbox: Bool
+    /// True when a collector acknowledges what it stored (`[mqtt] end-to-end =
+    /// collector`): rows are then also born, and made again on a change, unstored.
+    public let collector: Bool
     /// Opened read-only from read-only media, with a write-ahead log that cannot be read
     /// there: what that means for the rows shown, for the reader to say.
     public private(set) var readOnlyWarning: String?
     private var statements: [String: SQLiteDatabase.Statement] = [:]
 
     /// Opens the logbook at `url`, creating it (and its directory) unless `readOnly`;
-    /// with `outbox`, rows written through it are born unsent.
-    public init(url: URL, readOnly: Bool = false, outbox: Bool = false) throws(LogbookError) {
+    /// with `outbox`, rows written through it are born unsent, and with `collector` (which
+    /// needs `outbox`) unstored too.
+    public init(url: URL, readOnly: Bool = false, outbox: Bool = false, collector: Bool = false)
+        throws(LogbookError)
+    {
         self.url = url
         self.outbox = outbox
+        self.collector = outbox && collector
         let path = url.path
         if !readOnly {
             do {
@@ -105,14 +112,15 @@ public final class Logbook: @unchecked Sendable {
         try run(
             """
             INSERT INTO track (t_ms, time_source, boot_s, lat, lon, alt, speed, course, accuracy, mode, satellites,
-                               provider, segment, sent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               provider, segment, sent, stored)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .integer(point.time.milliseconds), .text(point.timeSource), .double(bootSeconds),
                 .real(point.coordinate.latitude), .real(point.coordinate.longitude), .double(point.altitude),
                 .double(point.speed), .double(point.course), .double(point.accuracy), .int(point.mode),
                 .int(point.satellites), .text(point.provider), .integer(point.segment), .integer(outbox ? 0 : 1),
+                .integer(collector ? 0 : 1),
             ])
         return database.lastInsertedRow
     }
@@ -124,8 +132,8 @@ public final class Logbook: @unchecked Sendable {
             """
             INSERT INTO air (hour_s, logged_ms, lat, lon, sent_lat, sent_lon, place, us_aqi, category, dominant,
                              pm2_5, pm10, nitrogen_dioxide, sulphur_dioxide, ozone, carbon_monoxide, european_aqi,
-                             pollen, source, reason, segment, sent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             pollen, source, reason, segment, sent, stored)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .integer(Int64(record.hour.timeIntervalSince1970)), .integer(record.loggedAt.milliseconds),
@@ -133,7 +141,7 @@ public final class Logbook: @unchecked Sendable {
                 .real(record.sentCoordinate.latitude), .real(record.sentCoordinate.longitude), .string(record.place),
             ] + Self.valueColumns(record.values) + [
                 .text(record.source.rawValue), .string(record.reason), .integer(record.segment),
-                .integer(outbox ? 0 : 1),
+                .integer(outbox ? 0 : 1), .integer(collector ? 0 : 1),
             ])
         return database.lastInsertedRow
     }
@@ -168,11 +176,12 @@ public final class Logbook: @unchecked Sendable {
             UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
                            sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
                            source = ?, reason = NULL, sent = CASE WHEN ? THEN 0 ELSE sent END,
-                           revision = revision + 1
+                           stored = CASE WHEN ? THEN 0 ELSE stored END, revision = revision + 1
             WHERE hour_s = ? AND sent_lat = ? AND sent_lon = ? AND source = 'pending'
             """,
             Self.valueColumns(values) + [
-                .text(source.rawValue), .integer(outbox ? 1 : 0), .integer(Int64(hour.timeIntervalSince1970)),
+                .text(source.rawValue), .integer(outbox ? 1 : 0), .integer(collector ? 1 : 0),
+                .integer(Int64(hour.timeIntervalSince1970)),
                 .real(sent.latitude), .real(sent.longitude),
             ])
         return database.changes
@@ -203,7 +212,7 @@ public final class Logbook: @unchecked Sendable {
                     UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
                                    sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
                                    source = ?, reason = ?, sent = CASE WHEN ? THEN 0 ELSE sent END,
-                                   revision = revision + 1
+                                   stored = CASE WHEN ? THEN 0 ELSE stored END, revision = revision + 1
                     WHERE id = ? AND source = 'pending'
                     """)
                 for answer in answers {
@@ -211,7 +220,7 @@ public final class Logbook: @unchecked Sendable {
                     try update.run(
                         Self.valueColumns(answer.values ?? AirValues()) + [
                             .text(source.rawValue), .string(answer.reason), .integer(outbox ? 1 : 0),
-                            .integer(answer.id),
+                            .integer(collector ? 1 : 0), .integer(answer.id),
                         ])
                 }
             }
@@ -226,10 +235,15 @@ public final class Logbook: @unchecked Sendable {
         try run(
             """
             UPDATE track SET t_ms = ? - CAST(ROUND((? - boot_s) * 1000) AS INTEGER), time_source = 'gps',
-                             sent = CASE WHEN ? THEN 0 ELSE sent END, revision = revision + 1
+                             sent = CASE WHEN ? THEN 0 ELSE sent END, stored = CASE WHEN ? THEN 0 ELSE stored END,
+                             revision = revision + 1
             WHERE time_source = 'system' AND boot_s IS NOT NULL
               AND segment IN (SELECT id FROM segment WHERE boot_id = ?)
-            """, [.integer(trustedTime.milliseconds), .real(boot), .integer(outbox ? 1 : 0), .text(bootID)])
+            """,
+            [
+                .integer(trustedTime.milliseconds), .real(boot), .integer(outbox ? 1 : 0), .integer(collector ? 1 : 0),
+                .text(bootID),
+            ])
         return database.changes
     }
 

@@ -93,14 +93,16 @@ extension Logbook {
     }
 
     /// Marks these rows (`t42`, `a7`) sent, each only if its content is still the
-    /// revision that was acknowledged, in one transaction.
-    public func markSent(_ rows: [(key: String, revision: Int64)]) throws(LogbookError) {
+    /// revision that was acknowledged, in one transaction; `withheld` rows (never to leave
+    /// the device) are also done with for the collector.
+    public func markSent(_ rows: [(key: String, revision: Int64)], withheld: Bool = false) throws(LogbookError) {
         guard !rows.isEmpty else { return }
+        let set = withheld ? "sent = 1, stored = 1" : "sent = 1"
         do {
             try database.transaction { () throws(SQLiteError) in
-                let track = try statement("UPDATE track SET sent = 1 WHERE id = ? AND revision = ?")
-                let air = try statement("UPDATE air SET sent = 1 WHERE id = ? AND revision = ?")
-                let sensor = try statement("UPDATE sensor SET sent = 1 WHERE id = ? AND revision = ?")
+                let track = try statement("UPDATE track SET \(set) WHERE id = ? AND revision = ?")
+                let air = try statement("UPDATE air SET \(set) WHERE id = ? AND revision = ?")
+                let sensor = try statement("UPDATE sensor SET \(set) WHERE id = ? AND revision = ?")
                 for (key, revision) in rows {
                     guard let id = Int64(key.dropFirst()) else { continue }
                     let update = key.hasPrefix("t") ? track : key.hasPrefix("a") ? air : sensor

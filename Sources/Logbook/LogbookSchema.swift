@@ -5,7 +5,7 @@
 /// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
 /// cards: docs/performance.md measures bytes per row.
 enum LogbookSchema {
-    static let version = 4
+    static let version = 5
 
     static let migrations: [Int: String] = [
         1: """
@@ -105,6 +105,17 @@ enum LogbookSchema {
         );
         CREATE INDEX sensor_time ON sensor (t_ms);
         CREATE INDEX sensor_unsent ON sensor (id) WHERE sent = 0;
+        """,
+        // The collector's end-to-end acknowledgement: a row published (sent) is stored
+        // only when the collector said so. Rows logged without `[mqtt] end-to-end =
+        // collector` are born stored (1), so the partial indexes stay empty for them.
+        5: """
+        ALTER TABLE track ADD COLUMN stored INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE air ADD COLUMN stored INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE sensor ADD COLUMN stored INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX track_unstored ON track (id) WHERE stored = 0;
+        CREATE INDEX air_unstored ON air (id) WHERE stored = 0;
+        CREATE INDEX sensor_unstored ON sensor (id) WHERE stored = 0;
         """,
     ]
 

@@ -52,8 +52,8 @@ extension Logbook {
             """
             INSERT INTO sensor (t_ms, time_source, lat, lon, model, serial, pm1_0, pm2_5, pm4_0, pm10, pm2_5_cf1,
                                 temperature_c, relative_humidity, samples, window_s, us_aqi, corrected_pm2_5, flags,
-                                segment, sent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                segment, sent, stored)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .integer(record.time.milliseconds), .text(record.timeSource),
@@ -62,7 +62,7 @@ extension Logbook {
                 .double(v.pm2_5CF1), .double(v.temperatureC), .double(v.relativeHumidity),
                 .integer(Int64(record.samples)), .real(record.windowSeconds), .int(record.usAQI),
                 .double(record.correctedPM2_5), .text(record.flags.joined(separator: " ")),
-                record.segment.map { .integer($0) } ?? nil, .integer(outbox ? 0 : 1),
+                record.segment.map { .integer($0) } ?? nil, .integer(outbox ? 0 : 1), .integer(collector ? 0 : 1),
             ])
         return database.lastInsertedRow
     }

@@ -34,8 +34,12 @@ import Testing
                 TrackPoint(
                     time: Self.hour, fix: Fix(coordinate: Self.berlin, source: .gps), provider: "gpsd", segment: segment
                 ))
-            // As version 3 left it: no sensor table.
-            try old.database.execute("DROP TABLE sensor; PRAGMA user_version = 3")
+            // As version 3 left it: no sensor table, no collector's `stored` column.
+            try old.database.execute(
+                """
+                DROP TABLE sensor; DROP INDEX track_unstored; DROP INDEX air_unstored;
+                ALTER TABLE track DROP COLUMN stored; ALTER TABLE air DROP COLUMN stored; PRAGMA user_version = 3
+                """)
         }
         let logbook = try Logbook(url: url)
         #expect(try logbook.database.integer("PRAGMA user_version") == Int64(LogbookSchema.version))

@@ -1,0 +1,46 @@
+/// `[collect]`: the fleet collector, `airloc collect` (docs/collector.md): which broker it
+/// reads every device's rows from and which PostgreSQL database it stores them in.
+///
+/// Contract: `AIRLOC_COLLECT_BROKER` and `AIRLOC_COLLECT_DATABASE` override `broker` and
+/// `database`. The password is read from `password-file` (which must be 0600) when it is
+/// set, else libpq finds its own (`PGPASSFILE`, `~/.pgpass`); it is never logged. The
+/// broker's credentials and TLS files are the `[mqtt]` keys of the same names under
+/// `[collect]`.
+public struct CollectSettings: Sendable, Equatable {
+    /// `mqtt://host[:port]` or `mqtts://host[:port]`.
+    public var broker: String?
+    /// A libpq connection string or a postgresql:// URI.
+    public var database: String?
+    public var passwordFile: String?
+    /// The topic levels in front of every device's topics; `+` stands for the device id.
+    public var topicPrefix = "airloc/+"
+    public var clientID: String?
+    public var caFile: String?
+    public var certFile: String?
+    public var keyFile: String?
+    public var username: String?
+    public var brokerPasswordFile: String?
+    /// Rows written per transaction at most.
+    public var batch = 500
+
+    public init() {}
+
+    /// The device id in `topic` (`airloc/pi-7/history` → `pi-7`) when it is one of
+    /// `topicPrefix`'s, with the rest (`history`); nil otherwise.
+    public func device(inTopic topic: String) -> (device: String, rest: String)? {
+        let pattern = topicPrefix.split(separator: "/", omittingEmptySubsequences: false)
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == pattern.count + 1 else { return nil }
+        var device: Substring?
+        for (want, level) in zip(pattern, levels) {
+            if want == "+" {
+                guard !level.isEmpty else { return nil }
+                device = device ?? level
+            } else if want != level {
+                return nil
+            }
+        }
+        guard let device = device ?? pattern.last.map({ _ in levels[pattern.count - 1] }) else { return nil }
+        return (String(device), String(levels[pattern.count]))
+    }
+}

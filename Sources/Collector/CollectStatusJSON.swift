@@ -1,0 +1,110 @@
+import Foundation
+import Geo
+
+/// `airloc collect status --json`, schema `airloc.collect-status/1` (docs/json-schema.md):
+/// the devices the database knows, what each has stored, and what the running collector
+/// says of itself.
+///
+/// Contract: `collector` is null when no collector has written its state file, and its
+/// `running` is false when the process that wrote it is gone; `database_error` says why
+/// the devices could not be read (then `devices` is empty). Times are ISO 8601 UTC.
+public struct CollectStatusJSON: Encodable, Sendable {
+    public var schema = "airloc.collect-status/1"
+    public var database: String
+    public var databaseError: String?
+    public var collector: Service?
+    public var devices: [Device] = []
+
+    public struct Service: Encodable, Sendable {
+        public var running: Bool
+        public var pid: Int
+        public var started: String?
+        public var updated: String?
+        public var database: String
+        public var databaseError: String?
+        public var broker: String
+        public var buffered: Int
+        public var stored: Int
+        public var refused: Int
+    }
+
+    public struct Device: Encodable, Sendable {
+        public var deviceId: String
+        public var firstSeen: String?
+        public var lastSeen: String?
+        public var status: String?
+        public var softwareVersion: String?
+        /// Rows per kind in the database.
+        public var rows: [String: Int]
+        /// Per kind, the id through which every row is stored (what the device was told).
+        public var storedThrough: [String: Int64]
+        /// How far behind its newest row the last batch was stored (seconds).
+        public var lagS: Double?
+    }
+
+    /// The status with the state file at `stateFile` and the database at `plan`'s.
+    public init(plan: CollectorPlan, stateFile: URL, processAlive: (Int) -> Bool) {
+        database = plan.safeDatabaseName
+        if let text = try? String(contentsOf: stateFile, encoding: .utf8), let state = CollectorState(json: text) {
+            collector = Service(
+                running: processAlive(state.pid), pid: state.pid, started: state.started.map(UTCTime.iso8601Seconds),
+                updated: state.written.map(UTCTime.iso8601Seconds), database: state.database,
+                databaseError: state.databaseError, broker: state.broker, buffered: state.buffered,
+                stored: state.stored, refused: state.refused)
+        }
+        do {
+            let connection = try PostgresConnection(conninfo: plan.conninfo, password: plan.password, connectTimeout: 5)
+            defer { connection.close() }
+            devices = try Self.devices(connection)
+        } catch { databaseError = error.description }
+    }
+
+    static func devices(_ database: PostgresConnection) throws(DatabaseError) -> [Device] {
+        let known = try database.execute(
+            "SELECT to_regclass('devices') IS NOT NULL AND to_regclass('acknowledged') IS NOT NULL")
+        guard known.first?.first == "t" else { return [] }
+        var rows: [String: [String: Int]] = [:]
+        for kind in DeviceRow.Kind.allCases {
+            for row in try database.execute("SELECT device_id, count(*) FROM \(kind.rawValue) GROUP BY device_id") {
+                guard let device = row[0], let count = row[1].flatMap({ Int($0) }) else { continue }
+                rows[device, default: [:]][kind.rawValue] = count
+            }
+        }
+        var through: [String: [String: Int64]] = [:]
+        for row in try database.execute("SELECT device_id, kind, through FROM acknowledged") {
+            guard let device = row[0], let kind = row[1], let id = row[2].flatMap({ Int64($0) }) else { continue }
+            through[device, default: [:]][kind] = id
+        }
+        let time = "to_char(%@ AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+        return try database.execute(
+            """
+            SELECT device_id, \(time.replacingOccurrences(of: "%@", with: "first_seen")),
+                   \(time.replacingOccurrences(of: "%@", with: "last_seen")), status, software_version, last_lag_ms
+            FROM devices ORDER BY device_id
+            """
+        ).compactMap { row in
+            guard let device = row[0] else { return nil }
+            var counts = rows[device] ?? [:]
+            for kind in DeviceRow.Kind.allCases { counts[kind.rawValue] = counts[kind.rawValue] ?? 0 }
+            return Device(
+                deviceId: device, firstSeen: row[1], lastSeen: row[2], status: row[3], softwareVersion: row[4],
+                rows: counts, storedThrough: through[device] ?? [:], lagS: row[5].flatMap(Double.init).map { $0 / 1000 }
+            )
+        }
+    }
+}
+
+extension CollectorPlan {
+    /// The database as people may see it: the connection string without any password.
+    public var safeDatabaseName: String {
+        var text = conninfo
+        // postgresql://user:secret@host/db → postgresql://user@host/db
+        if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") {
+            let credentials = text[scheme.upperBound..<at]
+            if let colon = credentials.firstIndex(of: ":") { text.removeSubrange(colon..<at) }
+        }
+        // key=value form: password=... goes.
+        let words = text.split(separator: " ").filter { !$0.lowercased().hasPrefix("password=") }
+        return words.joined(separator: " ")
+    }
+}

@@ -1,0 +1,87 @@
+import Airloc
+import Fleet
+import Foundation
+import Platform
+
+/// Why `[collect]` cannot work as written: facts, for the program to turn into advice.
+public enum CollectorSetupError: Error, Sendable, CustomStringConvertible {
+    case missing(String)
+    case passwordFile(key: String, path: String, reason: String)
+    case broker(String)
+
+    public var description: String {
+        switch self {
+        case .missing(let key): return "[collect] \(key) is not set"
+        case .passwordFile(let key, let path, let reason): return "[collect] \(key) \(path): \(reason)"
+        case .broker(let reason): return "[collect] broker: \(reason)"
+        }
+    }
+}
+
+/// What `airloc collect` runs with, read from `[collect]` once at start: the broker's
+/// connection, the database's connection string and password, the limits.
+///
+/// Contract: the password file must be a regular file readable by its owner only (mode
+/// 0600 or stricter): a password others can read is refused, never used. The password is
+/// kept here and handed to libpq; it is in no description and no log line.
+public struct CollectorPlan: Sendable {
+    public var settings: CollectSettings
+    public var broker: MQTTConnection.Options
+    public var brokerPlace: String
+    public var conninfo: String
+    public var password: String?
+    public var topicPrefix: String { settings.topicPrefix }
+    public var batch: Int { settings.batch }
+    /// Rows held at most while the database is down (then the broker is left).
+    public var bufferLimit: Int { settings.batch * 4 }
+    public var connectTimeout = 10
+    /// Where the running collector writes what `collect status` shows (nil: nowhere).
+    public var statusFile: URL?
+
+    public init(settings: Settings, statusFile: URL?) throws(CollectorSetupError) {
+        let collect = settings.collect
+        guard let url = collect.broker else { throw .missing("broker") }
+        guard let database = collect.database else { throw .missing("database") }
+        guard let place = MQTTSettings.broker(url) else { throw .broker("\(url) is not an MQTT URL") }
+        self.settings = collect
+        brokerPlace = "\(place.tls ? "mqtts" : "mqtt")://\(place.host):\(place.port)"
+        let host = ProcessInfo.processInfo.hostName.filter { $0.isLetter || $0.isNumber || $0 == "-" }
+        var options = MQTTConnection.Options(
+            host: place.host, port: place.port, clientID: collect.clientID ?? "airloc-collect-\(host.prefix(40))")
+        options.tls = place.tls
+        options.caFile = collect.caFile
+        options.certFile = collect.certFile
+        options.keyFile = collect.keyFile
+        options.username = collect.username
+        options.inFlight = 100
+        if let file = collect.brokerPasswordFile {
+            options.password = try Self.secret(file, key: "broker-password-file")
+        }
+        broker = options
+        conninfo = database
+        password = try collect.passwordFile.map { file throws(CollectorSetupError) in
+            try Self.secret(file, key: "password-file")
+        }
+        self.statusFile = statusFile
+    }
+
+    /// The first line of `path`, which only its owner may read.
+    static func secret(_ path: String, key: String) throws(CollectorSetupError) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .passwordFile(key: key, path: path, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .passwordFile(key: key, path: path, reason: "not a regular file")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw .passwordFile(
+                key: key, path: path,
+                reason: "others may read it (mode \(String(info.st_mode & 0o777, radix: 8))): chmod 600 \(path)")
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw .passwordFile(key: key, path: path, reason: "cannot be read")
+        }
+        return String(text.split(whereSeparator: \.isNewline).first ?? "")
+    }
+}

@@ -1,0 +1,73 @@
+/// The collector's tables in PostgreSQL, and how a database of an older version is
+/// brought forward (docs/collector.md documents them for people who query them).
+///
+/// Contract: the version is kept in `airloc_collector`; each migration runs in one
+/// transaction with the version bump, under an advisory lock, so two collectors starting
+/// at once never migrate twice. A database whose version is newer than ``version`` is
+/// refused (``DatabaseError/newerSchema(found:known:)``), never written.
+enum CollectorSchema {
+    static let version = 1
+
+    /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
+    static let migrationLock = "7316207384019821"
+
+    static func rowTable(_ kind: DeviceRow.Kind) -> String {
+        let columns = Column.of(kind).map { "    \($0.name) \($0.type.sql)," }.joined(separator: "\n")
+        return """
+            CREATE TABLE \(kind.rawValue) (
+                device_id text NOT NULL REFERENCES devices (device_id),
+                id text NOT NULL,
+                n bigint NOT NULL,
+                revision bigint NOT NULL,
+                time timestamptz NOT NULL,
+            \(columns)
+                stored_at timestamptz NOT NULL,
+                payload jsonb NOT NULL,
+                PRIMARY KEY (device_id, id)
+            );
+            CREATE INDEX \(kind.rawValue)_device_time ON \(kind.rawValue) (device_id, time);
+
+            """
+    }
+
+    static let migrations: [Int: String] = [
+        1: """
+        CREATE TABLE devices (
+            device_id text PRIMARY KEY,
+            first_seen timestamptz NOT NULL,
+            last_seen timestamptz NOT NULL,
+            status text,
+            software_version text,
+            topic_prefix text NOT NULL,
+            last_lag_ms bigint
+        );
+        CREATE TABLE acknowledged (
+            device_id text NOT NULL REFERENCES devices (device_id),
+            kind text NOT NULL,
+            through bigint NOT NULL,
+            PRIMARY KEY (device_id, kind)
+        );
+
+        """ + DeviceRow.Kind.allCases.map(rowTable).joined()
+    ]
+
+    /// Creates or migrates the schema; returns the version found before.
+    @discardableResult
+    static func prepare(_ database: PostgresConnection) throws(DatabaseError) -> Int {
+        try database.transaction { () throws(DatabaseError) in
+            try database.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
+            try database.execute("CREATE TABLE IF NOT EXISTS airloc_collector (version integer NOT NULL)")
+            let stored = try database.execute("SELECT max(version) FROM airloc_collector").first?.first ?? nil
+            let found = stored.flatMap { Int($0) } ?? 0
+            guard found <= version else { throw .newerSchema(found: found, known: version) }
+            guard found < version else { return found }
+            for next in (found + 1)...version {
+                guard let sql = migrations[next] else { continue }
+                try database.execute(sql)
+            }
+            try database.execute("DELETE FROM airloc_collector")
+            try database.execute("INSERT INTO airloc_collector (version) VALUES ($1)", [String(version)])
+            return found
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Geo
+
+/// What a running collector is doing, as it writes it for `airloc collect status`
+/// (`collect-status.json` in its state directory, replaced every 2 s).
+///
+/// Contract: the document's schema is `airloc.collect-state/1`; `database` is
+/// `connected` or `down` (with `database_error`), `broker` says `connected`,
+/// `connecting: …`, `paused: …` or `stopped`. No password and no row is in it.
+public struct CollectorState: Sendable, Equatable {
+    public static let schema = "airloc.collect-state/1"
+    public var pid = Int(ProcessInfo.processInfo.processIdentifier)
+    public var started: Date?
+    public var written: Date?
+    public var database = "connecting"
+    public var databaseError: String?
+    public var broker = "connecting"
+    /// Rows received and not yet stored.
+    public var buffered = 0
+    public var stored = 0
+    public var refused = 0
+    public var acksPublished = 0
+    public var replaysAsked = 0
+    public var devices = 0
+
+    public init() {}
+
+    public var json: String {
+        var object: [String: Any] = [
+            "schema": Self.schema, "pid": pid, "database": database, "broker": broker, "buffered": buffered,
+            "stored": stored, "refused": refused, "acks_published": acksPublished, "replays_asked": replaysAsked,
+            "devices": devices,
+        ]
+        object["started"] = started.map(UTCTime.iso8601Seconds) ?? NSNull()
+        object["written"] = written.map(UTCTime.iso8601Seconds) ?? NSNull()
+        object["database_error"] = databaseError ?? NSNull()
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// The document a collector wrote, or nil when it is not one.
+    public init?(json: String) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any],
+            object["schema"] as? String == Self.schema
+        else { return nil }
+        pid = object["pid"] as? Int ?? 0
+        started = (object["started"] as? String).flatMap(UTCTime.parse)
+        written = (object["written"] as? String).flatMap(UTCTime.parse)
+        database = object["database"] as? String ?? "unknown"
+        databaseError = object["database_error"] as? String
+        broker = object["broker"] as? String ?? "unknown"
+        buffered = object["buffered"] as? Int ?? 0
+        stored = object["stored"] as? Int ?? 0
+        refused = object["refused"] as? Int ?? 0
+        acksPublished = object["acks_published"] as? Int ?? 0
+        replaysAsked = object["replays_asked"] as? Int ?? 0
+        devices = object["devices"] as? Int ?? 0
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Geo
+import Platform
+
+/// One logbook row as a device published it on `<prefix>/history`, checked before it may
+/// be stored: the unit of what the collector writes and acknowledges.
+///
+/// Contract:
+/// - The device is the topic's, never the payload's: a payload naming another device
+///   (`device`) is refused, so no device can write another's rows.
+/// - A row is accepted whole or not at all: every column of its kind has the type the
+///   table declares, the id is the kind's (`t42`, `a7`, `s3`), the time is ISO 8601 and
+///   at most a day ahead of the collector's clock. Anything else is a ``Refusal``.
+/// - `revision` (default 0) orders two versions of one row: the store keeps the newest.
+public struct DeviceRow: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable, Comparable {
+        case track, air, sensor
+
+        /// The letter of its ids in the export (`t42`).
+        public var letter: Character {
+            switch self {
+            case .track: return "t"
+            case .air: return "a"
+            case .sensor: return "s"
+            }
+        }
+
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// Why a message is not stored (counted and logged, never half-stored).
+    public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        case tooLarge(Int)
+        case notJSON
+        case unknownSchema(String?)
+        case badID(String?)
+        case otherDevice(String)
+        case badTime(String?)
+        case futureTime(String)
+        case badValue(String)
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let bytes): return "a payload of \(bytes) bytes (at most \(DeviceRow.maximumBytes))"
+            case .notJSON: return "not a JSON object"
+            case .unknownSchema(let schema): return "an unknown schema \(schema.map { "'\($0)'" } ?? "(none)")"
+            case .badID(let id): return "an id that is not a row's \(id.map { "('\($0)')" } ?? "(none)")"
+            case .otherDevice(let device): return "a row of another device ('\(device)')"
+            case .badTime(let time): return "a time that is not ISO 8601 \(time.map { "('\($0)')" } ?? "(none)")"
+            case .futureTime(let time): return "a time more than a day ahead (\(time))"
+            case .badValue(let field): return "'\(field)' of the wrong type"
+            }
+        }
+    }
+
+    /// What a history payload may weigh: a row is about 500 bytes.
+    public static let maximumBytes = 16_384
+
+    public var device: String
+    public var kind: Kind
+    /// The number of its id (42 for `t42`): sequential per device and kind.
+    public var number: Int64
+    public var revision: Int64
+    public var time: Date
+    /// The columns of its kind (``Column``s), JSON-ready values; NSNull for null.
+    public var columns: [String: ColumnValue]
+    /// The row as published, for the `payload` jsonb column.
+    public var line: String
+
+    public var id: String { "\(kind.letter)\(number)" }
+
+    /// A typed column value, as JSON.
+    public enum ColumnValue: Sendable, Equatable {
+        case null, number(Double), integer(Int64), text(String)
+
+        var json: Any {
+            switch self {
+            case .null: return NSNull()
+            case .number(let value): return value
+            case .integer(let value): return value
+            case .text(let value): return value
+            }
+        }
+    }
+
+    /// Parses the payload published by `device` on its history topic, at `now`.
+    public init(device: String, payload: String, now: Date) throws(Refusal) {
+        let bytes = payload.utf8.count
+        guard bytes <= Self.maximumBytes else { throw .tooLarge(bytes) }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)),
+            let row = object as? [String: Any]
+        else { throw .notJSON }
+        let schema = row["schema"] as? String
+        guard schema == "airloc.log/1" else { throw .unknownSchema(schema) }
+        if let claimed = row["device"] {
+            guard let claimed = claimed as? String, claimed == device else { throw .otherDevice("\(claimed)") }
+        }
+        let idText = row["id"] as? String
+        guard let idText, let letter = idText.first,
+            let kind = Kind.allCases.first(where: { $0.letter == letter }), (row["kind"] as? String) == kind.rawValue,
+            let number = Int64(idText.dropFirst()), number > 0, String(number) == idText.dropFirst()
+        else { throw .badID(idText) }
+        let timeText = row["time"] as? String
+        guard let timeText, let time = UTCTime.parse(timeText) else { throw .badTime(timeText) }
+        guard time.timeIntervalSince(now) <= 86_400 else { throw .futureTime(timeText) }
+        var revision: Int64 = 0
+        if let value = row["revision"] {
+            guard let number = Self.integer(value), number >= 0 else { throw .badValue("revision") }
+            revision = number
+        }
+        var columns: [String: ColumnValue] = [:]
+        for column in Column.of(kind) {
+            guard let value = row[column.name], !(value is NSNull) else {
+                columns[column.name] = .null
+                continue
+            }
+            switch column.type {
+            case .text:
+                guard let text = value as? String, text.utf8.count <= 1024 else { throw .badValue(column.name) }
+                columns[column.name] = .text(text)
+            case .integer:
+                guard let number = Self.integer(value) else { throw .badValue(column.name) }
+                columns[column.name] = .integer(number)
+            case .number:
+                guard let number = Self.number(value) else { throw .badValue(column.name) }
+                columns[column.name] = .number(number)
+            }
+        }
+        if case .number(let latitude) = columns["latitude"], abs(latitude) > 90 { throw .badValue("latitude") }
+        if case .number(let longitude) = columns["longitude"], abs(longitude) > 180 { throw .badValue("longitude") }
+        self.device = device
+        self.kind = kind
+        self.number = number
+        self.revision = revision
+        self.time = time
+        self.columns = columns
+        self.line = payload
+    }
+
+    static func number(_ value: Any) -> Double? { JSONNumber.double(value) }
+
+    static func integer(_ value: Any) -> Int64? { JSONNumber.integer(value) }
+}

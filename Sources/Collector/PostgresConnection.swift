@@ -1,0 +1,129 @@
+import CPostgres
+import Foundation
+
+/// Why the database cannot be used now: facts, for the collector to say and act on.
+public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// libpq is not installed, or too old.
+    case library(String)
+    /// No connection: the server is down, refuses us, or the connection string is wrong.
+    case connect(String)
+    /// A command failed; `state` is its SQLSTATE ("08006": the connection broke).
+    case command(state: String, message: String)
+    /// The database holds a collector schema newer than this program knows.
+    case newerSchema(found: Int, known: Int)
+
+    public var description: String {
+        switch self {
+        case .library(let reason): return reason
+        case .connect(let reason): return "cannot connect to PostgreSQL: \(reason)"
+        case .command(let state, let message): return "PostgreSQL said \(message) (SQLSTATE \(state))"
+        case .newerSchema(let found, let known):
+            return "the database holds collector schema \(found), newer than this airloc knows (\(known)): "
+                + "upgrade airloc, or give it a database of its own"
+        }
+    }
+
+    /// A fault of the data sent (a value out of range, a constraint), not of the server:
+    /// retrying the same rows cannot help. SQLSTATE classes 22 and 23.
+    public var isDataError: Bool {
+        guard case .command(let state, _) = self else { return false }
+        return state.hasPrefix("22") || state.hasPrefix("23")
+    }
+}
+
+/// A connection to PostgreSQL: the only place airloc touches libpq.
+///
+/// Contract:
+/// - One connection, used from one thread at a time (the collector's); every command is
+///   parameterised (`$1`), text in and text out, so no value is ever spliced into SQL.
+/// - `connectTimeout` bounds the connection attempt; libpq's TCP keepalives (on by
+///   default) notice a server that vanished. A broken connection makes every later
+///   command fail with SQLSTATE class 08 (``isBroken``): the caller opens a new one.
+public final class PostgresConnection: @unchecked Sendable {
+    private var handle: OpaquePointer?
+
+    /// Connects to `conninfo` (a libpq connection string or a postgresql:// URI), with
+    /// `password` (read from a file by the caller; nil: libpq's own PGPASSFILE or none).
+    public init(conninfo: String, password: String?, connectTimeout: Int = 10) throws(DatabaseError) {
+        if let missing = airloc_pq_load() { throw .library(String(cString: missing)) }
+        let connection = airloc_pq_connect(conninfo, password, Int32(connectTimeout))
+        guard airloc_pq_ok(connection) == 1 else {
+            let reason = Self.oneLine(String(cString: airloc_pq_error_message(connection)))
+            if connection != nil { airloc_pq_finish(connection) }
+            throw .connect(reason)
+        }
+        handle = connection
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if let handle { airloc_pq_finish(handle) }
+        handle = nil
+    }
+
+    /// The server's version as libpq reports it (150018 for 15.18).
+    public var serverVersion: Int { handle.map { Int(airloc_pq_server_version($0)) } ?? 0 }
+
+    /// Runs `command` with `parameters` ($1, $2, ...; nil is NULL) and returns its rows,
+    /// each column as text or nil.
+    @discardableResult
+    public func execute(_ command: String, _ parameters: [String?] = []) throws(DatabaseError) -> [[String?]] {
+        guard let handle else { throw .command(state: "08003", message: "the connection is closed") }
+        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        let values = copies.map { UnsafePointer($0) }
+        let result = values.withUnsafeBufferPointer {
+            airloc_pq_exec(handle, command, Int32(parameters.count), $0.baseAddress)
+        }
+        defer { airloc_pq_clear(result) }
+        guard airloc_pq_result_ok(result) == 1 else {
+            var state = String(cString: airloc_pq_result_sqlstate(result))
+            // No SQLSTATE: libpq lost the connection before the server answered.
+            if state.isEmpty { state = "08006" }
+            throw .command(state: state, message: Self.oneLine(String(cString: airloc_pq_result_error(result))))
+        }
+        let rows = Int(airloc_pq_rows(result))
+        let columns = Int(airloc_pq_columns(result))
+        var table: [[String?]] = []
+        table.reserveCapacity(rows)
+        for row in 0..<rows {
+            table.append(
+                (0..<columns).map { column in
+                    airloc_pq_value(result, Int32(row), Int32(column)).map { String(cString: $0) }
+                })
+        }
+        return table
+    }
+
+    /// Runs `body` inside BEGIN … COMMIT; any error rolls back and is thrown.
+    public func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// libpq's messages end in newlines and may span lines ("DETAIL: ..."): one line.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+}
+
+extension DatabaseError {
+    /// The connection is gone (SQLSTATE class 08, or 57P01: the server shuts down):
+    /// open a new one.
+    public var isBroken: Bool {
+        switch self {
+        case .connect: return true
+        case .command(let state, _): return state.hasPrefix("08") || state.hasPrefix("57P")
+        default: return false
+        }
+    }
+}

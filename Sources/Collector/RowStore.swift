@@ -1,0 +1,194 @@
+import Foundation
+import Geo
+
+/// Writes what the collector received into its database: devices, rows and the
+/// acknowledged ids, in one transaction per batch.
+///
+/// Contract:
+/// - Idempotent on (device, id): a row stored again changes nothing, unless it carries a
+///   newer revision, which replaces the older content; an older revision never replaces a
+///   newer one (`ON CONFLICT … WHERE revision < EXCLUDED.revision`).
+/// - All or nothing per batch. When the batch fails for its data (SQLSTATE 22 or 23),
+///   each row is tried alone, so that one bad row is refused and the others are stored.
+/// - Rows travel as one jsonb parameter per kind (`jsonb_to_recordset`): no value is ever
+///   spliced into SQL, and a batch is one statement per table.
+public struct RowStore: Sendable {
+    /// What is known of a device from this batch: its topics, its status, its software.
+    public struct DeviceUpdate: Sendable, Equatable {
+        public var prefix: String
+        public var seen: Date
+        public var status: String?
+        public var software: String?
+        /// How far behind its newest row this batch stores (ms).
+        public var lag: Int64?
+
+        public init(prefix: String, seen: Date) {
+            self.prefix = prefix
+            self.seen = seen
+        }
+    }
+
+    public let database: PostgresConnection
+
+    public init(database: PostgresConnection) { self.database = database }
+
+    /// Stores `rows` (deduplicated by the caller or not: the newest revision of a key
+    /// wins), `devices` and the `throughs`; returns the rows refused for their data.
+    public func write(
+        rows: [DeviceRow], devices: [String: DeviceUpdate], throughs: [StoreLedger.StreamKey: Int64]
+    ) throws(DatabaseError) -> [(DeviceRow, DatabaseError)] {
+        let rows = Self.newest(rows)
+        do {
+            try database.transaction { () throws(DatabaseError) in
+                try writeDevices(devices)
+                for kind in DeviceRow.Kind.allCases {
+                    let ofKind = rows.filter { $0.kind == kind }
+                    if !ofKind.isEmpty { try insert(ofKind, kind: kind) }
+                }
+                try writeThroughs(throughs)
+            }
+            return []
+        } catch let error where error.isDataError {
+            var refused: [(DeviceRow, DatabaseError)] = []
+            try database.transaction { () throws(DatabaseError) in
+                try writeDevices(devices)
+                for row in rows {
+                    do throws(DatabaseError) {
+                        try database.execute("SAVEPOINT one_row")
+                        try insert([row], kind: row.kind)
+                        try database.execute("RELEASE SAVEPOINT one_row")
+                    } catch let error where error.isDataError {
+                        try database.execute("ROLLBACK TO SAVEPOINT one_row")
+                        refused.append((row, error))
+                    }
+                }
+                try writeThroughs(throughs)
+            }
+            return refused
+        }
+    }
+
+    /// One row per key: the highest revision, the last received among equals.
+    static func newest(_ rows: [DeviceRow]) -> [DeviceRow] {
+        var index: [String: Int] = [:]
+        var kept: [DeviceRow] = []
+        for row in rows {
+            let key = "\(row.device)\u{0}\(row.id)"
+            if let at = index[key] {
+                if row.revision >= kept[at].revision { kept[at] = row }
+            } else {
+                index[key] = kept.count
+                kept.append(row)
+            }
+        }
+        return kept
+    }
+
+    private func writeDevices(_ devices: [String: DeviceUpdate]) throws(DatabaseError) {
+        guard !devices.isEmpty else { return }
+        let records: [[String: Any]] = devices.sorted { $0.key < $1.key }.map { device, update in
+            [
+                "device_id": device, "seen": UTCTime.iso8601(update.seen), "prefix": update.prefix,
+                "status": update.status ?? NSNull(), "software": update.software ?? NSNull(),
+                "lag": update.lag ?? NSNull(),
+            ]
+        }
+        try database.execute(
+            """
+            INSERT INTO devices (device_id, first_seen, last_seen, status, software_version, topic_prefix, last_lag_ms)
+            SELECT d.device_id, d.seen, d.seen, d.status, d.software, d.prefix, d.lag
+            FROM jsonb_to_recordset($1::jsonb)
+                AS d(device_id text, seen timestamptz, status text, software text, prefix text, lag bigint)
+            ON CONFLICT (device_id) DO UPDATE SET
+                last_seen = greatest(devices.last_seen, EXCLUDED.last_seen),
+                status = coalesce(EXCLUDED.status, devices.status),
+                software_version = coalesce(EXCLUDED.software_version, devices.software_version),
+                topic_prefix = EXCLUDED.topic_prefix,
+                last_lag_ms = coalesce(EXCLUDED.last_lag_ms, devices.last_lag_ms)
+            """, [Self.json(records)])
+    }
+
+    private func insert(_ rows: [DeviceRow], kind: DeviceRow.Kind) throws(DatabaseError) {
+        let columns = Column.of(kind)
+        let names = columns.map(\.name)
+        let table = kind.rawValue
+        let typed = columns.map { "\($0.name) \($0.type.sql)" }.joined(separator: ", ")
+        let list = (["device_id", "id", "n", "revision", "time"] + names).joined(separator: ", ")
+        let updates = (["revision", "time"] + names + ["stored_at", "payload"]).map { "\($0) = EXCLUDED.\($0)" }
+            .joined(separator: ", ")
+        let body = rows.map { row -> String in
+            var record: [String: Any] = [
+                "device_id": row.device, "id": row.id, "n": row.number, "revision": row.revision,
+                "time": UTCTime.iso8601(row.time),
+            ]
+            for (name, value) in row.columns { record[name] = value.json }
+            // The published line goes in as it is: it was checked to be a JSON object.
+            let fields = Self.json(record)
+            return String(fields.dropLast()) + ",\"payload\":" + row.line + "}"
+        }
+        try database.execute(
+            """
+            INSERT INTO \(table) (\(list), stored_at, payload)
+            SELECT \(list), statement_timestamp(), payload
+            FROM jsonb_to_recordset($1::jsonb)
+                AS r(device_id text, id text, n bigint, revision bigint, time timestamptz, \(typed), payload jsonb)
+            ON CONFLICT (device_id, id) DO UPDATE SET \(updates)
+            WHERE \(table).revision < EXCLUDED.revision
+            """, ["[" + body.joined(separator: ",") + "]"])
+    }
+
+    private func writeThroughs(_ throughs: [StoreLedger.StreamKey: Int64]) throws(DatabaseError) {
+        guard !throughs.isEmpty else { return }
+        let records: [[String: Any]] = throughs.sorted { $0.key < $1.key }.map {
+            ["device_id": $0.key.device, "kind": $0.key.kind.rawValue, "through": $0.value]
+        }
+        try database.execute(
+            """
+            INSERT INTO acknowledged (device_id, kind, through)
+            SELECT a.device_id, a.kind, a.through
+            FROM jsonb_to_recordset($1::jsonb) AS a(device_id text, kind text, through bigint)
+            WHERE EXISTS (SELECT 1 FROM devices WHERE devices.device_id = a.device_id)
+            ON CONFLICT (device_id, kind) DO UPDATE SET through = greatest(acknowledged.through, EXCLUDED.through)
+            """, [Self.json(records)])
+    }
+
+    static func json(_ value: Any) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+
+    /// What the database says was stored, for the ledger at start: each stream's
+    /// `through` and the ids above it, and each device's topic prefix.
+    public func load(into ledger: inout StoreLedger) throws(DatabaseError) -> [String: String] {
+        var throughs: [StoreLedger.StreamKey: Int64] = [:]
+        for row in try database.execute("SELECT device_id, kind, through FROM acknowledged") {
+            guard let device = row[0], let kind = row[1].flatMap(DeviceRow.Kind.init), let through = row[2]
+            else { continue }
+            throughs[.init(device: device, kind: kind)] = Int64(through) ?? 0
+        }
+        for kind in DeviceRow.Kind.allCases {
+            let above = try database.execute(
+                """
+                SELECT r.device_id, r.n FROM \(kind.rawValue) r
+                LEFT JOIN acknowledged a ON a.device_id = r.device_id AND a.kind = $1
+                WHERE r.n > coalesce(a.through, 0) ORDER BY r.device_id, r.n
+                """, [kind.rawValue])
+            var ids: [String: [Int64]] = [:]
+            for row in above {
+                guard let device = row[0], let n = row[1].flatMap({ Int64($0) }) else { continue }
+                ids[device, default: []].append(n)
+            }
+            let devices = Set(ids.keys).union(throughs.keys.filter { $0.kind == kind }.map(\.device))
+            for device in devices {
+                ledger.loaded(
+                    device: device, kind: kind, through: throughs[.init(device: device, kind: kind)] ?? 0,
+                    storedAbove: ids[device] ?? [])
+            }
+        }
+        var prefixes: [String: String] = [:]
+        for row in try database.execute("SELECT device_id, topic_prefix FROM devices") {
+            if let device = row[0], let prefix = row[1] { prefixes[device] = prefix }
+        }
+        return prefixes
+    }
+}

@@ -1,0 +1,159 @@
+/// What the collector has stored of each device's rows, as the acknowledgements say it:
+/// per device and kind, the highest id through which every row is stored, the gaps
+/// above it, and when to ask the device to replay from a gap.
+///
+/// Contract (a pure state machine: the collector feeds it events and acts on what it
+/// returns; time is passed in, so it is tested on a manual clock):
+/// - ``stored(_:at:)`` after a commit: each row's id joins its stream; `through` advances
+///   over every id now contiguous. It returns the acknowledgements to publish, one per
+///   device that stored anything.
+/// - ``declared(device:first:)``: the device's `hello` says which id of each kind it
+///   delivers first; ids below it are never expected (rows logged before a broker was
+///   configured, or stored long ago).
+/// - ``due(at:)``: a gap (an id stored above `through + 1`) that is still open after
+///   `gapGrace` is asked for once, then again every `replayEvery` while it stays open.
+/// - A row stored with a revision above 0 is listed in the device's acknowledgements
+///   (the newest `revisedLimit` such rows), so that the device learns which revision
+///   of a changed row is stored: `through` alone speaks of ids, not of content.
+public struct StoreLedger: Sendable {
+    public struct StreamKey: Hashable, Sendable, Comparable {
+        public var device: String
+        public var kind: DeviceRow.Kind
+
+        public static func < (a: StreamKey, b: StreamKey) -> Bool { (a.device, a.kind) < (b.device, b.kind) }
+    }
+
+    /// What the device is told: `<prefix>/ack`, retained.
+    public struct Acknowledgement: Sendable, Equatable {
+        public var device: String
+        /// Per kind, every row through this id is stored (0: none yet).
+        public var through: [DeviceRow.Kind: Int64]
+        /// Rows stored with a revision above 0 (`t3` → 2): that revision or a newer one.
+        public var revised: [String: Int64]
+    }
+
+    /// "Send the rows of `kind` again, from id `from`": `<prefix>/replay`.
+    public struct ReplayRequest: Sendable, Equatable {
+        public var device: String
+        public var kind: DeviceRow.Kind
+        public var from: Int64
+    }
+
+    private struct Stream: Sendable {
+        var through: Int64 = 0
+        var above: Set<Int64> = []
+        var gapSince: ContinuousClock.Instant?
+        var askedAt: ContinuousClock.Instant?
+
+        mutating func absorb() {
+            while above.remove(through + 1) != nil { through += 1 }
+            // Ids at or below `through` (declared, or stored twice) are done with.
+            if let lowest = above.min(), lowest <= through { above = above.filter { $0 > through } }
+        }
+    }
+
+    private var streams: [StreamKey: Stream] = [:]
+    private var dueAcknowledgements = Set<String>()
+    private var revised: [String: (order: [String], revisions: [String: Int64])] = [:]
+    public let gapGrace: Duration
+    public let replayEvery: Duration
+    public let revisedLimit: Int
+
+    public init(gapGrace: Duration = .seconds(10), replayEvery: Duration = .seconds(30), revisedLimit: Int = 1024) {
+        self.gapGrace = gapGrace
+        self.replayEvery = replayEvery
+        self.revisedLimit = revisedLimit
+    }
+
+    /// Every stream's `through`, for the database (kept so that a restart starts there).
+    public var throughs: [StreamKey: Int64] { streams.mapValues(\.through) }
+
+    /// The devices known, sorted.
+    public var devices: [String] { Array(Set(streams.keys.map(\.device))).sorted() }
+
+    /// At start: what the database says was stored (`through`, and the ids above it).
+    public mutating func loaded(device: String, kind: DeviceRow.Kind, through: Int64, storedAbove: [Int64]) {
+        let key = StreamKey(device: device, kind: kind)
+        streams[key, default: Stream()].through = max(streams[key]?.through ?? 0, through)
+        streams[key]?.above.formUnion(storedAbove)
+        streams[key]?.absorb()
+    }
+
+    /// The device delivers ids from `first` on, per kind; returns its acknowledgement when
+    /// that moved `through` (it is then due).
+    public mutating func declared(device: String, first: [DeviceRow.Kind: Int64]) -> Acknowledgement? {
+        var moved = false
+        for (kind, first) in first where first > 1 {
+            let key = StreamKey(device: device, kind: kind)
+            let before = streams[key]?.through ?? 0
+            streams[key, default: Stream()].through = max(before, first - 1)
+            streams[key]?.absorb()
+            if streams[key]?.through != before { moved = true }
+        }
+        return moved ? acknowledgement(for: device) : nil
+    }
+
+    /// `device`'s acknowledgement is to be published with the next commit (a hello moved it).
+    public mutating func markDue(_ device: String) { dueAcknowledgements.insert(device) }
+
+    /// The devices marked due since the last call.
+    public mutating func takeDue() -> [String] {
+        defer { dueAcknowledgements.removeAll() }
+        return dueAcknowledgements.sorted()
+    }
+
+    /// After a commit of `rows`: the acknowledgements to publish.
+    public mutating func stored(_ rows: [DeviceRow], at now: ContinuousClock.Instant) -> [Acknowledgement] {
+        var touched = Set<String>()
+        for row in rows {
+            let key = StreamKey(device: row.device, kind: row.kind)
+            var stream = streams[key] ?? Stream()
+            if row.number > stream.through { stream.above.insert(row.number) }
+            stream.absorb()
+            stream.gapSince = stream.above.isEmpty ? nil : (stream.gapSince ?? now)
+            if stream.above.isEmpty { stream.askedAt = nil }
+            streams[key] = stream
+            if row.revision > 0 { remember(row) }
+            touched.insert(row.device)
+        }
+        return touched.sorted().map(acknowledgement(for:))
+    }
+
+    private mutating func remember(_ row: DeviceRow) {
+        var entry = revised[row.device] ?? ([], [:])
+        if entry.revisions[row.id] == nil { entry.order.append(row.id) }
+        entry.revisions[row.id] = max(entry.revisions[row.id] ?? 0, row.revision)
+        if entry.order.count > revisedLimit {
+            let dropped = entry.order.count - revisedLimit
+            for id in entry.order.prefix(dropped) { entry.revisions[id] = nil }
+            entry.order.removeFirst(dropped)
+        }
+        revised[row.device] = entry
+    }
+
+    public func acknowledgement(for device: String) -> Acknowledgement {
+        var through: [DeviceRow.Kind: Int64] = [:]
+        for kind in DeviceRow.Kind.allCases {
+            through[kind] = streams[StreamKey(device: device, kind: kind)]?.through ?? 0
+        }
+        return Acknowledgement(device: device, through: through, revised: revised[device]?.revisions ?? [:])
+    }
+
+    /// The replays to ask for now: gaps open for `gapGrace`, each at most every `replayEvery`.
+    public mutating func due(at now: ContinuousClock.Instant) -> [ReplayRequest] {
+        var requests: [ReplayRequest] = []
+        for key in streams.keys.sorted() {
+            guard var stream = streams[key], let since = stream.gapSince, now - since >= gapGrace else { continue }
+            if let asked = stream.askedAt, now - asked < replayEvery { continue }
+            stream.askedAt = now
+            streams[key] = stream
+            requests.append(ReplayRequest(device: key.device, kind: key.kind, from: stream.through + 1))
+        }
+        return requests
+    }
+
+    /// The ids stored above the contiguous run, per stream (for `collect status`).
+    public var gaps: [StreamKey: (through: Int64, above: Int)] {
+        streams.filter { !$0.value.above.isEmpty }.mapValues { ($0.through, $0.above.count) }
+    }
+}

@@ -1,0 +1,74 @@
+import Airloc
+import Foundation
+
+extension ConfigurationKey {
+    /// `[mqtt] end-to-end` and `ack-timeout`, and `[collect]`, the fleet collector
+    /// (docs/collector.md).
+    static let collectKeys: [ConfigurationKey] = [
+        choice("mqtt", "end-to-end", MQTTSettings.EndToEnd.self) { settings, mode in
+            if let mode { settings.mqtt.endToEnd = mode }
+        },
+        number("mqtt", "ack-timeout", "seconds", 1...86_400) { $0.mqtt.ackTimeout = $1 },
+        ConfigurationKey("collect", "broker", "mqtt://host[:port] or mqtts://host[:port] (TLS)") { settings, value in
+            guard MQTTSettings.broker(value) != nil else { return false }
+            settings.collect.broker = value
+            return true
+        },
+        text("collect", "database", "a libpq connection string or postgresql:// URI") {
+            !$0.isEmpty && !$0.contains("\0")
+        } set: {
+            $0.collect.database = $1
+        },
+        text("collect", "password-file", "a file path (mode 0600)") {
+            !$0.isEmpty
+        } set: {
+            $0.collect.passwordFile = $1
+        },
+        text("collect", "topic-prefix", "topic levels, + for the device id (e.g. airloc/+)") { value in
+            !value.isEmpty && !value.contains("#") && !value.hasSuffix("/") && !value.hasPrefix("/")
+        } set: {
+            $0.collect.topicPrefix = $1
+        },
+        text("collect", "client-id", "letters, digits, - and _") { value in
+            value.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_")).contains($0)
+            }
+        } set: {
+            $0.collect.clientID = $1
+        },
+        text("collect", "ca-file", "a file path") {
+            !$0.isEmpty
+        } set: {
+            $0.collect.caFile = $1
+        },
+        text("collect", "cert-file", "a file path") {
+            !$0.isEmpty
+        } set: {
+            $0.collect.certFile = $1
+        },
+        text("collect", "key-file", "a file path") {
+            !$0.isEmpty
+        } set: {
+            $0.collect.keyFile = $1
+        },
+        text("collect", "username", "the broker's user name") {
+            !$0.isEmpty
+        } set: {
+            $0.collect.username = $1
+        },
+        text("collect", "broker-password-file", "a file path") {
+            !$0.isEmpty
+        } set: {
+            $0.collect.brokerPasswordFile = $1
+        },
+        number("collect", "batch", "rows", 1...10_000) { $0.collect.batch = Int($1) },
+    ]
+
+    static let collectDefaults: [String: String] = [
+        "mqtt.end-to-end": "broker", "mqtt.ack-timeout": "120", "collect.broker": "none",
+        "collect.database": "none", "collect.password-file": "none (libpq's own: PGPASSFILE, ~/.pgpass)",
+        "collect.topic-prefix": "airloc/+", "collect.client-id": "airloc-collect-<host name>",
+        "collect.ca-file": "none", "collect.cert-file": "none", "collect.key-file": "none",
+        "collect.username": "none", "collect.broker-password-file": "none", "collect.batch": "500",
+    ]
+}

@@ -1,0 +1,67 @@
+/// When a device publishes again what the collector has not stored
+/// (`[mqtt] end-to-end = collector`): after every reconnection, and when the collector's
+/// acknowledgement has lagged behind what was published for longer than `timeout`.
+///
+/// Contract (a pure state machine, swift-nio style: one mutating func per event, each
+/// returning what to do; time is passed in, so it is tested on a manual clock):
+/// - ``published(at:)``: rows left for the broker; if nothing was outstanding, the wait
+///   for the collector starts now.
+/// - ``acknowledged(progress:outstanding:at:)``: an acknowledgement came; one that
+///   covered rows restarts the wait, and nothing outstanding ends it.
+/// - ``tick(outstanding:at:)``: `.republish` once the wait is `timeout` old with rows
+///   still outstanding; the wait then starts again (one republish per timeout, never a storm).
+/// - ``reconnected(at:)``: always `.republish` (the collector may have missed what the
+///   old connection carried), and the wait starts again.
+public struct AckWatch: Sendable {
+    public enum Action: Sendable, Equatable {
+        case none
+        /// Make every published but unstored row unsent again.
+        case republish
+    }
+
+    private enum State: Sendable {
+        case idle
+        case waiting(since: ContinuousClock.Instant)
+    }
+
+    private var state = State.idle
+    public let timeout: Duration
+
+    public init(timeout: Duration) {
+        self.timeout = timeout
+    }
+
+    public mutating func published(at now: ContinuousClock.Instant) {
+        if case .idle = state { state = .waiting(since: now) }
+    }
+
+    public mutating func acknowledged(progress: Bool, outstanding: Int, at now: ContinuousClock.Instant) {
+        if outstanding == 0 {
+            state = .idle
+        } else if progress {
+            state = .waiting(since: now)
+        }
+    }
+
+    public mutating func tick(outstanding: Int, at now: ContinuousClock.Instant) -> Action {
+        guard case .waiting(let since) = state else { return .none }
+        guard outstanding > 0 else {
+            state = .idle
+            return .none
+        }
+        guard now - since >= timeout else { return .none }
+        state = .waiting(since: now)
+        return .republish
+    }
+
+    public mutating func reconnected(at now: ContinuousClock.Instant) -> Action {
+        state = .waiting(since: now)
+        return .republish
+    }
+
+    /// True while rows wait for the collector.
+    public var isWaiting: Bool {
+        if case .waiting = state { return true }
+        return false
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Geo
+import Platform
+
+/// The messages a device and the collector exchange for the end-to-end acknowledgement
+/// (`[mqtt] end-to-end = collector`; docs/collector.md, "On the wire"). Row kinds are
+/// named as the export names them: `track`, `air`, `sensor`.
+///
+/// Contract: each has a `schema`; a message with another schema, or not of this shape,
+/// decodes to nil and is ignored (a newer collector's message is never misread).
+public enum CollectorMessages {
+    public static let kinds = ["track", "air", "sensor"]
+
+    /// `<prefix>/ack`, retained, from the collector: per kind, every row through `through`
+    /// is stored; `revised` rows (`t3` → 2) are stored at that revision or a newer one.
+    public struct Ack: Sendable, Equatable {
+        public static let schema = "airloc.ack/1"
+        public var through: [String: Int64]
+        public var revised: [String: Int64]
+        public var time: Date
+
+        public init(through: [String: Int64], revised: [String: Int64], time: Date) {
+            self.through = through
+            self.revised = revised
+            self.time = time
+        }
+
+        public var json: String {
+            CollectorMessages.encode([
+                "schema": Self.schema, "time": UTCTime.iso8601(time), "through": through, "revised": revised,
+            ])
+        }
+
+        public init?(json: String) {
+            guard let object = CollectorMessages.decode(json, schema: Self.schema),
+                let through = CollectorMessages.counts(object["through"]),
+                let time = (object["time"] as? String).flatMap(UTCTime.parse)
+            else { return nil }
+            self.through = through.filter { kinds.contains($0.key) }
+            self.revised = CollectorMessages.counts(object["revised"] ?? [String: Any]()) ?? [:]
+            self.time = time
+        }
+    }
+
+    /// `<prefix>/replay`, from the collector: send the rows of `kind` again from id `from`.
+    public struct Replay: Sendable, Equatable {
+        public static let schema = "airloc.replay/1"
+        public var kind: String
+        public var from: Int64
+
+        public init(kind: String, from: Int64) {
+            self.kind = kind
+            self.from = from
+        }
+
+        public var json: String { CollectorMessages.encode(["schema": Self.schema, "kind": kind, "from": from]) }
+
+        public init?(json: String) {
+            guard let object = CollectorMessages.decode(json, schema: Self.schema),
+                let kind = object["kind"] as? String, kinds.contains(kind),
+                let from = JSONNumber.integer(object["from"]), from > 0
+            else { return nil }
+            self.kind = kind
+            self.from = from
+        }
+    }
+
+    /// `<prefix>/hello`, retained, from the device on every connection: who it is, what it
+    /// runs, and per kind the first id it still delivers (those below are stored already,
+    /// or were logged before it published: the collector expects none of them).
+    public struct Hello: Sendable, Equatable {
+        public static let schema = "airloc.hello/1"
+        public var device: String
+        public var software: String
+        public var first: [String: Int64]
+
+        public init(device: String, software: String, first: [String: Int64]) {
+            self.device = device
+            self.software = software
+            self.first = first
+        }
+
+        public var json: String {
+            CollectorMessages.encode(["schema": Self.schema, "device": device, "software": software, "first": first])
+        }
+
+        public init?(json: String) {
+            guard let object = CollectorMessages.decode(json, schema: Self.schema),
+                let device = object["device"] as? String, let first = CollectorMessages.counts(object["first"])
+            else { return nil }
+            self.device = device
+            self.software = String((object["software"] as? String ?? "").prefix(100))
+            self.first = first.filter { kinds.contains($0.key) }
+        }
+    }
+
+    static func encode(_ object: [String: Any]) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func decode(_ json: String, schema: String) -> [String: Any]? {
+        guard json.utf8.count <= 65_536,
+            let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any],
+            object["schema"] as? String == schema
+        else { return nil }
+        return object
+    }
+
+    /// `{"name": non-negative integer}`, or nil when any value is not one.
+    static func counts(_ value: Any?) -> [String: Int64]? {
+        guard let object = value as? [String: Any] else { return nil }
+        var counts: [String: Int64] = [:]
+        for (key, value) in object {
+            guard let number = JSONNumber.integer(value), number >= 0 else { return nil }
+            counts[key] = number
+        }
+        return counts
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real PostgreSQL server of a test's own: `initdb` into a temporary directory and
+/// `pg_ctl start` on a free port, its socket in that directory, no root needed.
+///
+/// Contract:
+/// - PostgreSQL refuses to run as root: started as root (CI), the cluster belongs to the
+///   `postgres` user Debian's package makes, and every server command runs as that user
+///   (`runuser -u postgres`); started as anyone else, it runs as them. Either way its
+///   superuser is named `postgres` and local connections need no password.
+/// - ``start()`` returns once the server accepts connections (`pg_ctl -w`); ``stop()``
+///   is a fast shutdown; the same
+///   cluster and port can be started again. Under `CI=true` a missing server is a failure.
+public final class PostgresServer: @unchecked Sendable {
+    public let port: Int
+    public let directory: TemporaryDirectory
+    public let binaries: URL
+    private let asPostgres: Bool
+
+    public var data: URL { directory.file("data") }
+    /// A libpq connection string for its `postgres` database.
+    public var conninfo: String { "host=\(directory.url.path) port=\(port) dbname=postgres user=postgres" }
+
+    private init(port: Int, directory: TemporaryDirectory, binaries: URL, asPostgres: Bool) {
+        self.port = port
+        self.directory = directory
+        self.binaries = binaries
+        self.asPostgres = asPostgres
+    }
+
+    /// Debian's server binaries (/usr/lib/postgresql/<version>/bin), the newest there is.
+    public static func binaryDirectory() -> URL? {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return versions.compactMap { Int($0) }.sorted().reversed()
+            .map { root.appendingPathComponent("\($0)/bin") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("pg_ctl").path) }
+    }
+
+    public static func start() async throws -> PostgresServer {
+        guard let binaries = binaryDirectory() else {
+            throw FixtureError("PostgreSQL's server is needed but not installed (make test installs postgresql)")
+        }
+        let server = PostgresServer(
+            port: try GPSFake.freePort(), directory: try TemporaryDirectory(), binaries: binaries,
+            asPostgres: geteuid() == 0)
+        if server.asPostgres {
+            try await server.command("/bin/chown", ["-R", "postgres:postgres", server.directory.url.path], root: true)
+            chmod(server.directory.url.path, 0o700)
+        }
+        try await server.command(
+            server.binaries.appendingPathComponent("initdb").path,
+            ["-D", server.data.path, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
+        let settings = """
+            listen_addresses = ''
+            unix_socket_directories = '\(server.directory.url.path)'
+            port = \(server.port)
+            fsync = off
+            max_connections = 50
+
+            """
+        let configuration = server.data.appendingPathComponent("postgresql.conf")
+        try await server.command("/bin/sh", ["-c", "cat >> '\(configuration.path)'"], stdin: settings)
+        try await server.start()
+        return server
+    }
+
+    /// Starts (or starts again) the server and waits until it accepts connections.
+    public func start() async throws {
+        try await command(
+            binaries.appendingPathComponent("pg_ctl").path,
+            ["-D", data.path, "-l", directory.file("server.log").path, "-w", "-t", "120", "start"])
+    }
+
+    /// A fast shutdown (what a restart of the service does), waited for.
+    public func stop() async throws {
+        try await command(
+            binaries.appendingPathComponent("pg_ctl").path, ["-D", data.path, "-m", "fast", "-w", "-t", "120", "stop"])
+    }
+
+    /// Runs `sql` with psql and returns its unaligned, tuples-only output.
+    public func query(_ sql: String, database: String = "postgres") async throws -> String {
+        let psql = binaries.appendingPathComponent("psql").path
+        let result = try await ChildProcess.run(
+            psql,
+            [
+                "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", directory.url.path, "-p", "\(port)", "-U", "postgres",
+                "-d", database, "-c", sql,
+            ],
+            environment: ["PATH": "/usr/bin:/bin", "PGCONNECT_TIMEOUT": "30"])
+        guard result.status == 0 else { throw FixtureError("psql \(sql): \(result.stderr)") }
+        return result.stdout
+    }
+
+    @discardableResult
+    private func command(_ executable: String, _ arguments: [String], stdin: String? = nil, root: Bool = false)
+        async throws -> ChildProcess.Result
+    {
+        let (program, words) =
+            asPostgres && !root
+            ? ("/usr/sbin/runuser", ["-u", "postgres", "--", executable] + arguments)
+            : (executable, arguments)
+        let result = try await ChildProcess.run(
+            program, words, environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"], stdin: stdin, timeout: 180)
+        guard result.status == 0 else {
+            let log = (try? String(contentsOf: directory.file("server.log"), encoding: .utf8)) ?? ""
+            throw FixtureError("\(executable) \(arguments.joined(separator: " ")): \(result)\n\(log.suffix(2000))")
+        }
+        return result
+    }
+
+    deinit {
+        if FileManager.default.fileExists(atPath: data.appendingPathComponent("postmaster.pid").path) {
+            _ = try? ChildProcess.runBlocking(
+                asPostgres ? "/usr/sbin/runuser" : binaries.appendingPathComponent("pg_ctl").path,
+                (asPostgres ? ["-u", "postgres", "--", binaries.appendingPathComponent("pg_ctl").path] : [])
+                    + ["-D", data.path, "-m", "immediate", "-w", "stop"],
+                environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
+        }
+        directory.remove()
+    }
+}
