@@ -34,7 +34,7 @@ public struct CollectorState: Sendable, Equatable {
         object["started"] = started.map(UTCTime.iso8601Seconds) ?? NSNull()
         object["written"] = written.map(UTCTime.iso8601Seconds) ?? NSNull()
         object["database_error"] = databaseError ?? NSNull()
-        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 

@@ -153,7 +153,7 @@ public struct RowStore: Sendable {
     }
 
     static func json(_ value: Any) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+        let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 

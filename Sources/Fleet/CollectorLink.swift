@@ -82,7 +82,8 @@ public struct CollectorLink: Sendable {
         lastCheck = now
         guard let outstanding = try? logbook.unstoredCount() else { return }
         if watch.tick(outstanding: outstanding, at: now) == .republish {
-            requeue(reason: "the collector has not acknowledged \(outstanding) rows in \(watch.timeout)")
+            let seconds = String(format: "%g", watch.timeout.seconds)
+            requeue(reason: "the collector has not acknowledged \(outstanding) rows in \(seconds) s")
         }
     }
 

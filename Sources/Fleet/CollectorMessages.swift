@@ -95,7 +95,7 @@ public enum CollectorMessages {
     }
 
     static func encode(_ object: [String: Any]) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 

@@ -13,8 +13,15 @@ struct CollectorEndToEndTests {
         let state: TemporaryDirectory
         let environment: [String: String]
 
-        init(broker: MosquittoBroker, database: PostgresServer, extra: [String: String] = [:]) throws {
+        init(
+            broker: MosquittoBroker, database: PostgresServer, config: String? = nil, extra: [String: String] = [:]
+        ) throws {
             state = try TemporaryDirectory()
+            if let config {
+                let directory = state.file("config/airloc")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try config.write(to: directory.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
+            }
             environment = [
                 "PATH": "/usr/bin:/bin", "HOME": state.url.path, "XDG_STATE_HOME": state.url.path,
                 "XDG_CONFIG_HOME": state.file("config").path, "XDG_CACHE_HOME": state.file("cache").path,
@@ -31,6 +38,10 @@ struct CollectorEndToEndTests {
             let result = try await AirlocBinary.run(["collect", "status", "--json"], environment: environment)
             return Fleet.json(result.stdout) ?? [:]
         }
+
+        func run(_ arguments: [String]) async throws -> ChildProcess.Result {
+            try await AirlocBinary.run(arguments, environment: environment)
+        }
     }
 
     static func deviceID(_ world: AirlocWorld) throws -> String {
@@ -38,7 +49,7 @@ struct CollectorEndToEndTests {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Every row of the logbook as (id, time) from its own export.
+    /// Every row of the logbook as id → "time source" from its own export.
     static func exported(_ world: AirlocWorld) async throws -> [String: String] {
         let export = try await world.run(["log", "export", "--format", "ndjson"])
         var rows: [String: String] = [:]
@@ -46,19 +57,22 @@ struct CollectorEndToEndTests {
             guard let row = Fleet.json(String(line)), let id = row["id"] as? String, let time = row["time"] as? String
             else { continue }
             // 2026-12-01T10:00:05Z and 2026-12-01T10:00:05.000Z are one time: milliseconds always.
-            rows[id] = time.contains(".") ? time : time.replacingOccurrences(of: "Z", with: ".000Z")
+            let when = time.contains(".") ? time : time.replacingOccurrences(of: "Z", with: ".000Z")
+            // An air row's source tells a pending hour from the settled one it became.
+            rows[id] = when + " " + (row["source"] as? String ?? "")
         }
         return rows
     }
 
-    /// The rows PostgreSQL holds for `device`: id → the times stored under it (one each, if
-    /// exactly once), in the export's form.
+    /// The rows PostgreSQL holds for `device`: id → the "time source" stored under it (one
+    /// each, if exactly once), in the export's form.
     static func stored(_ database: PostgresServer, _ device: String) async throws -> [String: [String]] {
         var rows: [String: [String]] = [:]
         for table in ["track", "air", "sensor"] {
             let text = try await database.query(
                 """
-                SELECT id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM \(table)
+                SELECT id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+                       || ' ' || coalesce(payload->>'source', '') FROM \(table)
                 WHERE device_id = '\(device)'
                 """)
             for line in text.split(separator: "\n") {
@@ -82,19 +96,24 @@ struct CollectorEndToEndTests {
 
     /// Three loggers and one collector; the collector is SIGKILLed twice and PostgreSQL
     /// restarted once during the run. Afterwards every row of every logbook is in
-    /// PostgreSQL exactly once, at the time the logbook finally holds it, and each
+    /// PostgreSQL exactly once, as the logbook finally holds it (its time, and the settled
+    /// hour rather than the pending one first published), and each
     /// logger's `log status` says nothing is left unstored.
     @Test func everyRowOfThreeLoggersIsStoredExactlyOnceThroughKillsAndARestart() async throws {
         let broker = try await MosquittoBroker.start()
         let database = try await PostgresServer.start()
-        let collector = try CollectorProcess(broker: broker, database: database)
+        // Small batches: while PostgreSQL is down the collector fills its four and pauses.
+        let collector = try CollectorProcess(broker: broker, database: database, config: "[collect]\nbatch = 5\n")
         defer { collector.state.remove() }
         var running = try collector.start()
         var worlds: [AirlocWorld] = []
         var loggers: [ChildProcess] = []
         defer { for world in worlds { world.stop() } }
-        for _ in 0..<3 {
-            let world = try await AirlocWorld(config: Self.config(broker))
+        for index in 0..<3 {
+            // The first logger's air service fails at first: its hour is logged pending,
+            // published, then settled and published again with a newer revision.
+            let faults = index == 0 ? [#"{"path": "/v1/air-quality", "status": 500, "times": 1}"#] : []
+            let world = try await AirlocWorld(faults: faults, config: Self.config(broker))
             worlds.append(world)
             loggers.append(try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment))
         }
@@ -120,6 +139,12 @@ struct CollectorEndToEndTests {
         try await storedGrows("rows stored by the second collector")
         try await database.stop()
         try await loggedGrows("rows logged while PostgreSQL is down")
+        let paused = running
+        try await Poll.until("the collector pausing") { paused.errors.contains("pausing: ") }
+        let outage = try await collector.status()
+        let down = outage["collector"] as? [String: Any]
+        #expect(down?["database"] as? String == "down" && down?["database_error"] is String, "\(outage)")
+        #expect(outage["database_error"] is String, "collect status says it cannot read the devices: \(outage)")
         try await database.start()
         try await storedGrows("rows stored after PostgreSQL's restart")
         running.signal(SIGKILL)
@@ -150,8 +175,12 @@ struct CollectorEndToEndTests {
             #expect(missing.isEmpty, "\(device): not stored \(missing.prefix(10))")
             #expect(twice.isEmpty, "\(device): stored more than once \(twice.prefix(10))")
             #expect(extra.isEmpty, "\(device): stored but not in the logbook \(extra.prefix(10))")
-            #expect(differing.isEmpty, "\(device): a time other than the logbook's \(differing.prefix(5))")
+            #expect(differing.isEmpty, "\(device): content other than the logbook's \(differing.prefix(5))")
         }
+        let settled = try await database.query(
+            "SELECT max(revision) || ' ' || string_agg(DISTINCT source, ',') FROM air WHERE device_id = '\(try Self.deviceID(worlds[0]))'"
+        )
+        #expect(settled == "1 live\n", "the pending hour is stored as it settled, at its newer revision")
         let status = try await collector.status()
         let devices = status["devices"] as? [[String: Any]] ?? []
         #expect(
@@ -166,6 +195,134 @@ struct CollectorEndToEndTests {
         running.signal(SIGTERM)
         let stopped = try await running.wait()
         #expect(stopped.status == 0, "\(stopped)")
+        try await broker.stop()
+        try await database.stop()
+    }
+}
+
+/// The collector against what a device should never send, and against rows that change:
+/// rows published by hand (mosquitto_pub) into a real broker and a real PostgreSQL.
+@Suite(.enabled(if: ExternalTool.available("mosquitto_pub", "mosquitto_sub", "psql")))
+struct CollectorInputEndToEndTests {
+    typealias Collector = CollectorEndToEndTests.CollectorProcess
+
+    static func publish(_ broker: MosquittoBroker, _ topic: String, _ payload: String) async throws {
+        let publish = try #require(ExternalTool.path(of: "mosquitto_pub"))
+        let result = try await ChildProcess.run(
+            publish, ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", topic, "-s"],
+            environment: ProcessInfo.processInfo.environment, stdin: payload)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    static func track(_ id: Int, latitude: Double = 52.52, revision: Int = 0, extra: String = "") -> String {
+        #"{"schema":"airloc.log/1","revision":\#(revision),\#(extra)"id":"t\#(id)","kind":"track","time":"2026-11-30T10:00:0\#(id)Z","latitude":\#(latitude),"longitude":13.405,"time_source":"gps","provider":"gpsd","segment":1}"#
+    }
+
+    static func storedTrack(_ database: PostgresServer) async throws -> [String] {
+        try await database.query(
+            "SELECT device_id || ' ' || id || ' ' || latitude || ' ' || revision FROM track ORDER BY 1"
+        )
+        .split(separator: "\n").map(String.init)
+    }
+
+    /// Malformed, hostile and foreign messages are refused and counted; the good rows
+    /// around them are stored and acknowledged.
+    @Test func badRowsAreCountedAndNeverStopTheOthers() async throws {
+        let broker = try await MosquittoBroker.start()
+        let database = try await PostgresServer.start()
+        let collector = try Collector(broker: broker, database: database)
+        defer { collector.state.remove() }
+        let running = try collector.start()
+        let acks = try await MQTTSubscriber.start(broker: broker, id: "acks", topics: ["airloc/+/ack"])
+        try await Poll.until("the collector subscribed") { running.errors.contains("subscribed to") }
+        try await Self.publish(broker, "airloc/good/history", Self.track(1))
+        try await Self.publish(broker, "airloc/bad/history", "not json at all")
+        try await Self.publish(
+            broker, "airloc/bad/history", "{\"pad\":\"" + String(repeating: "x", count: 100_000) + "\"}")
+        try await Self.publish(
+            broker, "airloc/bad/history", Self.track(1).replacingOccurrences(of: "log/1", with: "log/7"))
+        try await Self.publish(
+            broker, "airloc/bad/history", Self.track(2).replacingOccurrences(of: "2026-11-30", with: "2099-01-01"))
+        try await Self.publish(
+            broker, "airloc/bad/history", Self.track(3).replacingOccurrences(of: "52.52", with: "\"north\""))
+        // Mallory writes as herself but claims to be the good device.
+        try await Self.publish(broker, "airloc/mallory/history", Self.track(9, extra: #""device":"good","#))
+        try await Self.publish(broker, "airloc/good/history", Self.track(2))
+        try await Poll.until("both good rows stored") { try await Self.storedTrack(database).count >= 2 }
+        try await Poll.until("the good device's acknowledgement") {
+            acks.messages.contains { $0.topic == "airloc/good/ack" && $0.payload.contains(#""track":2"#) }
+        }
+        #expect(try await Self.storedTrack(database) == ["good t1 52.52 0", "good t2 52.52 0"])
+        try await Poll.until("six refusals counted") {
+            ((try await collector.status())["collector"] as? [String: Any])?["refused"] as? Int == 6
+        }
+        #expect(running.isRunning, "bad input never stops the collector")
+        running.signal(SIGTERM)
+        #expect(try await running.wait().status == 0)
+        #expect(running.errors.contains("a row of another device ('good')"), "\(running.errors)")
+        try await acks.stop()
+        try await broker.stop()
+        try await database.stop()
+    }
+
+    /// A row published again with a newer revision replaces what is stored; an older
+    /// revision arriving after it (a late replay) changes nothing; the acknowledgement
+    /// lists the revision stored.
+    @Test func anOlderRevisionNeverReplacesANewerOne() async throws {
+        let broker = try await MosquittoBroker.start()
+        let database = try await PostgresServer.start()
+        let collector = try Collector(broker: broker, database: database)
+        defer { collector.state.remove() }
+        let running = try collector.start()
+        let acks = try await MQTTSubscriber.start(broker: broker, id: "acks", topics: ["airloc/+/ack"])
+        try await Poll.until("the collector subscribed") { running.errors.contains("subscribed to") }
+        try await Self.publish(broker, "airloc/pi/history", Self.track(1, latitude: 52.5))
+        try await Poll.until("revision 0 stored") { try await Self.storedTrack(database) == ["pi t1 52.5 0"] }
+        try await Self.publish(broker, "airloc/pi/history", Self.track(1, latitude: 52.6, revision: 2))
+        try await Poll.until("revision 2 stored") { try await Self.storedTrack(database) == ["pi t1 52.6 2"] }
+        try await Self.publish(broker, "airloc/pi/history", Self.track(1, latitude: 52.7, revision: 1))
+        try await Self.publish(broker, "airloc/pi/history", Self.track(2))
+        try await Poll.until("t2 stored") { try await Self.storedTrack(database).count == 2 }
+        #expect(try await Self.storedTrack(database) == ["pi t1 52.6 2", "pi t2 52.52 0"], "the late replay lost")
+        try await Poll.until("the acknowledgement listing revision 2") {
+            acks.messages.contains { $0.topic == "airloc/pi/ack" && $0.payload.contains(#""revised":{"t1":2}"#) }
+        }
+        running.signal(SIGTERM)
+        #expect(try await running.wait().status == 0)
+        try await acks.stop()
+        try await broker.stop()
+        try await database.stop()
+    }
+
+    /// What cannot work as configured stops at once with exit 78 and says why.
+    @Test func aNewerSchemaAndAReadablePasswordFileAreConfigurationErrors() async throws {
+        let broker = try await MosquittoBroker.start()
+        let database = try await PostgresServer.start()
+        let collector = try Collector(broker: broker, database: database)
+        defer { collector.state.remove() }
+        _ = try await database.query(
+            "CREATE TABLE airloc_collector (version integer NOT NULL); INSERT INTO airloc_collector VALUES (99)")
+        let newer = try await collector.run(["collect"])
+        #expect(newer.status == 78, "\(newer)")
+        #expect(newer.stderr.contains("collector schema 99, newer than this airloc knows"), "\(newer.stderr)")
+        #expect(try await database.query("SELECT count(*) FROM pg_tables WHERE tablename = 'track'") == "0\n")
+
+        let secret = collector.state.file("db-password")
+        try "hunter2\n".write(to: secret, atomically: true, encoding: .utf8)
+        chmod(secret.path, 0o644)
+        let config = collector.state.file("config/airloc")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "[collect]\npassword-file = \(secret.path)\n".write(
+            to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
+        let readable = try await collector.run(["collect"])
+        #expect(readable.status == 78, "\(readable)")
+        #expect(readable.stderr.contains("chmod 600"), "\(readable.stderr)")
+        #expect(!readable.stderr.contains("hunter2") && !readable.stdout.contains("hunter2"))
+
+        var without = collector.environment
+        without["AIRLOC_COLLECT_DATABASE"] = nil
+        let missing = try await AirlocBinary.run(["collect", "status"], environment: without)
+        #expect(missing.status == 78 && missing.stderr.contains("[collect] database is not set"), "\(missing)")
         try await broker.stop()
         try await database.stop()
     }

@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Collector
+
+/// The collector's ledger of what is stored, on a manual clock: what each device is told,
+/// and when a gap is asked for.
+@Suite struct StoreLedgerTests {
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func row(_ device: String, _ id: String, revision: Int64 = 0) throws -> DeviceRow {
+        let kind = ["t": "track", "a": "air", "s": "sensor"][String(id.prefix(1))]!
+        return try DeviceRow(
+            device: device,
+            payload:
+                #"{"schema":"airloc.log/1","id":"\#(id)","kind":"\#(kind)","time":"2026-11-18T10:00:00Z","revision":\#(revision)}"#,
+            now: now)
+    }
+
+    @Test func throughAdvancesOnlyOverContiguousIDs() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger()
+        var acks = ledger.stored(
+            [try Self.row("pi", "t1"), try Self.row("pi", "t2"), try Self.row("pi", "t4")], at: time.now)
+        #expect(acks.map(\.through[.track]) == [2], "t3 is missing: the device hears of t1-t2 only")
+        acks = ledger.stored([try Self.row("pi", "t3")], at: time.now)
+        #expect(acks.first?.through[.track] == 4, "t3 closes the gap, and t4 counts with it")
+        #expect(acks.first?.through[.air] == 0)
+    }
+
+    @Test func aGapIsAskedForAfterItsGraceAndNotAgainAtOnce() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger(gapGrace: .seconds(10), replayEvery: .seconds(30))
+        _ = ledger.stored([try Self.row("pi", "t1"), try Self.row("pi", "t5")], at: time.now)
+        #expect(ledger.due(at: time.now).isEmpty, "a gap may be rows still on their way")
+        time.advance(by: .seconds(10))
+        #expect(ledger.due(at: time.now) == [.init(device: "pi", kind: .track, from: 2)])
+        time.advance(by: .seconds(29))
+        #expect(ledger.due(at: time.now).isEmpty, "asked 29 s ago: not again yet")
+        time.advance(by: .seconds(1))
+        #expect(ledger.due(at: time.now).count == 1, "still open after 30 s: asked again")
+        _ = ledger.stored((2...4).map { try! Self.row("pi", "t\($0)") }, at: time.now)
+        time.advance(by: .seconds(60))
+        #expect(ledger.due(at: time.now).isEmpty, "closed: nothing to ask")
+        #expect(ledger.acknowledgement(for: "pi").through[.track] == 5)
+    }
+
+    @Test func aHelloSaysWhichIDsAreNeverComing() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger()
+        // Rows 1-99 were logged before the device had a broker: they are not expected.
+        _ = ledger.stored([try Self.row("pi", "t100"), try Self.row("pi", "t101")], at: time.now)
+        #expect(ledger.acknowledgement(for: "pi").through[.track] == 0)
+        let ack = ledger.declared(device: "pi", first: [.track: 100, .air: 1])
+        #expect(ack?.through[.track] == 101)
+        #expect(ledger.declared(device: "pi", first: [.track: 50]) == nil, "a lower first moves nothing back")
+    }
+
+    @Test func revisedRowsAreListedAtTheirNewestRevisionBoundedInNumber() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger(revisedLimit: 3)
+        _ = ledger.stored([try Self.row("pi", "a1", revision: 2), try Self.row("pi", "a1", revision: 1)], at: time.now)
+        #expect(ledger.acknowledgement(for: "pi").revised == ["a1": 2], "an older replay does not lower it")
+        _ = ledger.stored((2...5).map { try! Self.row("pi", "t\($0)", revision: 1) }, at: time.now)
+        #expect(ledger.acknowledgement(for: "pi").revised.keys.sorted() == ["t3", "t4", "t5"], "the newest three")
+    }
+
+    @Test func devicesAreKeptApart() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger()
+        let acks = ledger.stored(
+            [try Self.row("a", "t1"), try Self.row("b", "t1"), try Self.row("b", "t2")], at: time.now)
+        #expect(acks.map(\.device) == ["a", "b"])
+        #expect(acks.map { $0.through[.track] } == [1, 2])
+    }
+
+    @Test func whatTheDatabaseHeldIsWhereARestartBegins() {
+        var ledger = StoreLedger()
+        ledger.loaded(device: "pi", kind: .air, through: 3, storedAbove: [4, 5, 7])
+        #expect(ledger.acknowledgement(for: "pi").through[.air] == 5)
+        #expect(ledger.gaps[.init(device: "pi", kind: .air)]?.above == 1)
+    }
+}

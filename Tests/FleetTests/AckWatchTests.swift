@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Fleet
+
+/// When a device publishes again what the collector has not stored, on a manual clock.
+@Suite struct AckWatchTests {
+    @Test func aLaggingCollectorGetsTheRowsAgainOncePerTimeout() {
+        let time = ManualTime()
+        var watch = AckWatch(timeout: .seconds(120))
+        #expect(watch.tick(outstanding: 5, at: time.now) == .none, "nothing published yet: nothing to wait for")
+        watch.published(at: time.now)
+        time.advance(by: .seconds(119))
+        #expect(watch.tick(outstanding: 5, at: time.now) == .none)
+        time.advance(by: .seconds(1))
+        #expect(watch.tick(outstanding: 5, at: time.now) == .republish)
+        #expect(watch.tick(outstanding: 5, at: time.now) == .none, "one republish, not a storm")
+        time.advance(by: .seconds(120))
+        #expect(watch.tick(outstanding: 5, at: time.now) == .republish)
+    }
+
+    @Test func progressRestartsTheWaitAndNothingOutstandingEndsIt() {
+        let time = ManualTime()
+        var watch = AckWatch(timeout: .seconds(10))
+        watch.published(at: time.now)
+        time.advance(by: .seconds(8))
+        watch.acknowledged(progress: true, outstanding: 3, at: time.now)
+        time.advance(by: .seconds(8))
+        #expect(watch.tick(outstanding: 3, at: time.now) == .none, "the collector is keeping up, only behind")
+        watch.acknowledged(progress: false, outstanding: 3, at: time.now)
+        time.advance(by: .seconds(2))
+        #expect(watch.tick(outstanding: 3, at: time.now) == .republish, "an ack that covered nothing is no progress")
+        watch.acknowledged(progress: true, outstanding: 0, at: time.now)
+        #expect(!watch.isWaiting)
+        time.advance(by: .seconds(100))
+        #expect(watch.tick(outstanding: 0, at: time.now) == .none)
+    }
+
+    @Test func everyReconnectionPublishesAgain() {
+        let time = ManualTime()
+        var watch = AckWatch(timeout: .seconds(120))
+        #expect(watch.reconnected(at: time.now) == .republish)
+        time.advance(by: .seconds(60))
+        #expect(watch.tick(outstanding: 1, at: time.now) == .none, "the wait starts at the reconnection")
+    }
+
+    @Test func theMessagesRoundTripAndForeignOnesAreIgnored() {
+        let ack = CollectorMessages.Ack(
+            through: ["track": 42, "air": 0, "sensor": 7], revised: ["a3": 1],
+            time: Date(timeIntervalSince1970: 1_795_000_000))
+        #expect(CollectorMessages.Ack(json: ack.json) == ack)
+        let replay = CollectorMessages.Replay(kind: "air", from: 1)
+        #expect(CollectorMessages.Replay(json: replay.json) == replay)
+        let hello = CollectorMessages.Hello(device: "pi", software: "airloc 1", first: ["track": 1, "air": 0])
+        #expect(CollectorMessages.Hello(json: hello.json) == hello)
+        #expect(
+            CollectorMessages.Ack(json: ack.json.replacingOccurrences(of: "airloc.ack/1", with: "airloc.ack/2")) == nil)
+        #expect(CollectorMessages.Replay(json: #"{"schema":"airloc.replay/1","kind":"track","from":true}"#) == nil)
+        #expect(CollectorMessages.Replay(json: #"{"schema":"airloc.replay/1","kind":"wifi","from":3}"#) == nil)
+        #expect(CollectorMessages.Ack(json: "garbage") == nil)
+    }
+}
