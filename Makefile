@@ -81,6 +81,7 @@ install: release
 	install -D -m 0644 NOTICE $(DESTDIR)$(PREFIX)/share/doc/airloc/NOTICE
 	install -D -m 0644 udev/61-airloc-gps.rules $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
 	install -D -m 0644 docs/logbook.md $(DESTDIR)$(PREFIX)/share/doc/airloc/logbook.md
+	install -D -m 0644 docs/collector.md $(DESTDIR)$(PREFIX)/share/doc/airloc/collector.md
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	.build/release/airloc __generate man | gzip -9n > $(DESTDIR)$(PREFIX)/share/man/man1/airloc.1.gz
 	.build/release/airloc __generate conf-man | gzip -9n > $(DESTDIR)$(PREFIX)/share/man/man5/airloc.conf.5.gz
@@ -95,6 +96,9 @@ install: release
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|' -e 's|@DOCDIR@|$(PREFIX)/share/doc/airloc|' systemd/airloc-log.service \
 	    > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|' -e 's|@DOCDIR@|$(PREFIX)/share/doc/airloc|' systemd/airloc-collect.service \
+	    > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-collect.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-collect.service
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && ! id airloc >/dev/null 2>&1; then \
 	    useradd --system --home-dir /var/lib/airloc --no-create-home --shell /usr/sbin/nologin airloc; fi
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then install -d -o airloc -g airloc -m 0700 /var/lib/airloc; fi
@@ -102,7 +106,8 @@ install: release
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/airloc $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
-	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service $(DESTDIR)$(PREFIX)/share/man/man1/airloc.1.gz \
+	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-collect.service \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/airloc.1.gz \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/airloc.conf.5.gz $(DESTDIR)$(PREFIX)/share/bash-completion/completions/airloc \
 	    $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_airloc $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/airloc.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/airloc $(DESTDIR)$(PREFIX)/share/doc/airloc

@@ -163,5 +163,29 @@ rm -rf "$XDG_CACHE_HOME/airloc"
 AIRLOC_MQTT_URL="mqtt://127.0.0.1:$MQTT_PORT" \
     idle "airloc log run publishing to a local mosquitto (AIRLOC_MQTT_URL, connected)" "$bin" log run
 
+# The collector (docs/collector.md, docs/scaling.md): DEVICES simulated devices through
+# this mosquitto into `airloc collect` and a PostgreSQL of the bench's own (as the postgres
+# user when run as root: PostgreSQL refuses root). COLLECT_SECONDS=600 is the issue's
+# 10 minutes; shorten it for a quick look.
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+pg_dir=$(mktemp -d /tmp/airloc-bench-pg.XXXXXX)
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" = 0 ] && chown postgres:postgres "$pg_dir"
+PG_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+as_pg "$pg_bin/initdb" -D "$pg_dir/data" -U postgres -A trust -E UTF8 >/dev/null
+printf "listen_addresses = ''\nunix_socket_directories = '%s'\nport = %s\n" "$pg_dir" "$PG_PORT" \
+    | as_pg tee -a "$pg_dir/data/postgresql.conf" >/dev/null
+as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w start >/dev/null
+conninfo="host=$pg_dir port=$PG_PORT dbname=postgres user=postgres"
+AIRLOC_COLLECT_BROKER="mqtt://127.0.0.1:$MQTT_PORT" AIRLOC_COLLECT_DATABASE="$conninfo" "$bin" collect \
+    >/dev/null 2>"$WORK/collect.err" &
+COLLECT_PID=$!
+trap 'kill "$COLLECT_PID" 2>/dev/null || true; as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast stop >/dev/null 2>&1 || true;
+      rm -rf "$pg_dir"; kill -9 "$MOSQUITTO_PID" 2>/dev/null || true; fixtures_cleanup' EXIT
+for _ in $(seq 100); do grep -q "subscribed to" "$WORK/collect.err" 2>/dev/null && break; sleep 0.1; done
+echo "== collector: .build/release/airloc-bench collect-load mqtt://127.0.0.1:PORT CONNINFO PID 200 1 ${COLLECT_SECONDS:-600} (PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}'))"
+.build/release/airloc-bench collect-load "mqtt://127.0.0.1:$MQTT_PORT" "$conninfo" "$COLLECT_PID" 200 1 "${COLLECT_SECONDS:-600}"
+kill "$COLLECT_PID"; wait "$COLLECT_PID" 2>/dev/null || true
+
 # The machine speed at the end, to compare with the start.
 taskset -c 0 .build/release/airloc-bench speed

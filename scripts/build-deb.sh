@@ -32,13 +32,15 @@ install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/ve
 install -d "$root/usr/lib/systemd/system"
 sed -e 's|@BINDIR@|/usr/bin|' -e 's|@DOCDIR@|/usr/share/doc/airloc|' systemd/airloc-log.service \
     > "$root/usr/lib/systemd/system/airloc-log.service"
+sed -e 's|@BINDIR@|/usr/bin|' -e 's|@DOCDIR@|/usr/share/doc/airloc|' systemd/airloc-collect.service \
+    > "$root/usr/lib/systemd/system/airloc-collect.service"
 install -D -m 0644 udev/61-airloc-gps.rules "$root/usr/lib/udev/rules.d/61-airloc-gps.rules"
 # The administrator's file, every key commented out at its default: a conffile dpkg keeps.
 install -d "$root/etc/airloc"
 sed -E 's/^([a-z][a-z-]* =)/; \1/' config/airloc.conf > "$root/etc/airloc/airloc.conf"
 install -D -m 0644 packaging/copyright.in "$doc/copyright"
 gzip -9n < packaging/changelog > "$doc/changelog.gz"
-install -m 0644 docs/logbook.md NOTICE "$doc/"
+install -m 0644 docs/logbook.md docs/collector.md NOTICE "$doc/"
 find "$root/usr" "$root/etc" -type f -exec chmod 0644 {} + && chmod 0755 "$root/usr/bin/airloc"
 find "$root" -type d -exec chmod 0755 {} +
 
@@ -49,7 +51,8 @@ depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e "$root/usr/bin/airloc" 2>/de
 [ -n "$depends" ] || { echo "Error: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
 # libcurl and libmosquitto are opened with dlopen when first used (faster start), so
 # shlibdeps cannot see them: libcurl in either of Debian's two builds, from the version
-# whose options airloc sets; libmosquitto from 1.6 (MOSQ_OPT_SEND_MAXIMUM).
+# whose options airloc sets; libmosquitto from 1.6 (MOSQ_OPT_SEND_MAXIMUM). libpq is
+# opened only by `airloc collect`, on the collecting server: Suggests (control.in).
 depends="$depends, libcurl4 (>= 7.85.0) | libcurl3-gnutls (>= 7.85.0), libmosquitto1 (>= 1.6)"
 # Packed relocations (scripts/build-release.sh) need glibc 2.36, which shlibdeps does not
 # know from the symbols it reads: raise its libc6 floor to that when it is lower.

@@ -12,6 +12,7 @@ echo "== $deb"
 
 echo "== contents"
 expected="/etc/airloc/airloc.conf /usr/bin/airloc /usr/lib/systemd/system/airloc-log.service
+/usr/lib/systemd/system/airloc-collect.service /usr/share/doc/airloc/collector.md
 /usr/lib/udev/rules.d/61-airloc-gps.rules /usr/share/airloc/gazetteer.bin
 /usr/share/bash-completion/completions/airloc /usr/share/doc/airloc/changelog.gz
 /usr/share/doc/airloc/copyright /usr/share/fish/vendor_completions.d/airloc.fish
@@ -45,7 +46,9 @@ bash -c 'source /usr/share/bash-completion/completions/airloc && complete -p air
     && COMP_WORDS=(airloc lo) COMP_CWORD=1 && _airloc && [ "${COMPREPLY[*]}" = "locate log" ]' \
     || fail "bash completion of 'airloc lo'"
 zsh -n /usr/share/zsh/vendor-completions/_airloc || fail "the zsh completion does not parse"
-systemd-analyze verify /usr/lib/systemd/system/airloc-log.service || fail "systemd-analyze verify"
+for unit in airloc-log airloc-collect; do
+    systemd-analyze verify "/usr/lib/systemd/system/$unit.service" || fail "systemd-analyze verify $unit"
+done
 getent passwd airloc >/dev/null || fail "no airloc user"
 [ "$(stat -c '%U %a' /var/lib/airloc)" = "airloc 700" ] || fail "/var/lib/airloc"
 echo "installed: --version, reverse, both man pages, bash and zsh completion, unit, service user: ok"

@@ -169,6 +169,21 @@ if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "mqtt-load" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 5, CommandLine.arguments[1] == "collect-load" {
+    let arguments = CommandLine.arguments
+    let numbers = arguments.dropFirst(5).map { Int($0) }
+    do {
+        try CollectBench.run(
+            url: arguments[2], conninfo: arguments[3], collector: Int32(arguments[4]) ?? 0,
+            devices: (numbers.first ?? nil) ?? 200, rate: (numbers.dropFirst().first ?? nil) ?? 1,
+            seconds: (numbers.dropFirst(2).first ?? nil) ?? 600)
+    } catch {
+        FileHandle.standardError.write(Data("collect-load: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "speed" {
     print(speedCheck())
     exit(0)

@@ -294,6 +294,55 @@ struct CollectorInputEndToEndTests {
         try await database.stop()
     }
 
+    /// The SQL docs/collector.md gives for what people ask runs against the collector's
+    /// own tables and answers from the rows of two devices.
+    @Test func theQueriesTheDocumentationGivesRun() async throws {
+        let broker = try await MosquittoBroker.start()
+        let database = try await PostgresServer.start()
+        let collector = try Collector(broker: broker, database: database)
+        defer { collector.state.remove() }
+        let running = try collector.start()
+        try await Poll.until("the collector subscribed") { running.errors.contains("subscribed to") }
+        let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-600))
+        let hour = String(now.prefix(13)) + ":00:00Z"
+        for device in ["pi-1", "pi-2"] {
+            for id in 1...3 {
+                try await Self.publish(
+                    broker, "airloc/\(device)/history",
+                    Self.track(id).replacingOccurrences(of: "2026-11-30T10:00:0\(id)Z", with: now))
+            }
+            try await Self.publish(
+                broker, "airloc/\(device)/history",
+                #"{"schema":"airloc.log/1","id":"a1","kind":"air","time":"\#(hour)","latitude":52.52,"longitude":13.4,"us_aqi":41,"category":"good","pm2_5":8.8,"source":"live","segment":1}"#
+            )
+            try await Self.publish(
+                broker, "airloc/\(device)/history",
+                #"{"schema":"airloc.log/1","id":"s1","kind":"sensor","time":"\#(now)","latitude":52.52,"longitude":13.4,"model":"sds011","pm2_5":11.5,"pm10":20,"samples":10,"flags":"","segment":1}"#
+            )
+        }
+        try await Poll.until("both devices' rows stored") {
+            try await database.query("SELECT (SELECT count(*) FROM track) || ' ' || (SELECT count(*) FROM sensor)")
+                == "6 2\n"
+        }
+        let document = try String(contentsOf: PackagePaths.file("docs/collector.md"), encoding: .utf8)
+        let queries = document.components(separatedBy: "```sql\n").dropFirst().compactMap {
+            $0.components(separatedBy: "```").first
+        }
+        #expect(queries.count == 5)
+        for query in queries {
+            let answer = try await database.query(query)
+            if query.contains("interval '1 hour'") {
+                #expect(answer.isEmpty, "no device is silent yet: \(answer)")
+            } else {
+                #expect(answer.contains("pi-1") && answer.contains("pi-2"), "\(query)\n→ \(answer)")
+            }
+        }
+        running.signal(SIGTERM)
+        #expect(try await running.wait().status == 0)
+        try await broker.stop()
+        try await database.stop()
+    }
+
     /// What cannot work as configured stops at once with exit 78 and says why.
     @Test func aNewerSchemaAndAReadablePasswordFileAreConfigurationErrors() async throws {
         let broker = try await MosquittoBroker.start()

@@ -30,6 +30,30 @@ struct SystemdUnitTests {
         }
     }
 
+    /// systemd/airloc-collect.service: systemd accepts it, it runs `airloc collect` as the
+    /// airloc user, and a configuration it cannot work with does not restart it in a loop.
+    @Test func systemdAcceptsTheCollectorUnit() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let template = try String(contentsOf: PackagePaths.file("systemd/airloc-collect.service"), encoding: .utf8)
+        let binDirectory = URL(fileURLWithPath: AirlocBinary.path).deletingLastPathComponent().path
+        let unit = template.replacingOccurrences(of: "@BINDIR@", with: binDirectory)
+            .replacingOccurrences(of: "@DOCDIR@", with: PackagePaths.file("docs").path)
+        let file = directory.file("airloc-collect.service")
+        try unit.write(to: file, atomically: true, encoding: .utf8)
+        let analyze = try #require(ExternalTool.path(of: "systemd-analyze"))
+        let verified = try await ChildProcess.run(
+            analyze, ["verify", file.path], environment: ProcessInfo.processInfo.environment)
+        #expect(verified.status == 0, "\(verified)")
+        let lines = Set(unit.split(separator: "\n").map(String.init))
+        for expected in [
+            "User=airloc", "StateDirectory=airloc", "Restart=on-failure", "RestartPreventExitStatus=69 78",
+            "ProtectSystem=strict", "NoNewPrivileges=yes", "UMask=0077", "ExecStart=\(binDirectory)/airloc collect",
+        ] {
+            #expect(lines.contains(expected), "\(expected) is missing")
+        }
+    }
+
     /// A field logger that boots without Wi-Fi logs at once: the unit waits neither for
     /// the network nor for NTP, and orders after nothing it does not pull in but the
     /// passive targets systemd documents for that (time-set.target).
