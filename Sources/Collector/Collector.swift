@@ -44,6 +44,10 @@ public final class Collector: @unchecked Sendable {
     private var retryDelay: Duration = .seconds(1)
     private var lastRefusalNote: [String: ContinuousClock.Instant] = [:]
     private var lastStatusWrite: ContinuousClock.Instant?
+    /// Devices whose acknowledgement moved and is not published yet, and when each was
+    /// last published: at most one a second per device, however many batches touched it.
+    private var pendingAcks = Set<String>()
+    private var lastAck: [String: ContinuousClock.Instant] = [:]
 
     public init(
         plan: CollectorPlan, time: any TimeSource = SystemTime(), notify: @escaping @Sendable (String) -> Void
@@ -79,12 +83,28 @@ public final class Collector: @unchecked Sendable {
             publishState(force: true)
         }
         while !lock.withLock({ stopping }) {
+            let before = (buffer.count, state.stored)
             if let fatal = round() { return fatal }
             publishState(force: false)
-            if buffer.isEmpty || database == nil { usleep(20_000) }
+            // Nothing came and nothing was stored: wait a little rather than spin while a
+            // batch fills (its 100 ms window) or the database is away.
+            if (buffer.count, state.stored) == before { usleep(10_000) }
         }
         if database != nil, !buffer.isEmpty { commit() }
+        flushAcks(force: true)
         return nil
+    }
+
+    /// Publishes the pending acknowledgements a second or more after each device's last.
+    private func flushAcks(force: Bool) {
+        guard !pendingAcks.isEmpty, let connection, connection.isConnected else { return }
+        let now = time.now
+        for device in pendingAcks.sorted() {
+            if !force, let last = lastAck[device], now - last < .seconds(1) { continue }
+            pendingAcks.remove(device)
+            lastAck[device] = now
+            publishAck(ledger.acknowledgement(for: device))
+        }
     }
 
     /// One round: the database, the broker, the messages, a commit when due, replays.
@@ -107,6 +127,7 @@ public final class Collector: @unchecked Sendable {
         }
         let due = buffer.count >= plan.batch || (bufferedSince.map { now - $0 >= .milliseconds(100) } ?? false)
         if database != nil, due || !updates.isEmpty { commit() }
+        flushAcks(force: false)
         if database != nil, let connection, connection.isConnected {
             for request in ledger.due(at: time.now) {
                 guard let prefix = prefixes[request.device] else { continue }
@@ -222,8 +243,8 @@ public final class Collector: @unchecked Sendable {
             let refusedIDs = Set(refused.map { "\($0.0.device)\u{0}\($0.0.id)" })
             let stored = rows.filter { !refusedIDs.contains("\($0.device)\u{0}\($0.id)") }
             for (row, error) in refused { refuse(device: row.device, "\(row.id): \(error)", now: time.now) }
-            for ack in ledger.stored(stored, at: time.now) { publishAck(ack) }
-            for device in ledger.takeDue() { publishAck(ledger.acknowledgement(for: device)) }
+            for ack in ledger.stored(stored, at: time.now) { pendingAcks.insert(ack.device) }
+            pendingAcks.formUnion(ledger.takeDue())
             state.stored += stored.count
             buffer.removeAll(keepingCapacity: true)
             bufferedSince = nil
@@ -252,9 +273,8 @@ public final class Collector: @unchecked Sendable {
     private func publishState(force: Bool) {
         let now = time.now
         state.buffered = buffer.count
-        state.devices = ledger.devices.count
-        lock.withLock { snapshot = state }
         if !force, let last = lastStatusWrite, now - last < .seconds(2) { return }
+        state.devices = ledger.deviceCount
         lastStatusWrite = now
         state.written = time.date
         lock.withLock { snapshot = state }

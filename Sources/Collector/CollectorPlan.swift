@@ -67,21 +67,11 @@ public struct CollectorPlan: Sendable {
 
     /// The first line of `path`, which only its owner may read.
     static func secret(_ path: String, key: String) throws(CollectorSetupError) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw .passwordFile(key: key, path: path, reason: String(cString: strerror(errno)))
+        do { return try SecretFile.read(path) } catch {
+            if case .readableByOthers = error {
+                throw .passwordFile(key: key, path: path, reason: "\(error): chmod 600 \(path)")
+            }
+            throw .passwordFile(key: key, path: path, reason: error.description)
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .passwordFile(key: key, path: path, reason: "not a regular file")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw .passwordFile(
-                key: key, path: path,
-                reason: "others may read it (mode \(String(info.st_mode & 0o777, radix: 8))): chmod 600 \(path)")
-        }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw .passwordFile(key: key, path: path, reason: "cannot be read")
-        }
-        return String(text.split(whereSeparator: \.isNewline).first ?? "")
     }
 }

@@ -53,6 +53,10 @@ public struct StoreLedger: Sendable {
     }
 
     private var streams: [StreamKey: Stream] = [:]
+    /// The streams with a gap, and every device: kept as they change, since the collector
+    /// asks for both on every round of its loop.
+    private var open = Set<StreamKey>()
+    private var known = Set<String>()
     private var dueAcknowledgements = Set<String>()
     private var revised: [String: (order: [String], revisions: [String: Int64])] = [:]
     public let gapGrace: Duration
@@ -69,7 +73,15 @@ public struct StoreLedger: Sendable {
     public var throughs: [StreamKey: Int64] { streams.mapValues(\.through) }
 
     /// The devices known, sorted.
-    public var devices: [String] { Array(Set(streams.keys.map(\.device))).sorted() }
+    public var devices: [String] { known.sorted() }
+
+    /// How many devices are known.
+    public var deviceCount: Int { known.count }
+
+    private mutating func track(_ key: StreamKey) {
+        known.insert(key.device)
+        if streams[key]?.above.isEmpty == false { open.insert(key) } else { open.remove(key) }
+    }
 
     /// At start: what the database says was stored (`through`, and the ids above it).
     public mutating func loaded(device: String, kind: DeviceRow.Kind, through: Int64, storedAbove: [Int64]) {
@@ -77,6 +89,7 @@ public struct StoreLedger: Sendable {
         streams[key, default: Stream()].through = max(streams[key]?.through ?? 0, through)
         streams[key]?.above.formUnion(storedAbove)
         streams[key]?.absorb()
+        track(key)
     }
 
     /// The device delivers ids from `first` on, per kind; returns its acknowledgement when
@@ -88,6 +101,7 @@ public struct StoreLedger: Sendable {
             let before = streams[key]?.through ?? 0
             streams[key, default: Stream()].through = max(before, first - 1)
             streams[key]?.absorb()
+            track(key)
             if streams[key]?.through != before { moved = true }
         }
         return moved ? acknowledgement(for: device) : nil
@@ -113,6 +127,7 @@ public struct StoreLedger: Sendable {
             stream.gapSince = stream.above.isEmpty ? nil : (stream.gapSince ?? now)
             if stream.above.isEmpty { stream.askedAt = nil }
             streams[key] = stream
+            track(key)
             if row.revision > 0 { remember(row) }
             touched.insert(row.device)
         }
@@ -142,7 +157,7 @@ public struct StoreLedger: Sendable {
     /// The replays to ask for now: gaps open for `gapGrace`, each at most every `replayEvery`.
     public mutating func due(at now: ContinuousClock.Instant) -> [ReplayRequest] {
         var requests: [ReplayRequest] = []
-        for key in streams.keys.sorted() {
+        for key in open.sorted() {
             guard var stream = streams[key], let since = stream.gapSince, now - since >= gapGrace else { continue }
             if let asked = stream.askedAt, now - asked < replayEvery { continue }
             stream.askedAt = now
