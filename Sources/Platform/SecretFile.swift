@@ -1,0 +1,35 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A password, token or key kept in a file of its own, which only its owner may read.
+///
+/// Contract: the file must be a regular file with no permission for group or others
+/// (mode 0600 or stricter); a secret others could read is refused, never used. The first
+/// line is the secret. The secret is in no error and no description.
+public enum SecretFile {
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case unreadable(String)
+        case notAFile
+        case readableByOthers(mode: String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let reason): return reason
+            case .notAFile: return "not a regular file"
+            case .readableByOthers(let mode): return "others may read it (mode \(mode))"
+            }
+        }
+    }
+
+    public static func read(_ path: String) throws(Problem) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile }
+        guard info.st_mode & 0o077 == 0 else { throw .readableByOthers(mode: String(info.st_mode & 0o777, radix: 8)) }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .unreadable("cannot be read") }
+        return String(text.split(whereSeparator: \.isNewline).first ?? "")
+    }
+}
