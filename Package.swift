@@ -15,7 +15,7 @@ let package = Package(
             name: "AirlocKit",
             targets: [
                 "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
-                "Fleet", "Sensors", "TerminalUI", "Arguments", "Collector",
+                "Fleet", "Sensors", "TerminalUI", "Arguments", "Collector", "Uploads",
             ]),
     ],
     targets: [
@@ -58,6 +58,8 @@ let package = Package(
         .target(
             name: "Collector",
             dependencies: ["Airloc", "Fleet", "Geo", "Platform", "Web", "CPostgres"]),
+        .target(
+            name: "Uploads", dependencies: ["Airloc", "Fleet", "Geo", "Logbook", "Platform", "Sensors", "Web"]),
         .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "Platform", "CRsvg"]),
         .target(
             name: "TerminalUI",
@@ -66,7 +68,7 @@ let package = Package(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "Logbook", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot", "Collector",
+                "Logbook", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot", "Collector", "Uploads",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -103,6 +105,9 @@ let package = Package(
         .testTarget(
             name: "FleetTests",
             dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "TestSupport"]),
+        .testTarget(
+            name: "UploadsTests",
+            dependencies: ["Uploads", "Airloc", "Logbook", "Web", "Geo", "Platform", "Sensors", "TestSupport"]),
         .testTarget(name: "CollectorTests", dependencies: ["Collector", "Fleet", "Airloc", "TestSupport"]),
         .testTarget(
             name: "AirlocTests",

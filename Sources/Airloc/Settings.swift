@@ -90,6 +90,8 @@ public struct Settings: Sendable {
     public var mqtt = MQTTSettings()
     /// `[collect]`: the fleet collector (`airloc collect`), for the machine that runs it.
     public var collect = CollectSettings()
+    /// `[upload.NAME]` sections, in the order they first appear.
+    public var uploads: [UploadSettings] = []
     /// `[sensor]`: the particulate sensor, if any.
     public var sensor = SensorSettings()
 

@@ -42,6 +42,9 @@ enum DoctorCommand {
             checks.append(broker.check)
             brokerRefused = broker.configuration
         }
+        let uploads = await FleetAdvice.uploads(configuration, timeout: min(configuration.serviceTimeout, 10))
+        checks += uploads.checks
+        brokerRefused = brokerRefused || uploads.configuration
 
         let failed = checks.filter { $0.status == .fail }
         let ok = failed.isEmpty

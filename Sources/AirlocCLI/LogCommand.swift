@@ -1,5 +1,6 @@
 import Airloc
 import Arguments
+import Fleet
 import Foundation
 import Geo
 import Logbook
@@ -93,6 +94,13 @@ enum LogCommand {
         }
     }
 
+    /// This device's id (the uploads' default Traccar and sensor.community id).
+    static func deviceID(_ settings: Settings) throws(CLIError) -> String {
+        do { return try DeviceIdentity.id(stateDirectory: settings.directories.state) } catch {
+            throw CLIError(code: .ioError, message: "cannot keep the device id: \(error)")
+        }
+    }
+
     /// The logbook for reading; a missing one is "no input" (66), not a crash.
     static func open(_ context: CommandContext, readOnly: Bool, outbox: Bool = false, collector: Bool = false)
         throws(CLIError) -> Logbook
@@ -115,7 +123,13 @@ enum LogCommand {
     static func status(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let logbook = try open(context, readOnly: true)
         let document: LogStatusJSON
-        do { document = try LogStatusJSON(logbook, now: Date()) } catch {
+        let uploads = context.configuration.uploads.map { upload in
+            (
+                name: upload.name, type: upload.type?.rawValue ?? "",
+                kinds: upload.type?.isPublicMap == true ? ["sensor"] : ["track"]
+            )
+        }
+        do { document = try LogStatusJSON(logbook, now: Date(), uploads: uploads) } catch {
             throw CLIError(code: .ioError, message: error.description)
         }
         if context.arguments.has(.json) {
@@ -141,6 +155,13 @@ enum LogCommand {
                 "; last ack \($0.time): track t\($0.track), air a\($0.air), sensor s\($0.sensor)"
             }
             lines.append("collector: \(count: document.unstored, "row") not yet stored\(ack ?? "; no ack yet")")
+        }
+        for upload in document.uploads {
+            let error =
+                upload.lastError.map { "; last error \($0)" + (upload.lastErrorAt.map { " (\($0))" } ?? "") } ?? ""
+            lines.append(
+                "upload:    \(upload.name) (\(upload.type)): \(count: upload.backlog, "row") waiting, \(upload.sent) sent, "
+                    + "\(upload.skipped) skipped\(error)")
         }
         if let error = document.lastError {
             lines.append("last error: \(error)" + (document.lastErrorAt.map { " (\($0))" } ?? ""))

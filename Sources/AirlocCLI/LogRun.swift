@@ -4,6 +4,7 @@ import Fleet
 import Logbook
 import Platform
 import Sensors
+import Uploads
 
 /// `airloc log run`: the field logger in the foreground, until SIGTERM or SIGINT.
 ///
@@ -61,7 +62,23 @@ enum LogRun {
                 }
                 console.err("airloc: \(notice.level.rawValue): \(notice.message)\(remedy)\n")
             })
-        let service = LoggingService(logger: logger, publisher: publisher)
+        let uploaders: [Uploader]
+        let deviceID = try LogCommand.deviceID(settings)
+        do {
+            uploaders = try Uploader.make(
+                settings: settings, logbook: logbook, deviceID: deviceID, notify: { console.err("airloc: \($0)\n") })
+        } catch { throw .config(error.description) }
+        for uploader in uploaders {
+            console.err("airloc: uploading to [upload.\(uploader.plan.name)] \(uploader.plan.type.rawValue)\n")
+        }
+        let uploads = uploaders.map { start in
+            { @Sendable () async -> String? in
+                var uploader = start
+                guard let stop = await uploader.run(), stop.atStart else { return nil }
+                return "[upload.\(uploader.plan.name)] \(stop.reason)"
+            }
+        }
+        let service = LoggingService(logger: logger, publisher: publisher, uploads: uploads)
         let outcome = await SignalWatch.untilInterrupted { await service.run(following) }
         let written = outcome.written
         console.err(
@@ -70,6 +87,7 @@ enum LogRun {
                 + "back-filled \(count: written.backfilled, "hour")"
                 + (written.sensor > 0 ? ", \(count: written.sensor, "sensor reading")" : "") + "\n")
         if let refused = outcome.refused {
+            if refused.hasPrefix("[upload.") { throw .config(refused) }
             throw CLIError(code: .config, message: "MQTT: \(refused); \(FleetAdvice.credentials)")
         }
         return .ok

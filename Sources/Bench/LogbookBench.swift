@@ -30,6 +30,28 @@ enum LogbookBench {
         }
     }
 
+    /// `airloc-bench backlog-write FILE ROWS`: a week offline, as the uploads find it: ROWS
+    /// track points and ROWS measured readings, a minute apart, ending a minute ago.
+    static func writeBacklog(path: String, rows: Int) throws {
+        let logbook = try Logbook(url: URL(fileURLWithPath: path))
+        let start = Date().addingTimeInterval(-Double(rows + 1) * 60)
+        let segment = try logbook.startSegment(at: start, bootID: nil, reason: "start")
+        try logbook.bulk {
+            for index in 0..<rows {
+                var point = point(index, segment: segment, start: start)
+                point.time = start.addingTimeInterval(Double(index) * 60)
+                try logbook.append(point)
+                let sample = SensorSample(
+                    model: .sds011, device: "/dev/seeded", serial: "A160",
+                    readings: [ParticulateValues(pm2_5: Double(index % 50) + 0.5, pm10: Double(index % 70) + 1)],
+                    windowSeconds: 10, warmUpSeconds: 30, correction: .none, humidityLimit: 70)
+                try logbook.append(
+                    SensorRecord(
+                        sample, time: point.time, timeSource: "gps", coordinate: point.coordinate, segment: segment))
+            }
+        }
+    }
+
     /// Sensor rows, each "MINUTES:PM2.5" before now, at Berlin.
     static func writeSensorRows(path: String, _ rows: [String]) throws {
         let logbook = try Logbook(url: URL(fileURLWithPath: path))

@@ -111,6 +111,15 @@ if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "logbook-write"
     }
     exit(0)
 }
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "backlog-write" {
+    do {
+        try LogbookBench.writeBacklog(path: CommandLine.arguments[2], rows: Int(CommandLine.arguments[3]) ?? 10_000)
+    } catch {
+        FileHandle.standardError.write(Data("backlog-write: \(error)\n".utf8))
+        exit(74)
+    }
+    exit(0)
+}
 if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "day-write" {
     do { try LogbookBench.writeDay(path: CommandLine.arguments[2]) } catch {
         FileHandle.standardError.write(Data("day-write: \(error)\n".utf8))

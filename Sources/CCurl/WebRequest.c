@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 // Every function used, looked up once and typed from curl.h's own declaration (as in
 // CMosquitto), so a mismatch is a compile error rather than a wrong call.
@@ -85,8 +86,26 @@ struct airloc_web_request {
     int too_large;
     airloc_web_outcome outcome;
     long status;
+    char retry_after[64];
     char reason[CURL_ERROR_SIZE];
 };
+
+// A response header line: only Retry-After is kept (a 429's or a 503's advice).
+static size_t header(char *data, size_t size, size_t count, void *context) {
+    airloc_web_request *request = context;
+    size_t bytes = size * count;
+    static const char name[] = "retry-after:";
+    if (bytes > sizeof name - 1 && strncasecmp(data, name, sizeof name - 1) == 0) {
+        size_t start = sizeof name - 1;
+        while (start < bytes && (data[start] == ' ' || data[start] == '\t')) start++;
+        size_t end = bytes;
+        while (end > start && (data[end - 1] == '\r' || data[end - 1] == '\n' || data[end - 1] == ' ')) end--;
+        size_t length = end - start < sizeof request->retry_after - 1 ? end - start : sizeof request->retry_after - 1;
+        memcpy(request->retry_after, data + start, length);
+        request->retry_after[length] = '\0';
+    }
+    return bytes;
+}
 
 static size_t receive(char *data, size_t size, size_t count, void *context) {
     airloc_web_request *request = context;
@@ -150,8 +169,28 @@ airloc_web_request *airloc_web_request_new(const char *url, const char *user_age
     api.easy_setopt(easy, CURLOPT_WRITEFUNCTION, receive);
     api.easy_setopt(easy, CURLOPT_WRITEDATA, request);
     api.easy_setopt(easy, CURLOPT_ERRORBUFFER, request->reason);
+    api.easy_setopt(easy, CURLOPT_HEADERFUNCTION, header);
+    api.easy_setopt(easy, CURLOPT_HEADERDATA, request);
     return request;
 }
+
+int airloc_web_request_add_header(airloc_web_request *request, const char *line) {
+    if (request->easy == NULL) return 0;
+    struct curl_slist *headers = api.slist_append(request->headers, line);
+    if (headers == NULL) return -1;
+    request->headers = headers;
+    api.easy_setopt(request->easy, CURLOPT_HTTPHEADER, request->headers);
+    return 0;
+}
+
+int airloc_web_request_set_body(airloc_web_request *request, const void *body, size_t length) {
+    if (request->easy == NULL) return 0;
+    api.easy_setopt(request->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)length);
+    // Copied: the caller's buffer may go before the transfer ends. A POST from here on.
+    return api.easy_setopt(request->easy, CURLOPT_COPYPOSTFIELDS, body) == CURLE_OK ? 0 : -1;
+}
+
+const char *airloc_web_request_retry_after(const airloc_web_request *request) { return request->retry_after; }
 
 static airloc_web_outcome classify(airloc_web_request *request, CURLcode code) {
     switch (code) {

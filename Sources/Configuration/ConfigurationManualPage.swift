@@ -27,6 +27,17 @@ extension ConfigurationKey {
                 ]
             }
         }
+        // Any number of [upload.NAME] sections (docs/uploads.md), each with these keys.
+        lines += [
+            ".SH \"[UPLOAD.NAME]\"",
+            Roff.roff(
+                "A server the logbook is forwarded to, store and forward; any number of sections, NAME of "
+                    + "letters, digits, - and _. position defaults to exact for owntracks-mqtt, owntracks-http "
+                    + "and traccar, coarse for sensor-community and opensensemap."),
+        ]
+        for key in UploadKey.all {
+            lines += [".TP", "\\fB\(Roff.roff(key.name))\\fR = \\fI\(Roff.roff(key.expected))\\fR"]
+        }
         lines += [".SH SEE ALSO", "\\fBairloc\\fR(1)"]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -7,8 +7,9 @@ import Logbook
 ///
 /// Contract:
 /// - ``run(_:)`` logs until the calling task is cancelled (SIGTERM), or until the broker
-///   refuses the credentials (a configuration matter: retrying cannot help), and returns
-///   what this run wrote and that refusal.
+///   refuses the credentials, or an upload's server refuses its first request (a
+///   configuration matter: retrying cannot help), and returns what this run wrote and
+///   that refusal.
 /// - The shutdown order: the logger finishes the row it is writing first; then the
 ///   publisher publishes what was written since its last round, while the broker keeps
 ///   acknowledging (``FleetPublisher/finish(patience:)``); then `offline` and a clean
@@ -16,6 +17,10 @@ import Logbook
 public struct LoggingService: Sendable {
     public var logger: FieldLogger
     public var publisher: FleetPublisher?
+    /// The uploads (module `Uploads`), each run as a task of its own beside the logger: a
+    /// refusal on its first request ends the run as the broker's does; a later one ends
+    /// only that upload.
+    public var uploads: [@Sendable () async -> String?] = []
 
     public struct Outcome: Sendable {
         public var written: (track: Int, air: Int, pending: Int, backfilled: Int, sensor: Int)
@@ -23,9 +28,12 @@ public struct LoggingService: Sendable {
         public var refused: String?
     }
 
-    public init(logger: FieldLogger, publisher: FleetPublisher?) {
+    public init(
+        logger: FieldLogger, publisher: FleetPublisher?, uploads: [@Sendable () async -> String?] = []
+    ) {
         self.logger = logger
         self.publisher = publisher
+        self.uploads = uploads
     }
 
     public func run(_ following: LocationSession.Following) async -> Outcome {
@@ -54,14 +62,27 @@ public struct LoggingService: Sendable {
                 return fatal
             }
         }
+        let uploadTasks = uploads.map { upload in
+            Task {
+                let fatal = await upload()
+                if fatal != nil { loggerTask.cancel() }
+                return fatal
+            }
+        }
         let written = await withTaskCancellationHandler {
             await loggerTask.value
         } onCancel: {
             loggerTask.cancel()
             publisherTask?.cancel()
+            for task in uploadTasks { task.cancel() }
         }
         publisherTask?.cancel()
-        let refused = await publisherTask?.value ?? nil
+        for task in uploadTasks { task.cancel() }
+        var refused = await publisherTask?.value ?? nil
+        for task in uploadTasks {
+            let stop = await task.value
+            if refused == nil { refused = stop }
+        }
         return Outcome(written: written, refused: refused)
     }
 }

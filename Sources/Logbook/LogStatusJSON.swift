@@ -28,6 +28,21 @@ public struct LogStatusJSON: Encodable, Sendable {
     /// The collector's last acknowledgement, as the device received it.
     public var collectorAck: CollectorAck?
 
+    /// Each `[upload.NAME]`: its backlog (rows after its cursor), what it sent and
+    /// skipped, and its last error and success.
+    public var uploads: [Upload] = []
+
+    public struct Upload: Encodable, Sendable, Equatable {
+        public var name: String
+        public var type: String
+        public var backlog: Int
+        public var sent: Int
+        public var skipped: Int
+        public var lastError: String?
+        public var lastErrorAt: String?
+        public var lastSuccessAt: String?
+    }
+
     public struct CollectorAck: Encodable, Sendable, Equatable {
         public var time: String
         public var track: Int
@@ -35,8 +50,11 @@ public struct LogStatusJSON: Encodable, Sendable {
         public var sensor: Int
     }
 
-    /// The document for `logbook` as it is at `now`.
-    public init(_ logbook: Logbook, now: Date) throws(LogbookError) {
+    /// The document for `logbook` as it is at `now`, with the `uploads` configured (name,
+    /// type, the kinds of rows each takes).
+    public init(_ logbook: Logbook, now: Date, uploads: [(name: String, type: String, kinds: [String])] = [])
+        throws(LogbookError)
+    {
         let status = try logbook.status(now: now)
         let path = logbook.url.path
         database = path
@@ -53,6 +71,14 @@ public struct LogStatusJSON: Encodable, Sendable {
         unsent = (try? logbook.unsentCount()) ?? 0
         unstored = (try? logbook.unstoredCount()) ?? 0
         collectorAck = Self.ack((try? logbook.meta(Logbook.lastAckKey)) ?? nil)
+        for upload in uploads {
+            let status = try logbook.uploadStatus(upload.name, kinds: upload.kinds)
+            self.uploads.append(
+                Upload(
+                    name: upload.name, type: upload.type, backlog: status.backlog, sent: status.sent,
+                    skipped: status.skipped, lastError: status.lastError, lastErrorAt: status.lastErrorAt,
+                    lastSuccessAt: status.lastSuccessAt))
+        }
     }
 
     /// The fields of an `airloc.ack/1` message (docs/collector.md), or nil.

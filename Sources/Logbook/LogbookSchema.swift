@@ -5,7 +5,7 @@
 /// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
 /// cards: docs/performance.md measures bytes per row.
 enum LogbookSchema {
-    static let version = 5
+    static let version = 6
 
     static let migrations: [Int: String] = [
         1: """
@@ -116,6 +116,24 @@ enum LogbookSchema {
         CREATE INDEX track_unstored ON track (id) WHERE stored = 0;
         CREATE INDEX air_unstored ON air (id) WHERE stored = 0;
         CREATE INDEX sensor_unstored ON sensor (id) WHERE stored = 0;
+        """,
+        // Uploads (docs/uploads.md): each `[upload.NAME]` has a cursor per kind of row it
+        // takes, the highest id the server accepted; its last error and success beside it.
+        6: """
+        CREATE TABLE upload (
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            last_id INTEGER NOT NULL,
+            PRIMARY KEY (name, kind)
+        ) WITHOUT ROWID;
+        CREATE TABLE upload_state (
+            name TEXT PRIMARY KEY,
+            last_error TEXT,
+            last_error_at TEXT,
+            last_success_at TEXT,
+            sent INTEGER NOT NULL DEFAULT 0,
+            skipped INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
         """,
     ]
 

@@ -12,6 +12,40 @@ public protocol HTTPTransport: Sendable {
     func get(_ url: URL, service: String, timeout: Duration) async throws(WebError) -> (status: Int, body: Data)
 }
 
+/// A request beyond a GET, for the uploads: headers, and a body that makes it a POST.
+public struct HTTPRequest: Sendable, Equatable {
+    public var url: URL
+    /// Header lines, "Name: value".
+    public var headers: [String]
+    public var body: Data?
+
+    public init(url: URL, headers: [String] = [], body: Data? = nil) {
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A server's answer: its status, its body, and its Retry-After header when it sent one.
+public struct HTTPAnswer: Sendable, Equatable {
+    public var status: Int
+    public var body: Data
+    public var retryAfter: String?
+
+    public init(status: Int, body: Data, retryAfter: String? = nil) {
+        self.status = status
+        self.body = body
+        self.retryAfter = retryAfter
+    }
+}
+
+/// Sends ``HTTPRequest``s (the uploads' POSTs): ``NetworkTransport`` does, and tests
+/// inject their own. The contract is ``HTTPTransport``'s, plus: the headers and body are
+/// sent as given, and nothing else identifying.
+public protocol HTTPSender: Sendable {
+    func send(_ request: HTTPRequest, service: String, timeout: Duration) async throws(WebError) -> HTTPAnswer
+}
+
 /// The first of several outcomes to arrive; whoever awaits ``value`` gets it, later ones
 /// are dropped. Resumes its waiter exactly once.
 final class FirstOutcome<Value: Sendable>: @unchecked Sendable {

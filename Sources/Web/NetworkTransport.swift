@@ -11,7 +11,7 @@ import Foundation
 /// than ``maximumBody`` is refused as `.undecodable`. Each request has a hard total
 /// deadline, not only an idle timeout: a server that trickles bytes cannot hold it.
 /// Without libcurl on the system every request fails as `.unreachable`, saying so.
-public struct NetworkTransport: HTTPTransport {
+public struct NetworkTransport: HTTPTransport, HTTPSender {
     /// The largest answer accepted, in bytes.
     public var maximumBody: Int
 
@@ -22,13 +22,20 @@ public struct NetworkTransport: HTTPTransport {
     public func get(_ url: URL, service: String, timeout: Duration) async throws(WebError) -> (
         status: Int, body: Data
     ) {
+        let answer = try await send(HTTPRequest(url: url), service: service, timeout: timeout)
+        return (answer.status, answer.body)
+    }
+
+    public func send(_ message: HTTPRequest, service: String, timeout: Duration) async throws(WebError)
+        -> HTTPAnswer
+    {
         let seconds = timeout.seconds
         guard
             let request = WebRequest(
-                url: url.absoluteString, timeoutMilliseconds: Int((seconds * 1000).rounded(.up)),
-                maximumBody: maximumBody)
+                url: message.url.absoluteString, timeoutMilliseconds: Int((seconds * 1000).rounded(.up)),
+                maximumBody: maximumBody, headers: message.headers, body: message.body)
         else { throw .unreachable(service: service, reason: "out of memory") }
-        let outcome = FirstOutcome<Result<(Int, Data), WebError>>()
+        let outcome = FirstOutcome<Result<HTTPAnswer, WebError>>()
         // libcurl blocks: on a thread of its own, never on the cooperative pool, which a
         // few slow requests would otherwise starve.
         let thread = Thread {
@@ -64,13 +71,18 @@ final class WebRequest: @unchecked Sendable {
     private let handle: OpaquePointer
     private let maximumBody: Int
 
-    init?(url: String, timeoutMilliseconds: Int, maximumBody: Int) {
+    init?(url: String, timeoutMilliseconds: Int, maximumBody: Int, headers: [String] = [], body: Data? = nil) {
         self.maximumBody = maximumBody
         guard
             let handle = airloc_web_request_new(
                 url, "airloc/\(AirlocVersion.string)", timeoutMilliseconds, maximumBody)
         else { return nil }
         self.handle = handle
+        for line in headers where airloc_web_request_add_header(handle, line) != 0 { return nil }
+        if let body {
+            let status = body.withUnsafeBytes { airloc_web_request_set_body(handle, $0.baseAddress, $0.count) }
+            if status != 0 { return nil }
+        }
     }
 
     deinit { airloc_web_request_free(handle) }
@@ -82,14 +94,17 @@ final class WebRequest: @unchecked Sendable {
     func cancel() { airloc_web_request_cancel(handle) }
 
     /// After ``perform()``: the answer, or why there is none.
-    func result(service: String, seconds: Double) -> Result<(Int, Data), WebError> {
+    func result(service: String, seconds: Double) -> Result<HTTPAnswer, WebError> {
         let reason = String(cString: airloc_web_request_reason(handle))
         switch airloc_web_request_outcome(handle) {
         case AIRLOC_WEB_ANSWERED:
             var length = 0
             let bytes = airloc_web_request_body(handle, &length)
             let body = bytes.map { Data(bytes: $0, count: length) } ?? Data()
-            return .success((airloc_web_request_status(handle), body))
+            let retry = String(cString: airloc_web_request_retry_after(handle))
+            return .success(
+                HTTPAnswer(
+                    status: airloc_web_request_status(handle), body: body, retryAfter: retry.isEmpty ? nil : retry))
         case AIRLOC_WEB_TIMED_OUT: return .failure(.timedOut(service: service, seconds: seconds))
         case AIRLOC_WEB_CANCELLED: return .failure(.cancelled(service: service))
         case AIRLOC_WEB_REFUSED: return .failure(.unreachable(service: service, reason: "connection refused"))

@@ -21,16 +21,23 @@ public final class HTTPDouble: @unchecked Sendable {
 
     /// Starts the double; each fault is a JSON object (see the script's help).
     public static func start(faults: [String] = []) async throws -> HTTPDouble {
-        try await offPool { try startBlocking(faults: faults) }
+        try await offPool {
+            try startBlocking(script: "scripts/http-double.py", arguments: faults.flatMap { ["--fault", $0] })
+        }
     }
 
-    static func startBlocking(faults: [String]) throws -> HTTPDouble {
+    /// The upload servers' double (scripts/upload-double.py), with its arguments (the
+    /// accounts it knows, faults).
+    public static func startUploadServers(_ arguments: [String] = []) async throws -> HTTPDouble {
+        try await offPool { try startBlocking(script: "scripts/upload-double.py", arguments: arguments) }
+    }
+
+    static func startBlocking(script: String, arguments: [String]) throws -> HTTPDouble {
         guard let python = ExternalTool.path(of: "python3") else {
             throw FixtureError("python3 is needed for the HTTP double but is not installed")
         }
         let process = try ChildProcess(
-            python, [PackagePaths.file("scripts/http-double.py").path] + faults.flatMap { ["--fault", $0] },
-            environment: ProcessInfo.processInfo.environment)
+            python, [PackagePaths.file(script).path] + arguments, environment: ProcessInfo.processInfo.environment)
         // The first line is "PORT <n>", awaited with a deadline that only a hung
         // interpreter reaches (a dozen doubles starting at once beside a busy CPU took
         // over 10 s on a 2-core machine).
@@ -54,6 +61,12 @@ public final class HTTPDouble: @unchecked Sendable {
         let list = (try JSONSerialization.jsonObject(with: data) as? [[String: String]]) ?? []
         return list.map { ($0["path"] ?? "", $0["query"] ?? "") }
     }
+
+    /// The body of a GET of `path` (the upload double's `/__received`).
+    public func get(_ path: String) throws -> Data { try request(method: "GET", path: path, body: nil) }
+
+    /// Removes every fault (the server comes back).
+    public func clearFaults() throws { _ = try request(method: "DELETE", path: "/__fault", body: nil) }
 
     private func request(method: String, path: String, body: String?) throws -> Data {
         // A raw HTTP/1.0 exchange over a socket keeps test support free of URLSession.

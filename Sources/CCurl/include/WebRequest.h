@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-/// One HTTP GET through libcurl, which is loaded (dlopen) on the first request only:
+/// One HTTP GET (or POST, with a body) through libcurl, which is loaded (dlopen) on the first request only:
 /// commands that never go online (search, reverse, postal --offline) do not pay for
 /// loading libcurl and the two dozen libraries it pulls in.
 ///
@@ -34,6 +34,16 @@ const char *airloc_web_load(void);
 /// `timeout_ms`, with a body of at most `max_body` bytes. NULL when out of memory.
 airloc_web_request *airloc_web_request_new(const char *url, const char *user_agent, long timeout_ms,
                                            size_t max_body);
+
+/// Adds a request header line ("Content-Type: application/json"), before perform. 0 on
+/// success, -1 when out of memory.
+int airloc_web_request_add_header(airloc_web_request *request, const char *line);
+
+/// Makes it a POST of `length` bytes of `body` (copied), before perform.
+int airloc_web_request_set_body(airloc_web_request *request, const void *body, size_t length);
+
+/// The answer's Retry-After header as sent ("120", or an HTTP date), "" when absent.
+const char *airloc_web_request_retry_after(const airloc_web_request *request);
 
 /// Performs the request; blocks until it ends.
 void airloc_web_request_perform(airloc_web_request *request);

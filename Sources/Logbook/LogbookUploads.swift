@@ -1,0 +1,151 @@
+import Foundation
+
+/// What each upload has forwarded (docs/uploads.md): a cursor per upload and kind of row,
+/// moved only when the server accepted the rows up to it, so that a restart, or a week
+/// offline, sends every later row once, oldest first.
+///
+/// Contract: a cursor is the highest id of its kind the server accepted; rows above it
+/// are the backlog. Advancing is one transaction with the upload's state (rows sent or
+/// skipped, the last success), so a power cut never records a send that did not happen;
+/// a batch in flight at a power cut is sent again (at most that batch).
+extension Logbook {
+    /// Per upload, what `log status` shows.
+    public struct UploadStatus: Sendable, Equatable {
+        public var backlog: Int
+        public var sent: Int
+        public var skipped: Int
+        public var lastError: String?
+        public var lastErrorAt: String?
+        public var lastSuccessAt: String?
+    }
+
+    static let uploadTables = ["track": "track", "sensor": "sensor", "air": "air"]
+
+    /// The upload's cursor for `kind` (0: nothing sent yet).
+    public func uploadCursor(_ name: String, kind: String) throws(LogbookError) -> Int64 {
+        do {
+            let query = try statement("SELECT last_id FROM upload WHERE name = ? AND kind = ?")
+            try query.bind([.text(name), .text(kind)])
+            guard try query.step() else { return 0 }
+            let id = query.int(0) ?? 0
+            _ = try? query.step()
+            return id
+        } catch { throw .database(url.path, error) }
+    }
+
+    /// Moves the cursor of `kind` to `id` (never back) and counts `sent` and `skipped`
+    /// rows, in one transaction.
+    public func advanceUpload(_ name: String, kind: String, to id: Int64, sent: Int, skipped: Int, at time: Date)
+        throws(LogbookError)
+    {
+        do {
+            try database.transaction { () throws(SQLiteError) in
+                try statement(
+                    """
+                    INSERT INTO upload (name, kind, last_id) VALUES (?, ?, ?)
+                    ON CONFLICT (name, kind) DO UPDATE SET last_id = max(last_id, excluded.last_id)
+                    """
+                ).run([.text(name), .text(kind), .integer(id)])
+                try statement(
+                    """
+                    INSERT INTO upload_state (name, last_success_at, sent, skipped) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET last_success_at = excluded.last_success_at,
+                        sent = sent + excluded.sent, skipped = skipped + excluded.skipped,
+                        last_error = CASE WHEN excluded.sent > 0 THEN NULL ELSE last_error END
+                    """
+                ).run([.text(name), .text(LogFields.time(time)), .integer(Int64(sent)), .integer(Int64(skipped))])
+            }
+        } catch { throw .database(url.path, error) }
+    }
+
+    /// Keeps the upload's last error (nil: none now).
+    public func recordUploadError(_ name: String, _ message: String, at time: Date) throws(LogbookError) {
+        try run(
+            """
+            INSERT INTO upload_state (name, last_error, last_error_at) VALUES (?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at
+            """, [.text(name), .text(message), .text(LogFields.time(time))])
+    }
+
+    /// The rows of `kind` above `after`, oldest first, at most `limit`.
+    public func uploadRows(kind: String, after: Int64, limit: Int) throws(LogbookError) -> [OutboxRow] {
+        do {
+            switch kind {
+            case "track":
+                let query = try statement("\(LogbookRows.trackSelect) WHERE id > ? ORDER BY id LIMIT ?")
+                try query.bind([.integer(after), .integer(Int64(limit))])
+                var rows: [OutboxRow] = []
+                while try query.step() { rows.append(.track(LogbookRows.track(query))) }
+                return rows
+            case "sensor":
+                let query = try statement("\(LogbookRows.sensorSelect) WHERE id > ? ORDER BY id LIMIT ?")
+                try query.bind([.integer(after), .integer(Int64(limit))])
+                var rows: [OutboxRow] = []
+                while try query.step() { rows.append(.sensor(LogbookRows.sensor(query))) }
+                return rows
+            default: return []
+            }
+        } catch { throw .database(url.path, error) }
+    }
+
+    /// The newest air row whose hour is at or before `time` (the model's air at a position).
+    public func air(before time: Date) throws(LogbookError) -> AirRecord? {
+        do {
+            let query = try statement(
+                "\(LogbookRows.airSelect) WHERE hour_s <= ? AND source <> 'pending' ORDER BY hour_s DESC, id DESC LIMIT 1"
+            )
+            try query.bind([.integer(Int64(time.timeIntervalSince1970.rounded(.down)))])
+            guard try query.step() else { return nil }
+            let record = LogbookRows.air(query)
+            _ = try? query.step()
+            return record
+        } catch { throw .database(url.path, error) }
+    }
+
+    /// The newest sensor row at most `window` before `time`.
+    public func measured(before time: Date, window: TimeInterval) throws(LogbookError) -> SensorRecord? {
+        do {
+            let query = try statement(
+                "\(LogbookRows.sensorSelect) WHERE t_ms <= ? AND t_ms >= ? ORDER BY t_ms DESC, id DESC LIMIT 1")
+            try query.bind([.integer(time.milliseconds), .integer(time.addingTimeInterval(-window).milliseconds)])
+            guard try query.step() else { return nil }
+            let record = LogbookRows.sensor(query)
+            _ = try? query.step()
+            return record
+        } catch { throw .database(url.path, error) }
+    }
+
+    /// What `log status` shows of the upload `name` taking `kinds`.
+    public func uploadStatus(_ name: String, kinds: [String]) throws(LogbookError) -> UploadStatus {
+        do {
+            var backlog = 0
+            for kind in kinds {
+                guard let table = Self.uploadTables[kind] else { continue }
+                let cursor = try uploadCursor(name, kind: kind)
+                let query = try statement("SELECT count(*) FROM \(table) WHERE id > ?")
+                try query.bind([.integer(cursor)])
+                if try query.step() { backlog += Int(query.int(0) ?? 0) }
+                _ = try? query.step()
+            }
+            let query = try statement(
+                "SELECT sent, skipped, last_error, last_error_at, last_success_at FROM upload_state WHERE name = ?")
+            try query.bind([.text(name)])
+            var status = UploadStatus(backlog: backlog, sent: 0, skipped: 0)
+            if try query.step() {
+                status.sent = Int(query.int(0) ?? 0)
+                status.skipped = Int(query.int(1) ?? 0)
+                status.lastError = query.text(2)
+                status.lastErrorAt = query.text(3)
+                status.lastSuccessAt = query.text(4)
+                _ = try? query.step()
+            }
+            return status
+        } catch let error as LogbookError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .database(url.path, error)
+        } catch {
+            throw .file(url.path, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Geo
+import Sensors
+import Web
+
+/// The public air maps: sensor.community and openSenseMap, which receive only what the
+/// particulate sensor measured, never the model's values.
+///
+/// Contract:
+/// - sensor.community: per reading, a POST to `<url>/v1/push-sensor-data/` with
+///   `X-Sensor: raspi-<id>` and `X-Pin: 1`, `P1` = PM10 and `P2` = PM2.5 as strings; with
+///   a position allowed, a second POST with `X-Pin: 9` and `lat`, `lon`, `height`.
+/// - openSenseMap: per batch, one POST to `<url>/boxes/<box>/data` of measurements, one
+///   per configured `sensor-<value>` a reading has, each with `createdAt` (UTC, `Z`,
+///   milliseconds) and `location` ([lon, lat]) when a position is allowed; the box's
+///   access token in `Authorization`.
+enum MeasuredFormats {
+    static func joined(_ base: String, _ path: String) -> URL? {
+        URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path)
+    }
+
+    static func outgoing(_ items: [UploadItem], plan: UploadPlan) -> [Outgoing] {
+        switch plan.type {
+        case .sensorCommunity: return items.flatMap { sensorCommunity($0, plan: plan) }
+        case .openSenseMap: return openSenseMap(items, plan: plan).map { [$0] } ?? []
+        default: return []
+        }
+    }
+
+    static func sensorCommunity(_ item: UploadItem, plan: UploadPlan) -> [Outgoing] {
+        guard case .measured(let reading) = item.row, let url = joined(plan.url, "/v1/push-sensor-data/") else {
+            return []
+        }
+        func push(pin: Int, _ values: [(String, String)]) -> Outgoing {
+            let body: [String: Any] = [
+                "software_version": "airloc-\(AirlocVersion.string)",
+                "sensordatavalues": values.map { ["value_type": $0.0, "value": $0.1] },
+            ]
+            return .http(
+                HTTPRequest(
+                    url: url,
+                    headers: ["Content-Type: application/json", "X-Sensor: raspi-\(plan.id)", "X-Pin: \(pin)"],
+                    body: Data(PositionFormats.json(body).utf8)))
+        }
+        var requests = [
+            push(
+                pin: 1,
+                [("P1", UploadItem.number(reading.values.pm10)), ("P2", UploadItem.number(reading.values.pm2_5))])
+        ]
+        if let place = item.place {
+            requests.append(
+                push(
+                    pin: 9,
+                    [
+                        ("lat", UploadItem.number(place.latitude)), ("lon", UploadItem.number(place.longitude)),
+                        ("height", item.altitude.map(UploadItem.number) ?? "0"),
+                    ]))
+        }
+        return requests
+    }
+
+    /// The values of a reading openSenseMap may take, by `sensor-<value>` name.
+    static func values(_ reading: ParticulateValues) -> [String: Double] {
+        var values: [String: Double] = ["pm2_5": reading.pm2_5, "pm10": reading.pm10]
+        values["pm1_0"] = reading.pm1_0
+        values["pm4_0"] = reading.pm4_0
+        values["temperature_c"] = reading.temperatureC
+        values["relative_humidity"] = reading.relativeHumidity
+        return values
+    }
+
+    static func openSenseMap(_ items: [UploadItem], plan: UploadPlan) -> Outgoing? {
+        guard let box = plan.box, let url = joined(plan.url, "/boxes/\(box)/data") else { return nil }
+        var measurements: [[String: Any]] = []
+        for item in items {
+            guard case .measured(let reading) = item.row else { continue }
+            for (name, value) in values(reading.values).sorted(by: { $0.key < $1.key }) {
+                guard let sensor = plan.sensors[name] else { continue }
+                var measurement: [String: Any] = [
+                    "sensor": sensor, "value": UploadItem.number(value),
+                    "createdAt": UTCTime(reading.time).text(.millisecond),
+                ]
+                if let place = item.place { measurement["location"] = [place.longitude, place.latitude] }
+                measurements.append(measurement)
+            }
+        }
+        let data = try? JSONSerialization.data(withJSONObject: measurements, options: [.withoutEscapingSlashes])
+        return .http(
+            HTTPRequest(
+                url: url, headers: ["Content-Type: application/json", "Authorization: \(plan.secret ?? "")"],
+                body: data ?? Data("[]".utf8)))
+    }
+
+    /// For `doctor`: openSenseMap gets an empty batch (the token is checked, nothing is
+    /// stored); sensor.community, which has no credentials, a GET of its endpoint.
+    static func probe(_ plan: UploadPlan) -> Outgoing? {
+        switch plan.type {
+        case .openSenseMap:
+            guard let box = plan.box, let url = joined(plan.url, "/boxes/\(box)/data") else { return nil }
+            return .http(
+                HTTPRequest(
+                    url: url, headers: ["Content-Type: application/json", "Authorization: \(plan.secret ?? "")"],
+                    body: Data("[]".utf8)))
+        case .sensorCommunity:
+            return joined(plan.url, "/v1/push-sensor-data/").map { .http(HTTPRequest(url: $0)) }
+        default: return nil
+        }
+    }
+}

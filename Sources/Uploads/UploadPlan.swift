@@ -1,0 +1,108 @@
+import Airloc
+import Foundation
+import Platform
+
+/// Why an `[upload.NAME]` section cannot work as written, in the section's words.
+public struct UploadSetupError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var description: String
+    init(_ name: String, _ problem: String) { description = "[upload.\(name)] \(problem)" }
+}
+
+/// One upload as it will run: its section checked for its type, its secret read.
+///
+/// Contract: every key the type needs is present (`url`; `user` and `device` for
+/// OwnTracks; `box`, a `sensor-…` and `credentials-file` for openSenseMap); the
+/// credentials file is 0600 (``SecretFile``). `kinds` are the logbook's rows it takes:
+/// positions (`track`) for OwnTracks and Traccar, measured readings (`sensor`) for the
+/// public maps, which never receive the model's values.
+public struct UploadPlan: Sendable {
+    public var name: String
+    public var type: UploadSettings.Kind
+    public var url: String
+    public var secret: String?
+    public var user: String
+    public var device: String
+    /// Traccar's device id, and sensor.community's `raspi-<id>`.
+    public var id: String
+    public var box: String?
+    public var sensors: [String: String]
+    public var position: MQTTSettings.Position
+    public var batch: Int
+    /// Rows older than this are not sent (sensor.community stamps a reading on arrival).
+    public var maxAge: TimeInterval?
+    /// The `[privacy] outbound-precision` grid of `coarse`.
+    public var precision: Double
+    /// The least time between two requests (a server's fair use): zero for the servers of
+    /// one row a request (one request at a time), 200 ms between openSenseMap's batches.
+    public var pace: Duration
+    /// For owntracks-mqtt without a url of its own: the `[mqtt]` broker and credentials.
+    public var mqtt: MQTTSettings
+
+    public var kinds: [String] { type.isPublicMap ? ["sensor"] : ["track"] }
+
+    /// The plans of every `[upload.NAME]`, or the first section that cannot work.
+    public static func plans(_ settings: Settings, deviceID: String) throws(UploadSetupError) -> [UploadPlan] {
+        var plans: [UploadPlan] = []
+        for upload in settings.uploads { plans.append(try UploadPlan(upload, settings: settings, deviceID: deviceID)) }
+        return plans
+    }
+
+    public init(_ upload: UploadSettings, settings: Settings, deviceID: String) throws(UploadSetupError) {
+        let name = upload.name
+        guard let type = upload.type else {
+            throw UploadSetupError(
+                name, "has no type: one of \(UploadSettings.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var url = upload.url
+        if type == .owntracksMQTT, url == nil { url = settings.mqtt.url }
+        guard let url else {
+            throw UploadSetupError(
+                name, type == .owntracksMQTT ? "needs url, or [mqtt] url to publish through" : "needs url")
+        }
+        let isBroker = MQTTSettings.broker(url) != nil
+        guard isBroker == (type == .owntracksMQTT) else {
+            throw UploadSetupError(name, type == .owntracksMQTT ? "url must be mqtt(s)://" : "url must be http(s)://")
+        }
+        if type == .owntracksMQTT || type == .owntracksHTTP {
+            guard upload.user != nil, upload.device != nil else {
+                throw UploadSetupError(name, "needs user and device (OwnTracks' owntracks/<user>/<device>)")
+            }
+        }
+        if type == .openSenseMap {
+            guard upload.box != nil else { throw UploadSetupError(name, "needs box (the openSenseMap box id)") }
+            guard !upload.sensors.isEmpty else {
+                throw UploadSetupError(name, "needs a sensor id per value, e.g. sensor-pm2_5 and sensor-pm10")
+            }
+            guard upload.credentialsFile != nil else {
+                throw UploadSetupError(name, "needs credentials-file (the box's access token, mode 0600)")
+            }
+        }
+        if type == .owntracksHTTP, upload.credentialsFile == nil {
+            throw UploadSetupError(name, "needs credentials-file (the Recorder's password, mode 0600)")
+        }
+        var secret: String?
+        if let file = upload.credentialsFile {
+            do { secret = try SecretFile.read(file) } catch {
+                let advice = { if case .readableByOthers = error { return ": chmod 600 \(file)" } else { return "" } }()
+                throw UploadSetupError(name, "credentials-file \(file): \(error)\(advice)")
+            }
+        }
+        self.name = name
+        self.type = type
+        self.url = url
+        self.secret = secret
+        self.user = upload.user ?? ""
+        self.device = upload.device ?? ""
+        self.id = upload.id ?? deviceID
+        self.box = upload.box
+        self.sensors = upload.sensors
+        self.position = upload.resolvedPosition
+        self.batch = type == .openSenseMap ? (upload.batch ?? 100) : 1
+        self.maxAge = upload.maxAge.map { $0 > 0 ? $0 : nil } ?? (type == .sensorCommunity ? 900 : nil)
+        self.precision = settings.outboundPrecision
+        // One request at a time is the pace of the single-row servers; openSenseMap, which
+        // takes batches, gets a fifth of a second between them.
+        self.pace = type == .openSenseMap ? .milliseconds(200) : .zero
+        self.mqtt = settings.mqtt
+    }
+}

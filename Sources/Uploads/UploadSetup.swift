@@ -1,0 +1,87 @@
+import Airloc
+import Fleet
+import Foundation
+import Logbook
+import Web
+
+extension Uploader {
+    /// The uploaders of every `[upload.NAME]`, each reading `logbook`'s file through a
+    /// connection of its own; owntracks-mqtt ones with their broker connection started.
+    /// Throws the first section that cannot work (exit 78).
+    public static func make(
+        settings: Settings, logbook: Logbook, deviceID: String, sender: any HTTPSender = NetworkTransport(),
+        notify: @escaping @Sendable (String) -> Void
+    ) throws(UploadSetupError) -> [Uploader] {
+        var uploaders: [Uploader] = []
+        for plan in try UploadPlan.plans(settings, deviceID: deviceID) {
+            let own: Logbook
+            do { own = try Logbook(url: logbook.url) } catch {
+                throw UploadSetupError(plan.name, "cannot open the logbook: \(error)")
+            }
+            let broker =
+                plan.type == .owntracksMQTT ? try connection(plan, settings: settings, deviceID: deviceID) : nil
+            uploaders.append(Uploader(plan: plan, logbook: own, sender: sender, broker: broker, notify: notify))
+        }
+        return uploaders
+    }
+
+    /// owntracks-mqtt's broker: its own `url` with `user` and the credentials file's
+    /// password, or `[mqtt]`'s broker and credentials; a persistent session of its own.
+    static func connection(_ plan: UploadPlan, settings: Settings, deviceID: String) throws(UploadSetupError)
+        -> MQTTConnection
+    {
+        guard let broker = MQTTSettings.broker(plan.url) else {
+            throw UploadSetupError(plan.name, "url is not mqtt(s)://")
+        }
+        let clientID = "airloc-\(deviceID)-\(plan.name)".filter { $0.isLetter || $0.isNumber || $0 == "-" }
+        var options: MQTTConnection.Options
+        if plan.url == settings.mqtt.url {
+            do { options = try MQTTConnection.Options(settings: settings, broker: broker, clientID: clientID) } catch {
+                throw UploadSetupError(plan.name, "\(error)")
+            }
+        } else {
+            options = MQTTConnection.Options(host: broker.host, port: broker.port, clientID: clientID)
+            options.tls = broker.tls
+            options.username = plan.secret == nil ? nil : plan.user
+            options.password = plan.secret
+        }
+        options.inFlight = 10
+        do {
+            let connection = try MQTTConnection(options: options)
+            try connection.start()
+            return connection
+        } catch { throw UploadSetupError(plan.name, "MQTT: \(error)") }
+    }
+}
+
+/// A look at each upload's server, as `doctor` takes it: reachable, credentials accepted,
+/// and nothing uploaded (Traccar gets the id alone, a status report; openSenseMap an
+/// empty batch; OwnTracks' endpoint a request without a body; owntracks-mqtt a broker
+/// connection of its own).
+public enum UploadProbe {
+    public enum Outcome: Sendable, Equatable {
+        case accepted(String)
+        case refused(String)
+        case unreachable(String)
+    }
+
+    public static func check(_ plan: UploadPlan, sender: any HTTPSender = NetworkTransport(), timeout: Duration)
+        async -> Outcome
+    {
+        let probe = plan.type.isPublicMap ? MeasuredFormats.probe(plan) : PositionFormats.probe(plan)
+        guard case .http(let request)? = probe else {
+            return .accepted("\(plan.url) (checked when the logger connects)")
+        }
+        let answer: HTTPAnswer
+        do { answer = try await sender.send(request, service: "[upload.\(plan.name)]", timeout: timeout) } catch {
+            return .unreachable("\(error)")
+        }
+        switch UploadVerdict.judge(answer, type: plan.type.rawValue, now: Date()) {
+        case .refused(let reason): return .refused(reason)
+        case .retry(_, let reason): return .unreachable(reason)
+        // An answer that is not a refusal: the server is there and took the credentials
+        // (the Recorder answers a GET with 405; an empty batch may be a 422).
+        case .accepted, .rejected: return .accepted("\(request.url.absoluteString) answered HTTP \(answer.status)")
+        }
+    }
+}
