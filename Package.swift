@@ -85,7 +85,7 @@ let package = Package(
             name: "airloc-bench",
             dependencies: [
                 "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "Fleet", "Airloc", "Platform",
-                "Sensors", "Collector",
+                "Sensors", "Collector", "Uploads",
             ],
             path: "Sources/Bench"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),

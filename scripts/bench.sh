@@ -187,5 +187,17 @@ echo "== collector: .build/release/airloc-bench collect-load mqtt://127.0.0.1:PO
 .build/release/airloc-bench collect-load "mqtt://127.0.0.1:$MQTT_PORT" "$conninfo" "$COLLECT_PID" 200 1 "${COLLECT_SECONDS:-600}"
 kill "$COLLECT_PID"; wait "$COLLECT_PID" 2>/dev/null || true
 
+# The uploads (docs/uploads.md): a week's backlog drained by each type in turn into the
+# servers' double, through airloc's own Uploader and libcurl.
+python3 scripts/upload-double.py --traccar-id bench --user field --password s3cret --token s3cret \
+    --sensor s-pm25 --sensor s-pm10 >"$WORK/upload-double.out" 2>&1 &
+UPLOAD_PID=$!
+disown "$UPLOAD_PID"
+for _ in $(seq 100); do grep -q PORT "$WORK/upload-double.out" 2>/dev/null && break; sleep 0.1; done
+UPLOAD_PORT=$(awk '/PORT/ { print $2 }' "$WORK/upload-double.out")
+echo "== uploads: .build/release/airloc-bench upload-drain DIR http://127.0.0.1:PORT 10000"
+.build/release/airloc-bench upload-drain "$WORK" "http://127.0.0.1:$UPLOAD_PORT" 10000
+kill "$UPLOAD_PID" 2>/dev/null || true
+
 # The machine speed at the end, to compare with the start.
 taskset -c 0 .build/release/airloc-bench speed

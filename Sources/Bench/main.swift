@@ -193,6 +193,18 @@ if CommandLine.arguments.count >= 5, CommandLine.arguments[1] == "collect-load" 
     exit(0)
 }
 
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "upload-drain" {
+    let arguments = CommandLine.arguments
+    do {
+        try await UploadBench.run(
+            directory: arguments[2], base: arguments[3], rows: arguments.count > 4 ? Int(arguments[4]) ?? 2000 : 2000)
+    } catch {
+        FileHandle.standardError.write(Data("upload-drain: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "speed" {
     print(speedCheck())
     exit(0)

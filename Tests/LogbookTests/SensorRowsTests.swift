@@ -34,10 +34,11 @@ import Testing
                 TrackPoint(
                     time: Self.hour, fix: Fix(coordinate: Self.berlin, source: .gps), provider: "gpsd", segment: segment
                 ))
-            // As version 3 left it: no sensor table, no collector's `stored` column.
+            // As version 3 left it: no sensor table, no collector's `stored` column, no uploads.
             try old.database.execute(
                 """
-                DROP TABLE sensor; DROP INDEX track_unstored; DROP INDEX air_unstored;
+                DROP TABLE sensor; DROP TABLE upload; DROP TABLE upload_state;
+                DROP INDEX track_unstored; DROP INDEX air_unstored;
                 ALTER TABLE track DROP COLUMN stored; ALTER TABLE air DROP COLUMN stored; PRAGMA user_version = 3
                 """)
         }
