@@ -17,7 +17,7 @@ SWIFT ?= swift
 # for Sources/CCurl; libcurl4: opened at run time by the first web request.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql
 
-.PHONY: all deps build release demo test test-repeat lint format run bench acceptance data data-check install uninstall clean deb deb-test
+.PHONY: all deps test-deps build release demo test test-repeat lint format run bench acceptance data data-check install uninstall clean deb deb-test
 
 all: build
 
@@ -41,7 +41,11 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Examples Package.swift
 
-test: deps
+# Home Assistant from PyPI for the owntracks upload's real-client test (scripts/install-homeassistant.sh).
+test-deps: deps
+	@scripts/install-homeassistant.sh
+
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) test
@@ -49,7 +53,7 @@ test: deps
 # No test may depend on the machine's speed: this is how to check (docs/testing.md).
 N ?= 10
 LOAD ?= 1
-test-repeat: deps
+test-repeat: test-deps
 	@LOAD=$(LOAD) SWIFT=$(SWIFT) scripts/test-repeat.sh $(N)
 
 run: build

@@ -277,3 +277,62 @@ struct UploadFaultEndToEndTests {
         }
     }
 }
+
+/// A real client of the owntracks-mqtt upload: Home Assistant's own `owntracks`
+/// integration (Home Assistant 2024.1 from PyPI, scripts/ha-owntracks.py) on the same
+/// broker makes a device tracker at the device's position from what airloc publishes.
+@Suite(.enabled(if: ExternalTool.available("gpsfake", "python3", "mosquitto_sub")))
+struct HomeAssistantOwnTracksTests {
+    @Test func homeAssistantTracksTheDeviceFromTheOwnTracksUpload() async throws {
+        let broker = try await MosquittoBroker.start()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let python = try #require(ExternalTool.path(of: "python3"))
+        let homeAssistant = try ChildProcess(
+            python,
+            [
+                PackagePaths.file("scripts/ha-owntracks.py").path, "--port", "\(broker.port)", "--config",
+                directory.file("ha").path,
+            ],
+            environment: ProcessInfo.processInfo.environment)
+        defer { homeAssistant.stop() }
+        try await homeAssistant.waitForOutput("Home Assistant with mqtt and owntracks set up", timeout: 300) {
+            $0.contains("READY\n")
+        }
+        let world = try await AirlocWorld(
+            config: """
+                [log]
+                track-interval = 1
+                [upload.phone]
+                type = owntracks-mqtt
+                url = \(broker.url)
+                user = field
+                device = pi7
+                """)
+        defer { world.stop() }
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        try await homeAssistant.waitForOutput("device_tracker.field_pi7 at a position", timeout: 300) {
+            $0.contains("STATE device_tracker.field_pi7 ")
+        }
+        world.gpsd.stop()
+        logger.signal(SIGTERM)
+        #expect(try await logger.wait().status == 0)
+        // Every position Home Assistant showed is one the logbook holds, exactly (exact is
+        // the default for one's own server).
+        let export = try await world.run(["log", "export", "--format", "ndjson", "--kind", "track"])
+        let logged = Set(
+            export.stdout.split(separator: "\n").compactMap { line -> String? in
+                guard let row = FleetEndToEndTests.json(String(line)), let lat = row["latitude"] as? Double,
+                    let lon = row["longitude"] as? Double
+                else { return nil }
+                return "\(lat) \(lon)"
+            })
+        let shown = homeAssistant.output.split(separator: "\n").filter {
+            $0.hasPrefix("STATE device_tracker.field_pi7 ")
+        }
+        .map { $0.split(separator: " ").dropFirst(2).prefix(2).joined(separator: " ") }
+        #expect(!shown.isEmpty)
+        for position in shown { #expect(logged.contains(position), "\(position) is not a logged position: \(logged)") }
+        try await broker.stop()
+    }
+}
