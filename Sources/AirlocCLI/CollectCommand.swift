@@ -76,24 +76,7 @@ enum CollectCommand {
             context.console.out(JSONDocument.encode(document))
             return document.databaseError == nil ? .ok : .unavailable
         }
-        var lines = ["database:  \(document.database)" + (document.databaseError.map { " — \($0)" } ?? "")]
-        if let service = document.collector {
-            lines.append(
-                "collector: \(service.running ? "running (pid \(service.pid))" : "not running"); database "
-                    + "\(service.database), broker \(service.broker); \(service.stored) stored, "
-                    + "\(service.refused) refused, \(service.buffered) waiting")
-        } else {
-            lines.append("collector: has not run here")
-        }
-        for device in document.devices {
-            let rows = ["track", "air", "sensor"].map { "\($0) \(device.rows[$0] ?? 0)" }.joined(separator: ", ")
-            let lag = device.lagS.map { String(format: "; lag %.1f s", $0) } ?? ""
-            lines.append(
-                "\(device.deviceId): \(device.status ?? "unknown"), last seen \(device.lastSeen ?? "never"); "
-                    + rows + lag)
-        }
-        if document.devices.isEmpty && document.databaseError == nil { lines.append("no device has published yet") }
-        context.console.out(lines.joined(separator: "\n") + "\n")
+        context.console.out(document.text)
         return document.databaseError == nil ? .ok : .unavailable
     }
 }

@@ -1,6 +1,7 @@
 import Airloc
 import Arguments
 import TerminalUI
+import Uploads
 
 /// `airloc doctor`: checks everything the configured provider chain and the report need,
 /// and says what to do about each problem.
@@ -42,7 +43,7 @@ enum DoctorCommand {
             checks.append(broker.check)
             brokerRefused = broker.configuration
         }
-        let uploads = await FleetAdvice.uploads(configuration, timeout: min(configuration.serviceTimeout, 10))
+        let uploads = await UploadProbe.checks(configuration, timeout: min(configuration.serviceTimeout, 10))
         checks += uploads.checks
         brokerRefused = brokerRefused || uploads.configuration
 

@@ -1,6 +1,5 @@
 import Airloc
 import Fleet
-import Uploads
 
 /// What the command line says about the broker: the advice the library's facts lead to
 /// (`log run`'s refusal, `doctor`'s look).
@@ -28,39 +27,5 @@ enum FleetAdvice {
         case .misconfigured(let reason):
             return (HealthCheck(name: name, status: .fail, detail: reason, advice: "fix [mqtt]"), true)
         }
-    }
-
-    /// `doctor`'s checks of each `[upload.NAME]`: the section complete, the server
-    /// reachable, the credentials accepted, nothing uploaded. `configuration` as above.
-    static func uploads(_ settings: Settings, timeout: Double) async -> (checks: [HealthCheck], configuration: Bool) {
-        var checks: [HealthCheck] = []
-        var configuration = false
-        let deviceID = (try? DeviceIdentity.id(stateDirectory: settings.directories.state)) ?? "unknown"
-        for upload in settings.uploads {
-            let name = "upload \(upload.name)"
-            let plan: UploadPlan
-            do { plan = try UploadPlan(upload, settings: settings, deviceID: deviceID) } catch {
-                checks.append(
-                    HealthCheck(name: name, status: .fail, detail: error.description, advice: "fix the section"))
-                configuration = true
-                continue
-            }
-            switch await UploadProbe.check(plan, timeout: .seconds(timeout)) {
-            case .accepted(let detail):
-                checks.append(HealthCheck(name: name, status: .ok, detail: "\(plan.type.rawValue): \(detail)"))
-            case .refused(let reason):
-                checks.append(
-                    HealthCheck(
-                        name: name, status: .fail, detail: reason,
-                        advice: "check [upload.\(upload.name)] url, id, box and credentials-file"))
-                configuration = true
-            case .unreachable(let reason):
-                checks.append(
-                    HealthCheck(
-                        name: name, status: .fail, detail: reason,
-                        advice: "check the url and the network (log run keeps the rows until it answers)"))
-            }
-        }
-        return (checks, configuration)
     }
 }

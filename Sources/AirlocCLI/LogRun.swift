@@ -71,14 +71,7 @@ enum LogRun {
         for uploader in uploaders {
             console.err("airloc: uploading to [upload.\(uploader.plan.name)] \(uploader.plan.type.rawValue)\n")
         }
-        let uploads = uploaders.map { start in
-            { @Sendable () async -> String? in
-                var uploader = start
-                guard let stop = await uploader.run(), stop.atStart else { return nil }
-                return "[upload.\(uploader.plan.name)] \(stop.reason)"
-            }
-        }
-        let service = LoggingService(logger: logger, publisher: publisher, uploads: uploads)
+        let service = LoggingService(logger: logger, publisher: publisher, uploads: uploaders.map(\.service))
         let outcome = await SignalWatch.untilInterrupted { await service.run(following) }
         let written = outcome.written
         console.err(

@@ -54,13 +54,9 @@ enum CollectBench {
         let ticks = rate * seconds
         var published = 0
         for tick in 0..<ticks {
-            // Paced on the wall clock: tick n goes out at n / rate seconds.
-            let due = start.addingTimeInterval(Double(tick) / Double(rate))
-            let wait = due.timeIntervalSinceNow
-            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+            FleetBench.waitForTick(tick, rate: rate, start: start)
             for (device, client) in clients.enumerated() {
-                var point = LogbookBench.point(tick, segment: 1, start: start)
-                point.id = Int64(tick + 1)
+                var point = FleetBench.benchPoint(tick, start: start)
                 point.time = Date()
                 let line =
                     "{\"device\":\"bench-\(run)-\(device)\",\"revision\":0,"

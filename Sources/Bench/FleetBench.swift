@@ -26,6 +26,19 @@ enum FleetBench {
         return broker
     }
 
+    /// Paced on the wall clock: tick n goes out at n / rate seconds after `start`.
+    static func waitForTick(_ tick: Int, rate: Int, start: Date) {
+        let wait = start.addingTimeInterval(Double(tick) / Double(rate)).timeIntervalSinceNow
+        if wait > 0 { usleep(UInt32(wait * 1e6)) }
+    }
+
+    /// A simulated device's track point of `tick`, its id the tick's sequence number.
+    static func benchPoint(_ tick: Int, start: Date) -> TrackPoint {
+        var point = LogbookBench.point(tick, segment: 1, start: start)
+        point.id = Int64(tick + 1)
+        return point
+    }
+
     /// Waits (up to `seconds`) until `condition` holds, looking every 5 ms.
     static func wait(_ what: String, seconds: Double, _ condition: () throws -> Bool) throws {
         let end = Date().addingTimeInterval(seconds)
@@ -123,13 +136,9 @@ enum FleetBench {
         let ticks = rate * seconds
         var published = 0
         for tick in 0..<ticks {
-            // Paced on the wall clock: tick n goes out at n / rate seconds.
-            let due = start.addingTimeInterval(Double(tick) / Double(rate))
-            let wait = due.timeIntervalSinceNow
-            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+            waitForTick(tick, rate: rate, start: start)
             for (device, client) in clients.enumerated() {
-                var point = LogbookBench.point(tick, segment: 1, start: start)
-                point.id = Int64(tick + 1)
+                let point = benchPoint(tick, start: start)
                 let line = Logbook.OutboxRow.track(point).json
                 _ = try client.publish("airloc-load-\(run)/\(device)/history", line)
                 published += 1

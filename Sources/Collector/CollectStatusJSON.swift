@@ -94,6 +94,30 @@ public struct CollectStatusJSON: Encodable, Sendable {
     }
 }
 
+extension CollectStatusJSON {
+    /// The status for people: the database, the collector, one line per device.
+    public var text: String {
+        var lines = ["database:  \(database)" + (databaseError.map { " — \($0)" } ?? "")]
+        if let service = collector {
+            lines.append(
+                "collector: \(service.running ? "running (pid \(service.pid))" : "not running"); database "
+                    + "\(service.database), broker \(service.broker); \(service.stored) stored, "
+                    + "\(service.refused) refused, \(service.buffered) waiting")
+        } else {
+            lines.append("collector: has not run here")
+        }
+        for device in devices {
+            let rows = DeviceRow.Kind.allCases.map { "\($0.rawValue) \(device.rows[$0.rawValue] ?? 0)" }
+            let lag = device.lagS.map { String(format: "; lag %.1f s", $0) } ?? ""
+            lines.append(
+                "\(device.deviceId): \(device.status ?? "unknown"), last seen \(device.lastSeen ?? "never"); "
+                    + rows.joined(separator: ", ") + lag)
+        }
+        if devices.isEmpty && databaseError == nil { lines.append("no device has published yet") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
 extension CollectorPlan {
     /// The database as people may see it: the connection string without any password.
     public var safeDatabaseName: String {

@@ -29,11 +29,7 @@ extension ConfigurationKey {
         } set: {
             $0.collect.topicPrefix = $1
         },
-        text("collect", "client-id", "letters, digits, - and _") { value in
-            value.unicodeScalars.allSatisfy {
-                CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_")).contains($0)
-            }
-        } set: {
+        text("collect", "client-id", "letters, digits, - and _", valid: isClientID) {
             $0.collect.clientID = $1
         },
         text("collect", "ca-file", "a file path") {

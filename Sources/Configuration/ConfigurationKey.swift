@@ -27,6 +27,13 @@ public struct ConfigurationKey: Sendable {
         self.apply = apply
     }
 
+    /// An MQTT client id as airloc accepts one: letters, digits, `-` and `_`.
+    static func isClientID(_ value: String) -> Bool {
+        value.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_")).contains($0)
+        }
+    }
+
     /// A number in `range`, described as "`unit`, low-high" (or "low to high" when the
     /// range has a sign).
     static func number(
@@ -206,11 +213,7 @@ public struct ConfigurationKey: Sendable {
             } set: {
                 $0.mqtt.passwordFile = $1
             },
-            text("mqtt", "client-id", "letters, digits, - and _") { value in
-                value.unicodeScalars.allSatisfy {
-                    CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_")).contains($0)
-                }
-            } set: {
+            text("mqtt", "client-id", "letters, digits, - and _", valid: isClientID) {
                 $0.mqtt.clientID = $1
             },
             text("mqtt", "topic-prefix", "a topic without wildcards (e.g. airloc/pi-7)") { value in

@@ -2,6 +2,7 @@ import Airloc
 import Fleet
 import Foundation
 import Logbook
+import Platform
 import Web
 
 extension Uploader {
@@ -83,5 +84,43 @@ public enum UploadProbe {
         // (the Recorder answers a GET with 405; an empty batch may be a 422).
         case .accepted, .rejected: return .accepted("\(request.url.absoluteString) answered HTTP \(answer.status)")
         }
+    }
+}
+
+extension UploadProbe {
+    /// `doctor`'s checks of each `[upload.NAME]`: the section complete, the server
+    /// reachable, the credentials accepted, nothing uploaded. `configuration` as above.
+    public static func checks(_ settings: Settings, timeout: Double) async -> (
+        checks: [HealthCheck], configuration: Bool
+    ) {
+        var checks: [HealthCheck] = []
+        var configuration = false
+        let deviceID = (try? DeviceIdentity.id(stateDirectory: settings.directories.state)) ?? "unknown"
+        for upload in settings.uploads {
+            let name = "upload \(upload.name)"
+            let plan: UploadPlan
+            do { plan = try UploadPlan(upload, settings: settings, deviceID: deviceID) } catch {
+                checks.append(
+                    HealthCheck(name: name, status: .fail, detail: error.description, advice: "fix the section"))
+                configuration = true
+                continue
+            }
+            switch await check(plan, timeout: .seconds(timeout)) {
+            case .accepted(let detail):
+                checks.append(HealthCheck(name: name, status: .ok, detail: "\(plan.type.rawValue): \(detail)"))
+            case .refused(let reason):
+                checks.append(
+                    HealthCheck(
+                        name: name, status: .fail, detail: reason,
+                        advice: "check [upload.\(upload.name)] url, id, box and credentials-file"))
+                configuration = true
+            case .unreachable(let reason):
+                checks.append(
+                    HealthCheck(
+                        name: name, status: .fail, detail: reason,
+                        advice: "check the url and the network (log run keeps the rows until it answers)"))
+            }
+        }
+        return (checks, configuration)
     }
 }

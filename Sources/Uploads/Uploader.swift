@@ -61,6 +61,18 @@ public struct Uploader: Sendable {
         return nil
     }
 
+    /// The upload as ``LoggingService`` runs it: until cancelled; a refusal of the run's
+    /// first request is returned (it ends the run, exit 78), a later one only stops this
+    /// upload (the logger goes on).
+    public var service: @Sendable () async -> String? {
+        let start = self
+        return {
+            var uploader = start
+            guard let stop = await uploader.run(), stop.atStart else { return nil }
+            return "[upload.\(uploader.plan.name)] \(stop.reason)"
+        }
+    }
+
     /// Sends until nothing is left to send (or a refusal stops it): a backlog drained.
     public mutating func drain() async -> Stop? {
         while !Task.isCancelled {
