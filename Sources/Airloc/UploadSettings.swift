@@ -16,6 +16,10 @@ public struct UploadSettings: Sendable, Equatable {
 
         /// A public map: what it receives is published to everyone.
         public var isPublicMap: Bool { self == .sensorCommunity || self == .openSenseMap }
+
+        /// The logbook's rows it takes: measured readings (`sensor`) for the public maps,
+        /// which never receive the model's values; positions (`track`) for the others.
+        public var rows: [String] { isPublicMap ? ["sensor"] : ["track"] }
     }
 
     /// The section's name after `upload.` (`[upload.home]` → `home`).

@@ -11,27 +11,22 @@ enum CollectCommand {
         name: "collect",
         summary: "Store every device's published rows in PostgreSQL, exactly once (the fleet collector)",
         discussion: """
-            Reads [collect] broker (AIRLOC_COLLECT_BROKER) with a persistent session and stores each device's
-            history into [collect] database (AIRLOC_COLLECT_DATABASE: a libpq connection string or
-            postgresql:// URI; the password from [collect] password-file, mode 0600, or libpq's PGPASSFILE).
-            After each commit it acknowledges on <device prefix>/ack what is stored; devices with
-            [mqtt] end-to-end = collector publish again whatever it has not acknowledged (docs/collector.md).
-            Exit status: 0 stopped by SIGTERM or SIGINT; 69 libpq is not installed; 78 bad configuration
-            (a missing key, a password file others can read, credentials refused, a newer schema); 64 usage.
+            Reads [collect] broker (AIRLOC_COLLECT_BROKER) with a persistent session into [collect] database
+            (AIRLOC_COLLECT_DATABASE: a libpq string or postgresql:// URI; the password from [collect]
+            password-file, mode 0600, or PGPASSFILE), creating its tables; after each commit it acknowledges
+            on <device prefix>/ack, and devices with [mqtt] end-to-end = collector publish again what it has
+            not (docs/collector.md). PostgreSQL down: nothing is acknowledged, 4 batches are held, then the
+            broker queues for the session; retried with back-off. Exit status: 0 stopped by SIGTERM/SIGINT;
+            69 no libpq; 78 bad configuration (a missing key, a readable password file, credentials refused,
+            a newer schema); 64 usage.
             """,
         options: [.flag(.json, "with status: print JSON (schema airloc.collect-status/1)")],
         maxPositionals: 1,
         actions: [
             ActionSpec(
-                name: "run", summary: "run the collector in the foreground (systemd: airloc-collect.service)",
-                discussion: """
-                    Creates its tables on first start (docs/collector.md). PostgreSQL down: nothing is
-                    acknowledged, at most 4 batches are held, then the broker is left (it queues for the
-                    session) until the database is back; retried with back-off, said on stderr.
-                    """,
-                options: []),
+                name: "run", summary: "run the collector in the foreground (airloc-collect.service)", options: []),
             ActionSpec(
-                name: "status", summary: "devices, last seen, rows per kind, lag, the database and broker state",
+                name: "status", summary: "devices, last seen, rows per kind, lag, database and broker state",
                 options: [.json]),
         ],
         defaultAction: "run")
@@ -40,14 +35,11 @@ enum CollectCommand {
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let verb = context.arguments.positionals.first ?? "run"
-        let stateFile = context.configuration.directories.state.appendingPathComponent("collect-status.json")
         let plan: CollectorPlan
-        do { plan = try CollectorPlan(settings: context.configuration, statusFile: stateFile) } catch {
-            throw .config(error.description + (error.isMissingKey ? " (or AIRLOC_COLLECT_\(error.variable))" : ""))
-        }
+        do { plan = try CollectorPlan(settings: context.configuration) } catch { throw .config(error.description) }
         switch verb {
         case "run": return try await collect(context, plan: plan)
-        case "status": return status(context, plan: plan, stateFile: stateFile)
+        case "status": return status(context, plan: plan)
         default:
             throw .usage("unknown action '\(verb)'; expected run or status", command: spec.name)
         }
@@ -55,40 +47,25 @@ enum CollectCommand {
 
     static func collect(_ context: CommandContext, plan: CollectorPlan) async throws(CLIError) -> ExitCode {
         let console = context.console
-        do { try PrivateDirectory.ensure(context.configuration.directories.state) } catch {
-            throw CLIError(code: .ioError, message: error.description)
-        }
         console.err("airloc: collecting from \(plan.brokerPlace) (\(plan.topicPrefix)) into \(plan.safeDatabaseName)\n")
         let collector = Collector(plan: plan) { console.err("airloc: collect: \($0)\n") }
-        if let fatal = await SignalWatch.untilInterrupted({ await collector.run() }) {
-            throw CLIError(code: fatal.hasPrefix("libpq") ? .unavailable : .config, message: fatal)
+        switch await SignalWatch.untilInterrupted({ await collector.run() }) {
+        case .unavailable(let reason)?: throw CLIError(code: .unavailable, message: reason)
+        case .configuration(let reason)?: throw .config(reason)
+        case nil: break
         }
         let state = collector.current
         console.err("airloc: stopped after storing \(state.stored) rows (\(state.refused) refused)\n")
         return .ok
     }
 
-    static func status(_ context: CommandContext, plan: CollectorPlan, stateFile: URL) -> ExitCode {
-        let document = CollectStatusJSON(plan: plan, stateFile: stateFile) { pid in
-            pid > 0 && kill(pid_t(pid), 0) == 0
-        }
+    static func status(_ context: CommandContext, plan: CollectorPlan) -> ExitCode {
+        let document = CollectStatusJSON(plan: plan)
         if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(document))
-            return document.databaseError == nil ? .ok : .unavailable
+        } else {
+            context.console.out(document.text)
         }
-        context.console.out(document.text)
         return document.databaseError == nil ? .ok : .unavailable
-    }
-}
-
-extension CollectorSetupError {
-    var isMissingKey: Bool {
-        if case .missing = self { return true }
-        return false
-    }
-
-    var variable: String {
-        if case .missing(let key) = self { return key.uppercased() }
-        return ""
     }
 }

@@ -38,19 +38,19 @@ enum DoctorCommand {
             wording: wording)
         if let gazetteer = checkup.gazetteer { context.placeData.record(gazetteer) }
         var checks = checkup.checks
-        var brokerRefused = false
+        var misconfigured = false
         if let broker = await FleetAdvice.check(configuration, timeout: min(configuration.serviceTimeout, 10)) {
             checks.append(broker.check)
-            brokerRefused = broker.configuration
+            misconfigured = broker.configuration
         }
         let uploads = await UploadProbe.checks(configuration, timeout: min(configuration.serviceTimeout, 10))
         checks += uploads.checks
-        brokerRefused = brokerRefused || uploads.configuration
+        misconfigured = misconfigured || uploads.configuration
 
         let failed = checks.filter { $0.status == .fail }
         let ok = failed.isEmpty
         let code: ExitCode =
-            context.configurationError != nil || checkup.placeFailure != nil || brokerRefused
+            context.configurationError != nil || checkup.placeFailure != nil || misconfigured
             ? .config : ok ? .ok : .unavailable
         if context.arguments.has(.json) {
             let error =

@@ -1,6 +1,5 @@
 import Airloc
 import Arguments
-import Fleet
 import Foundation
 import Geo
 import Logbook
@@ -94,13 +93,6 @@ enum LogCommand {
         }
     }
 
-    /// This device's id (the uploads' default Traccar and sensor.community id).
-    static func deviceID(_ settings: Settings) throws(CLIError) -> String {
-        do { return try DeviceIdentity.id(stateDirectory: settings.directories.state) } catch {
-            throw CLIError(code: .ioError, message: "cannot keep the device id: \(error)")
-        }
-    }
-
     /// The logbook for reading; a missing one is "no input" (66), not a crash.
     static func open(_ context: CommandContext, readOnly: Bool, outbox: Bool = false, collector: Bool = false)
         throws(CLIError) -> Logbook
@@ -123,50 +115,14 @@ enum LogCommand {
     static func status(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let logbook = try open(context, readOnly: true)
         let document: LogStatusJSON
-        let uploads = context.configuration.uploads.map { upload in
-            (
-                name: upload.name, type: upload.type?.rawValue ?? "",
-                kinds: upload.type?.isPublicMap == true ? ["sensor"] : ["track"]
-            )
-        }
-        do { document = try LogStatusJSON(logbook, now: Date(), uploads: uploads) } catch {
+        do { document = try LogStatusJSON(logbook, now: Date(), uploads: context.configuration.uploads) } catch {
             throw CLIError(code: .ioError, message: error.description)
         }
         if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(document))
             return .ok
         }
-        var lines = [
-            "database:  \(document.database) (\(document.sizeBytes / 1024) KiB)",
-            "track:     \(count: document.trackRows, "point") in \(count: document.segments, "segment")",
-            "air:       \(count: document.airRows, "reading") (\(document.pending) pending back-fill, "
-                + "\(document.unavailable) unavailable)",
-        ]
-        if document.sensorRows > 0 { lines.append("sensor:    \(count: document.sensorRows, "measured reading")") }
-        if let first = document.firstTime, let last = document.lastTime {
-            lines.append("time:      \(first) – \(last)")
-        }
-        if let age = document.lastFixAgeS { lines.append("last fix:  \(formatAge(age)) ago") }
-        if document.unsent > 0 {
-            lines.append("mqtt:      \(count: document.unsent, "row") not yet acknowledged by the broker")
-        }
-        if document.unstored > 0 || document.collectorAck != nil {
-            let ack = document.collectorAck.map {
-                "; last ack \($0.time): track t\($0.track), air a\($0.air), sensor s\($0.sensor)"
-            }
-            lines.append("collector: \(count: document.unstored, "row") not yet stored\(ack ?? "; no ack yet")")
-        }
-        for upload in document.uploads {
-            let error =
-                upload.lastError.map { "; last error \($0)" + (upload.lastErrorAt.map { " (\($0))" } ?? "") } ?? ""
-            lines.append(
-                "upload:    \(upload.name) (\(upload.type)): \(count: upload.backlog, "row") waiting, \(upload.sent) sent, "
-                    + "\(upload.skipped) skipped\(error)")
-        }
-        if let error = document.lastError {
-            lines.append("last error: \(error)" + (document.lastErrorAt.map { " (\($0))" } ?? ""))
-        }
-        context.console.out(lines.joined(separator: "\n") + "\n")
+        context.console.out(document.text)
         return .ok
     }
 

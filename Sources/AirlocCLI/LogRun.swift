@@ -63,13 +63,11 @@ enum LogRun {
                 console.err("airloc: \(notice.level.rawValue): \(notice.message)\(remedy)\n")
             })
         let uploaders: [Uploader]
-        let deviceID = try LogCommand.deviceID(settings)
         do {
-            uploaders = try Uploader.make(
-                settings: settings, logbook: logbook, deviceID: deviceID, notify: { console.err("airloc: \($0)\n") })
+            uploaders = try Uploader.make(settings: settings, logbook: logbook) { console.err("airloc: \($0)\n") }
         } catch { throw .config(error.description) }
-        for uploader in uploaders {
-            console.err("airloc: uploading to [upload.\(uploader.plan.name)] \(uploader.plan.type.rawValue)\n")
+        for plan in uploaders.map(\.plan) {
+            console.err("airloc: uploading to [upload.\(plan.name)] \(plan.type.rawValue)\n")
         }
         let service = LoggingService(logger: logger, publisher: publisher, uploads: uploaders.map(\.service))
         let outcome = await SignalWatch.untilInterrupted { await service.run(following) }
@@ -79,8 +77,8 @@ enum LogRun {
                 + "\(count: written.air, "air reading"), \(count: written.pending, "pending hour"), "
                 + "back-filled \(count: written.backfilled, "hour")"
                 + (written.sensor > 0 ? ", \(count: written.sensor, "sensor reading")" : "") + "\n")
+        if let refused = outcome.uploadRefused { throw .config(refused) }
         if let refused = outcome.refused {
-            if refused.hasPrefix("[upload.") { throw .config(refused) }
             throw CLIError(code: .config, message: "MQTT: \(refused); \(FleetAdvice.credentials)")
         }
         return .ok

@@ -42,10 +42,12 @@ public struct CollectStatusJSON: Encodable, Sendable {
         public var lagS: Double?
     }
 
-    /// The status with the state file at `stateFile` and the database at `plan`'s.
-    public init(plan: CollectorPlan, stateFile: URL, processAlive: (Int) -> Bool) {
+    /// The status with `plan`'s state file and database.
+    public init(plan: CollectorPlan, processAlive: (Int) -> Bool = Self.isRunning) {
         database = plan.safeDatabaseName
-        if let text = try? String(contentsOf: stateFile, encoding: .utf8), let state = CollectorState(json: text) {
+        if let stateFile = plan.statusFile, let text = try? String(contentsOf: stateFile, encoding: .utf8),
+            let state = CollectorState(json: text)
+        {
             collector = Service(
                 running: processAlive(state.pid), pid: state.pid, started: state.started.map(UTCTime.iso8601Seconds),
                 updated: state.written.map(UTCTime.iso8601Seconds), database: state.database,
@@ -58,6 +60,9 @@ public struct CollectStatusJSON: Encodable, Sendable {
             devices = try Self.devices(connection)
         } catch { databaseError = error.description }
     }
+
+    /// Whether process `pid` still exists (signal 0 checks without sending anything).
+    public static func isRunning(_ pid: Int) -> Bool { pid > 0 && kill(pid_t(pid), 0) == 0 }
 
     static func devices(_ database: PostgresConnection) throws(DatabaseError) -> [Device] {
         let known = try database.execute(

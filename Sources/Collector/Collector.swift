@@ -60,11 +60,24 @@ public final class Collector: @unchecked Sendable {
     /// What it is doing now (for a status file, and for tests).
     public var current: CollectorState { lock.withLock { snapshot } }
 
-    /// Runs until the task is cancelled; returns why it could not run at all (a newer
-    /// schema, refused broker credentials), nil after a stop.
-    public func run() async -> String? {
+    /// Why a collector cannot run at all.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// libpq is not installed (or too old): 69.
+        case unavailable(String)
+        /// A newer schema, refused broker credentials: a configuration matter, 78.
+        case configuration(String)
+
+        public var description: String {
+            switch self {
+            case .unavailable(let reason), .configuration(let reason): return reason
+            }
+        }
+    }
+
+    /// Runs until the task is cancelled; returns why it could not run at all, nil after a stop.
+    public func run() async -> Failure? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Failure?, Never>) in
                 let thread = Thread { [self] in continuation.resume(returning: loop()) }
                 thread.name = "airloc-collect"
                 thread.start()
@@ -74,8 +87,13 @@ public final class Collector: @unchecked Sendable {
         }
     }
 
-    private func loop() -> String? {
+    private func loop() -> Failure? {
         state.started = time.date
+        if let file = plan.statusFile {
+            do { try PrivateDirectory.ensure(file.deletingLastPathComponent()) } catch {
+                notify("cannot keep \(file.path) for collect status: \(error)")
+            }
+        }
         defer {
             connection?.close()
             database?.close()
@@ -108,12 +126,14 @@ public final class Collector: @unchecked Sendable {
     }
 
     /// One round: the database, the broker, the messages, a commit when due, replays.
-    private func round() -> String? {
+    private func round() -> Failure? {
         let now = time.now
         if let fatal = ensureDatabase(now: now) { return fatal }
         ensureBroker()
         if let connection {
-            if connection.credentialsRefused { return connection.lastError }
+            if connection.credentialsRefused {
+                return .configuration(connection.lastError ?? "the broker refused the credentials")
+            }
             state.broker =
                 connection.isConnected ? "connected" : "connecting: \(connection.lastError ?? "no answer yet")"
             if connection.isConnected && connection.connectionCount != greetedConnection {
@@ -146,7 +166,7 @@ public final class Collector: @unchecked Sendable {
         return nil
     }
 
-    private func ensureDatabase(now: ContinuousClock.Instant) -> String? {
+    private func ensureDatabase(now: ContinuousClock.Instant) -> Failure? {
         guard database == nil else { return nil }
         if let retryAt, now < retryAt { return nil }
         do {
@@ -164,8 +184,8 @@ public final class Collector: @unchecked Sendable {
             retryDelay = .seconds(1)
             retryAt = nil
         } catch {
-            if case .newerSchema = error { return error.description }
-            if case .library = error { return error.description }
+            if case .newerSchema = error { return .configuration(error.description) }
+            if case .library = error { return .unavailable(error.description) }
             let reason = error.description
             if reason != state.databaseError { notify("\(reason); retrying (rows are not acknowledged meanwhile)") }
             state.database = "down"

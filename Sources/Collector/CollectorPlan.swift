@@ -11,7 +11,7 @@ public enum CollectorSetupError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missing(let key): return "[collect] \(key) is not set"
+        case .missing(let key): return "[collect] \(key) is not set (or AIRLOC_COLLECT_\(key.uppercased()))"
         case .passwordFile(let key, let path, let reason): return "[collect] \(key) \(path): \(reason)"
         case .broker(let reason): return "[collect] broker: \(reason)"
         }
@@ -35,10 +35,11 @@ public struct CollectorPlan: Sendable {
     /// Rows held at most while the database is down (then the broker is left).
     public var bufferLimit: Int { settings.batch * 4 }
     public var connectTimeout = 10
-    /// Where the running collector writes what `collect status` shows (nil: nowhere).
+    /// Where the running collector writes what `collect status` shows (nil: nowhere):
+    /// `collect-status.json` in the state directory unless given.
     public var statusFile: URL?
 
-    public init(settings: Settings, statusFile: URL?) throws(CollectorSetupError) {
+    public init(settings: Settings, statusFile: URL? = nil) throws(CollectorSetupError) {
         let collect = settings.collect
         guard let url = collect.broker else { throw .missing("broker") }
         guard let database = collect.database else { throw .missing("database") }
@@ -62,7 +63,8 @@ public struct CollectorPlan: Sendable {
         password = try collect.passwordFile.map { file throws(CollectorSetupError) in
             try Self.secret(file, key: "password-file")
         }
-        self.statusFile = statusFile
+        self.statusFile =
+            statusFile ?? settings.directories.state.appendingPathComponent("collect-status.json")
     }
 
     /// The first line of `path`, which only its owner may read.

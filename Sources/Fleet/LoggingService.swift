@@ -26,6 +26,8 @@ public struct LoggingService: Sendable {
         public var written: (track: Int, air: Int, pending: Int, backfilled: Int, sensor: Int)
         /// The broker's refusal of the credentials, when that ended the run.
         public var refused: String?
+        /// An upload's refusal of the run's first request, when that ended the run.
+        public var uploadRefused: String?
     }
 
     public init(
@@ -78,11 +80,12 @@ public struct LoggingService: Sendable {
         }
         publisherTask?.cancel()
         for task in uploadTasks { task.cancel() }
-        var refused = await publisherTask?.value ?? nil
+        let refused = await publisherTask?.value ?? nil
+        var uploadRefused: String?
         for task in uploadTasks {
             let stop = await task.value
-            if refused == nil { refused = stop }
+            if uploadRefused == nil { uploadRefused = stop }
         }
-        return Outcome(written: written, refused: refused)
+        return Outcome(written: written, refused: refused, uploadRefused: uploadRefused)
     }
 }

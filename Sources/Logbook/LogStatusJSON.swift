@@ -1,5 +1,7 @@
+import Airloc
 import Foundation
 import Geo
+import Platform
 
 /// `airloc log status --json`, schema `airloc.log-status/1` (docs/json-schema.md): what
 /// the logbook holds, how big it is on disk, and what is still to be delivered.
@@ -50,11 +52,8 @@ public struct LogStatusJSON: Encodable, Sendable {
         public var sensor: Int
     }
 
-    /// The document for `logbook` as it is at `now`, with the `uploads` configured (name,
-    /// type, the kinds of rows each takes).
-    public init(_ logbook: Logbook, now: Date, uploads: [(name: String, type: String, kinds: [String])] = [])
-        throws(LogbookError)
-    {
+    /// The document for `logbook` as it is at `now`, with the `[upload.NAME]`s configured.
+    public init(_ logbook: Logbook, now: Date, uploads: [UploadSettings] = []) throws(LogbookError) {
         let status = try logbook.status(now: now)
         let path = logbook.url.path
         database = path
@@ -72,10 +71,10 @@ public struct LogStatusJSON: Encodable, Sendable {
         unstored = (try? logbook.unstoredCount()) ?? 0
         collectorAck = Self.ack((try? logbook.meta(Logbook.lastAckKey)) ?? nil)
         for upload in uploads {
-            let status = try logbook.uploadStatus(upload.name, kinds: upload.kinds)
+            let status = try logbook.uploadStatus(upload.name, kinds: upload.type?.rows ?? [])
             self.uploads.append(
                 Upload(
-                    name: upload.name, type: upload.type, backlog: status.backlog, sent: status.sent,
+                    name: upload.name, type: upload.type?.rawValue ?? "", backlog: status.backlog, sent: status.sent,
                     skipped: status.skipped, lastError: status.lastError, lastErrorAt: status.lastErrorAt,
                     lastSuccessAt: status.lastSuccessAt))
         }
@@ -88,5 +87,42 @@ public struct LogStatusJSON: Encodable, Sendable {
         else { return nil }
         func id(_ kind: String) -> Int { (through[kind] as? NSNumber)?.intValue ?? 0 }
         return CollectorAck(time: time, track: id("track"), air: id("air"), sensor: id("sensor"))
+    }
+}
+
+extension LogStatusJSON {
+    /// `log status` for people: one line per part, the parts without news left out.
+    public var text: String {
+        var lines = [
+            "database:  \(database) (\(sizeBytes / 1024) KiB)",
+            "track:     \(count: trackRows, "point") in \(count: segments, "segment")",
+            "air:       \(count: airRows, "reading") (\(pending) pending back-fill, "
+                + "\(unavailable) unavailable)",
+        ]
+        if sensorRows > 0 { lines.append("sensor:    \(count: sensorRows, "measured reading")") }
+        if let first = firstTime, let last = lastTime {
+            lines.append("time:      \(first) – \(last)")
+        }
+        if let age = lastFixAgeS { lines.append("last fix:  \(formatAge(age)) ago") }
+        if unsent > 0 {
+            lines.append("mqtt:      \(count: unsent, "row") not yet acknowledged by the broker")
+        }
+        if unstored > 0 || collectorAck != nil {
+            let ack = collectorAck.map {
+                "; last ack \($0.time): track t\($0.track), air a\($0.air), sensor s\($0.sensor)"
+            }
+            lines.append("collector: \(count: unstored, "row") not yet stored\(ack ?? "; no ack yet")")
+        }
+        for upload in uploads {
+            let error =
+                upload.lastError.map { "; last error \($0)" + (upload.lastErrorAt.map { " (\($0))" } ?? "") } ?? ""
+            lines.append(
+                "upload:    \(upload.name) (\(upload.type)): \(count: upload.backlog, "row") waiting, \(upload.sent) sent, "
+                    + "\(upload.skipped) skipped\(error)")
+        }
+        if let error = lastError {
+            lines.append("last error: \(error)" + (lastErrorAt.map { " (\($0))" } ?? ""))
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

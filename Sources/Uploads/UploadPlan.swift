@@ -38,7 +38,7 @@ public struct UploadPlan: Sendable {
     /// For owntracks-mqtt without a url of its own: the `[mqtt]` broker and credentials.
     public var mqtt: MQTTSettings
 
-    public var kinds: [String] { type.isPublicMap ? ["sensor"] : ["track"] }
+    public var kinds: [String] { type.rows }
 
     /// The plans of every `[upload.NAME]`, or the first section that cannot work.
     public static func plans(_ settings: Settings, deviceID: String) throws(UploadSetupError) -> [UploadPlan] {

@@ -8,11 +8,17 @@ import Web
 extension Uploader {
     /// The uploaders of every `[upload.NAME]`, each reading `logbook`'s file through a
     /// connection of its own; owntracks-mqtt ones with their broker connection started.
-    /// Throws the first section that cannot work (exit 78).
+    /// Throws the first section that cannot work (exit 78). The device id (Traccar's and
+    /// sensor.community's default) is the one kept in the state directory.
     public static func make(
-        settings: Settings, logbook: Logbook, deviceID: String, sender: any HTTPSender = NetworkTransport(),
+        settings: Settings, logbook: Logbook, sender: any HTTPSender = NetworkTransport(),
         notify: @escaping @Sendable (String) -> Void
     ) throws(UploadSetupError) -> [Uploader] {
+        guard !settings.uploads.isEmpty else { return [] }
+        let deviceID: String
+        do { deviceID = try DeviceIdentity.id(stateDirectory: settings.directories.state) } catch {
+            throw UploadSetupError(settings.uploads[0].name, "cannot keep the device id: \(error)")
+        }
         var uploaders: [Uploader] = []
         for plan in try UploadPlan.plans(settings, deviceID: deviceID) {
             let own: Logbook

@@ -225,16 +225,39 @@ struct CollectorInputEndToEndTests {
         .split(separator: "\n").map(String.init)
     }
 
+    /// A broker, a PostgreSQL and a collector between them, subscribed: what each test here
+    /// starts from. ``stop()`` ends the collector as systemd does (SIGTERM, exit 0), then the servers.
+    struct Bench {
+        let broker: MosquittoBroker
+        let database: PostgresServer
+        let collector: Collector
+        let running: ChildProcess
+
+        static func start() async throws -> Bench {
+            let broker = try await MosquittoBroker.start()
+            let database = try await PostgresServer.start()
+            let collector = try Collector(broker: broker, database: database)
+            let running = try collector.start()
+            try await Poll.until("the collector subscribed") { running.errors.contains("subscribed to") }
+            return Bench(broker: broker, database: database, collector: collector, running: running)
+        }
+
+        func stop() async throws {
+            defer { collector.state.remove() }
+            running.signal(SIGTERM)
+            let stopped = try await running.wait()
+            #expect(stopped.status == 0, "\(stopped)")
+            try await broker.stop()
+            try await database.stop()
+        }
+    }
+
     /// Malformed, hostile and foreign messages are refused and counted; the good rows
     /// around them are stored and acknowledged.
     @Test func badRowsAreCountedAndNeverStopTheOthers() async throws {
-        let broker = try await MosquittoBroker.start()
-        let database = try await PostgresServer.start()
-        let collector = try Collector(broker: broker, database: database)
-        defer { collector.state.remove() }
-        let running = try collector.start()
+        let bench = try await Bench.start()
+        let (broker, database, collector, running) = (bench.broker, bench.database, bench.collector, bench.running)
         let acks = try await MQTTSubscriber.start(broker: broker, id: "acks", topics: ["airloc/+/ack"])
-        try await Poll.until("the collector subscribed") { running.errors.contains("subscribed to") }
         try await Self.publish(broker, "airloc/good/history", Self.track(1))
         try await Self.publish(broker, "airloc/bad/history", "not json at all")
         try await Self.publish(
@@ -257,25 +280,18 @@ struct CollectorInputEndToEndTests {
             ((try await collector.status())["collector"] as? [String: Any])?["refused"] as? Int == 6
         }
         #expect(running.isRunning, "bad input never stops the collector")
-        running.signal(SIGTERM)
-        #expect(try await running.wait().status == 0)
-        #expect(running.errors.contains("a row of another device ('good')"), "\(running.errors)")
         try await acks.stop()
-        try await broker.stop()
-        try await database.stop()
+        try await bench.stop()
+        #expect(running.errors.contains("a row of another device ('good')"), "\(running.errors)")
     }
 
     /// A row published again with a newer revision replaces what is stored; an older
     /// revision arriving after it (a late replay) changes nothing; the acknowledgement
     /// lists the revision stored.
     @Test func anOlderRevisionNeverReplacesANewerOne() async throws {
-        let broker = try await MosquittoBroker.start()
-        let database = try await PostgresServer.start()
-        let collector = try Collector(broker: broker, database: database)
-        defer { collector.state.remove() }
-        let running = try collector.start()
+        let bench = try await Bench.start()
+        let (broker, database) = (bench.broker, bench.database)
         let acks = try await MQTTSubscriber.start(broker: broker, id: "acks", topics: ["airloc/+/ack"])
-        try await Poll.until("the collector subscribed") { running.errors.contains("subscribed to") }
         try await Self.publish(broker, "airloc/pi/history", Self.track(1, latitude: 52.5))
         try await Poll.until("revision 0 stored") { try await Self.storedTrack(database) == ["pi t1 52.5 0"] }
         try await Self.publish(broker, "airloc/pi/history", Self.track(1, latitude: 52.6, revision: 2))
@@ -287,22 +303,15 @@ struct CollectorInputEndToEndTests {
         try await Poll.until("the acknowledgement listing revision 2") {
             acks.messages.contains { $0.topic == "airloc/pi/ack" && $0.payload.contains(#""revised":{"t1":2}"#) }
         }
-        running.signal(SIGTERM)
-        #expect(try await running.wait().status == 0)
         try await acks.stop()
-        try await broker.stop()
-        try await database.stop()
+        try await bench.stop()
     }
 
     /// The SQL docs/collector.md gives for what people ask runs against the collector's
     /// own tables and answers from the rows of two devices.
     @Test func theQueriesTheDocumentationGivesRun() async throws {
-        let broker = try await MosquittoBroker.start()
-        let database = try await PostgresServer.start()
-        let collector = try Collector(broker: broker, database: database)
-        defer { collector.state.remove() }
-        let running = try collector.start()
-        try await Poll.until("the collector subscribed") { running.errors.contains("subscribed to") }
+        let bench = try await Bench.start()
+        let (broker, database) = (bench.broker, bench.database)
         let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-600))
         let hour = String(now.prefix(13)) + ":00:00Z"
         for device in ["pi-1", "pi-2"] {
@@ -337,10 +346,7 @@ struct CollectorInputEndToEndTests {
                 #expect(answer.contains("pi-1") && answer.contains("pi-2"), "\(query)\n→ \(answer)")
             }
         }
-        running.signal(SIGTERM)
-        #expect(try await running.wait().status == 0)
-        try await broker.stop()
-        try await database.stop()
+        try await bench.stop()
     }
 
     /// What cannot work as configured stops at once with exit 78 and says why.

@@ -7,20 +7,26 @@ import Testing
 /// restart loop on "not authorized" or "bad configuration", hardened).
 @Suite(.enabled(if: ExternalTool.available("systemd-analyze")))
 struct SystemdUnitTests {
-    @Test func systemdAcceptsTheUnitAndItIsHardened() async throws {
+    /// The unit `name` as `make install` writes it, checked by `systemd-analyze verify`;
+    /// its lines, and the directory the binary is in.
+    static func verified(_ name: String) async throws -> (lines: Set<String>, binDirectory: String) {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let template = try String(contentsOf: PackagePaths.file("systemd/airloc-log.service"), encoding: .utf8)
+        let template = try String(contentsOf: PackagePaths.file("systemd/\(name)"), encoding: .utf8)
         let binDirectory = URL(fileURLWithPath: AirlocBinary.path).deletingLastPathComponent().path
         let unit = template.replacingOccurrences(of: "@BINDIR@", with: binDirectory)
             .replacingOccurrences(of: "@DOCDIR@", with: PackagePaths.file("docs").path)
-        let file = directory.file("airloc-log.service")
+        let file = directory.file(name)
         try unit.write(to: file, atomically: true, encoding: .utf8)
         let analyze = try #require(ExternalTool.path(of: "systemd-analyze"))
         let verified = try await ChildProcess.run(
             analyze, ["verify", file.path], environment: ProcessInfo.processInfo.environment)
         #expect(verified.status == 0, "\(verified)")
-        let lines = Set(unit.split(separator: "\n").map(String.init))
+        return (Set(unit.split(separator: "\n").map(String.init)), binDirectory)
+    }
+
+    @Test func systemdAcceptsTheUnitAndItIsHardened() async throws {
+        let (lines, binDirectory) = try await Self.verified("airloc-log.service")
         for expected in [
             "User=airloc", "StateDirectory=airloc", "StateDirectoryMode=0700", "Restart=on-failure",
             "RestartPreventExitStatus=77 78", "ProtectSystem=strict", "NoNewPrivileges=yes", "UMask=0077",
@@ -33,19 +39,7 @@ struct SystemdUnitTests {
     /// systemd/airloc-collect.service: systemd accepts it, it runs `airloc collect` as the
     /// airloc user, and a configuration it cannot work with does not restart it in a loop.
     @Test func systemdAcceptsTheCollectorUnit() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let template = try String(contentsOf: PackagePaths.file("systemd/airloc-collect.service"), encoding: .utf8)
-        let binDirectory = URL(fileURLWithPath: AirlocBinary.path).deletingLastPathComponent().path
-        let unit = template.replacingOccurrences(of: "@BINDIR@", with: binDirectory)
-            .replacingOccurrences(of: "@DOCDIR@", with: PackagePaths.file("docs").path)
-        let file = directory.file("airloc-collect.service")
-        try unit.write(to: file, atomically: true, encoding: .utf8)
-        let analyze = try #require(ExternalTool.path(of: "systemd-analyze"))
-        let verified = try await ChildProcess.run(
-            analyze, ["verify", file.path], environment: ProcessInfo.processInfo.environment)
-        #expect(verified.status == 0, "\(verified)")
-        let lines = Set(unit.split(separator: "\n").map(String.init))
+        let (lines, binDirectory) = try await Self.verified("airloc-collect.service")
         for expected in [
             "User=airloc", "StateDirectory=airloc", "Restart=on-failure", "RestartPreventExitStatus=69 78",
             "ProtectSystem=strict", "NoNewPrivileges=yes", "UMask=0077", "ExecStart=\(binDirectory)/airloc collect",
