@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Arguments"),
         .target(name: "Geo"),
         .target(name: "Platform"),
-        .target(name: "Web", dependencies: ["CCurl"]),
+        .target(name: "Web", dependencies: ["Platform", "CCurl"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Location", dependencies: ["Geo", "Web", "Platform", "CGPS"]),
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "Platform"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 import Web
 
 /// Seed 002's fetch-all: air quality (with pollen, one request) required, the climate

@@ -1,6 +1,7 @@
 import AirQuality
 import Foundation
 import Geo
+import Platform
 import Sensors
 import Web
 

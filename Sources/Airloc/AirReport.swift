@@ -3,6 +3,7 @@ import Foundation
 import Gazetteer
 import Geo
 import Location
+import Platform
 import Web
 
 /// "What is the air like here": everything a report found out, ready for rendering —

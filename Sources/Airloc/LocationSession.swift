@@ -2,6 +2,7 @@ import Foundation
 import Gazetteer
 import Geo
 import Location
+import Platform
 import Web
 
 /// "Where am I": the provider chain the settings describe, run under the authorization

@@ -2,6 +2,7 @@ import Airloc
 import Fleet
 import Foundation
 import Logbook
+import Platform
 import Web
 
 /// One upload, run beside the logger: the rows after its cursor, oldest first, sent to

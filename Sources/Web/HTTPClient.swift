@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// A small JSON-over-HTTP(S) client: the only way airloc talks to the network.
 ///

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Platform
 
 /// The network: each GET through libcurl, which is loaded on the first request, so a
 /// command that never goes online starts without it (docs/performance.md).
