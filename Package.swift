@@ -15,7 +15,7 @@ let package = Package(
             name: "AirlocKit",
             targets: [
                 "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
-                "Fleet", "Sensors", "TerminalUI", "Arguments", "Collector", "Uploads",
+                "FieldLog", "MQTT", "FleetWire", "Fleet", "Sensors", "TerminalUI", "Arguments", "Collector", "Uploads",
             ]),
     ],
     targets: [
@@ -42,24 +42,34 @@ let package = Package(
         .target(name: "Location", dependencies: ["Geo", "Web", "Platform", "CGPS"]),
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Sensors", dependencies: ["AirQuality", "Platform", "Web"]),
+        // libmosquitto's one file and the connection; the fleet's wire below its users.
+        .target(name: "MQTT", dependencies: ["Platform", "CMosquitto"]),
+        .target(name: "FleetWire", dependencies: ["Geo", "Platform", "MQTT"]),
         .target(
-            name: "Airloc", dependencies: ["Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Sensors"]),
+            name: "Airloc",
+            dependencies: ["Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Sensors", "FleetWire"]),
         .target(
             name: "Configuration",
-            dependencies: ["Arguments", "Airloc", "AirQuality", "Sensors", "Platform", "Location", "Web", "CINIH"]),
-        .target(
-            name: "Logbook",
             dependencies: [
-                "Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "Sensors", "CSQLite",
+                "Arguments", "Airloc", "AirQuality", "Sensors", "Platform", "Location", "Web", "FleetWire", "CINIH",
+            ]),
+        // Storage only: the SQLite file, its rows, outbox, cursors and exports.
+        .target(name: "Logbook", dependencies: ["Geo", "Platform", "AirQuality", "Sensors", "FleetWire", "CSQLite"]),
+        // The logger service over it.
+        .target(
+            name: "FieldLog",
+            dependencies: [
+                "Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "Sensors", "Logbook",
             ]),
         .target(
             name: "Fleet",
-            dependencies: ["Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "Sensors", "CMosquitto"]),
+            dependencies: [
+                "Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "FieldLog", "Sensors", "MQTT", "FleetWire",
+            ]),
+        .target(name: "Collector", dependencies: ["FleetWire", "MQTT", "Geo", "Platform", "CPostgres"]),
         .target(
-            name: "Collector",
-            dependencies: ["Airloc", "Fleet", "Geo", "Platform", "Web", "CPostgres"]),
-        .target(
-            name: "Uploads", dependencies: ["Airloc", "Fleet", "Geo", "Logbook", "Platform", "Sensors", "Web"]),
+            name: "Uploads",
+            dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Sensors", "Web"]),
         .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "Platform", "CRsvg"]),
         .target(
             name: "TerminalUI",
@@ -68,7 +78,8 @@ let package = Package(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "Logbook", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot", "Collector", "Uploads",
+                "Logbook", "FieldLog", "MQTT", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
+                "Collector", "Uploads",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -78,18 +89,19 @@ let package = Package(
         // The logger with its MQTT publisher, from the library alone.
         .executableTarget(
             name: "airloc-example-fleet-logger",
-            dependencies: ["Airloc", "Configuration", "Fleet", "Geo", "Gazetteer", "Logbook", "Platform"],
+            dependencies: ["Airloc", "Configuration", "Fleet", "FieldLog", "Geo", "Gazetteer", "Logbook", "Platform"],
             path: "Examples/FleetLoggerExample"),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(
             name: "airloc-bench",
             dependencies: [
-                "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "Fleet", "Airloc", "Platform",
-                "Sensors", "Collector", "Uploads",
+                "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "FieldLog", "MQTT", "FleetWire",
+                "Fleet", "Airloc", "Platform", "Sensors", "Collector", "Uploads",
             ],
             path: "Sources/Bench"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),
-        .target(name: "TestSupport", dependencies: ["Geo", "Web", "CSpawn"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["Geo", "Web", "Platform", "MQTT", "CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors"]),
         .testTarget(name: "PlotTests", dependencies: ["Plot"]),
@@ -101,14 +113,23 @@ let package = Package(
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
         .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Arguments", "Configuration", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
-        .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Airloc", "Sensors", "TestSupport"]),
+        .testTarget(
+            name: "LogbookTests",
+            dependencies: ["Logbook", "FieldLog", "FleetWire", "Airloc", "Sensors", "TestSupport"]),
         .testTarget(
             name: "FleetTests",
-            dependencies: ["Fleet", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "TestSupport"]),
+            dependencies: [
+                "Fleet", "FieldLog", "MQTT", "FleetWire", "Logbook", "Airloc", "Geo", "Platform", "Sensors",
+                "TestSupport",
+            ]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Platform", "TestSupport"]),
         .testTarget(
             name: "UploadsTests",
-            dependencies: ["Uploads", "Airloc", "Logbook", "Web", "Geo", "Platform", "Sensors", "TestSupport"]),
-        .testTarget(name: "CollectorTests", dependencies: ["Collector", "Fleet", "Airloc", "TestSupport"]),
+            dependencies: [
+                "Uploads", "MQTT", "FleetWire", "Airloc", "Logbook", "Web", "Geo", "Platform", "Sensors", "TestSupport",
+            ]),
+        .testTarget(
+            name: "CollectorTests", dependencies: ["Collector", "MQTT", "FleetWire", "Platform", "TestSupport"]),
         .testTarget(
             name: "AirlocTests",
             dependencies: ["Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport"]),

@@ -249,6 +249,8 @@ def main():
     CONFIG.update(user=args.user, password=args.password, traccar_ids=set(args.traccar_id), box=args.box,
                   token=args.token, sensors=set(args.sensor))
     FAULTS.extend(json.loads(text) for text in args.fault)
+    # A real server's accept queue (the default of 5 refuses a burst of new connections).
+    ThreadingHTTPServer.request_queue_size = 128
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     print(f"PORT {server.server_address[1]}", flush=True)

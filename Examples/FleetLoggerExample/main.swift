@@ -9,6 +9,7 @@
 
 import Airloc
 import Configuration
+import FieldLog
 import Fleet
 import Foundation
 import Gazetteer
@@ -49,13 +50,14 @@ do {
     let logbook = try Logbook(
         url: settings.logDatabase, outbox: FleetPublisher.publishes(settings),
         collector: FleetPublisher.awaitsCollector(settings))
-    let publisher = try FleetPublisher.make(settings: settings, logbook: logbook, notify: { say("mqtt: \($0)") })
+    let publisher = try FleetPublisher.make(settings: settings, logbook: logbook)
     if let publisher { say("publishing to \(publisher.destination)") }
+    // Every notice, the logger's and the publisher's: "warning: ...", "mqtt: ...".
     let logger = FieldLogger(
         logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
-        notify: { say("\($0.level.rawValue): \($0.message)") })
+        notify: { say("\($0)") })
     let outcome = await SignalWatch.untilInterrupted {
-        await LoggingService(logger: logger, publisher: publisher).run(following)
+        await LoggingService(logger: logger, publisher: publisher, notify: { say("\($0)") }).run(following)
     }
     say("stopped after \(outcome.written.track) track points and \(outcome.written.air) air readings")
     if let refused = outcome.refused { fail("the broker refused the credentials: \(refused)", status: 78) }

@@ -75,6 +75,8 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     private var lastFix: (fix: Fix, provider: String)?
     private var schedule: SensorSchedule
     private var readings: AsyncStream<FollowInput>.Continuation?
+    /// The reading in progress, ended (the sensor put to sleep) when the loop ends.
+    private var reading: Task<Void, Never>?
 
     public init(
         consumer: Consumer, settings: Settings, time: any TimeSource, sensor: (any ParticulateSensor)? = nil,
@@ -109,7 +111,7 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         await consumer.ticked(at: now)
         if let sensor, let readings, schedule.due(at: now) {
             schedule.started(at: now)
-            Task { readings.yield(.measured(await sensor.reading())) }
+            reading = Task { readings.yield(.measured(await sensor.reading())) }
         }
         guard let last = lastFix else { return }
         for action in trigger.tick(at: now) {
@@ -142,15 +144,25 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         await consumer.measured(result, fix: lastFix?.fix, provider: lastFix?.provider)
     }
 
-    /// Follows `following` until the task is cancelled, with a tick every second of
-    /// `time` (also after its events end: a fixed place reports once).
-    public mutating func run(_ following: LocationSession.Following) async {
+    /// Follows `following` until the task is cancelled (or `stop` asks it to), with a tick
+    /// every second of `time` (also after its events end: a fixed place reports once). A
+    /// reading in progress is ended on the way out, and waited for: the sensor goes to sleep
+    /// before the program ends.
+    public mutating func run(_ following: LocationSession.Following, until stop: ServiceContext? = nil) async {
         let (measurements, continuation) = AsyncStream<FollowInput>.makeStream()
         readings = continuation
         defer { continuation.finish() }
         await tick()
         await consumer.settled()
-        for await input in following.withTicks(time: time, also: measurements) {
+        await follow(following.withTicks(time: time, also: measurements, until: stop))
+        if let reading {
+            reading.cancel()
+            await reading.value
+        }
+    }
+
+    private mutating func follow(_ inputs: AsyncStream<FollowInput>) async {
+        for await input in inputs {
             if Task.isCancelled { return }
             switch input {
             case .event(let event):

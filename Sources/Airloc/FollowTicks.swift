@@ -8,8 +8,8 @@ import Web
 ///
 /// Contract: every event of `events` comes through in order; a `.tick` arrives every
 /// `interval` of `time` for as long as the stream is consumed, also after `events` ended
-/// (a fixed place reports once); cancelling the consuming task ends the stream and its
-/// helpers.
+/// (a fixed place reports once); cancelling the consuming task, or the stop request of
+/// `until`, ends the stream and its helpers.
 public enum FollowInput: Sendable {
     case event(FollowEvent)
     case tick
@@ -20,7 +20,8 @@ public enum FollowInput: Sendable {
 
 extension LocationSession.Following {
     public func withTicks(
-        every interval: Duration = .seconds(1), time: any TimeSource, also extra: AsyncStream<FollowInput>? = nil
+        every interval: Duration = .seconds(1), time: any TimeSource, also extra: AsyncStream<FollowInput>? = nil,
+        until stop: ServiceContext? = nil
     ) -> AsyncStream<FollowInput> {
         let events = self.events
         let (inputs, continuation) = AsyncStream<FollowInput>.makeStream()
@@ -42,6 +43,8 @@ extension LocationSession.Following {
             other.cancel()
             ticker.cancel()
         }
+        // What is already queued is still handed on; nothing after it.
+        stop?.whenStopping { continuation.finish() }
         return inputs
     }
 }

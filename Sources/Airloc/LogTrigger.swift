@@ -1,6 +1,7 @@
 import AirQuality
 import Foundation
 import Geo
+import Platform
 
 /// When a field logger records a track point and when it fetches the air: a pure state
 /// machine (events in, actions out, every time given by the caller), so the rules are
@@ -49,11 +50,18 @@ public struct LogTrigger: Sendable {
     private var lastFix: Date?
     private var position: Coordinate?
     private var air = Air.never
-    /// Failed fetches since the last success: the retry pause doubles with each.
-    private var failures = 0
+    /// The air fetch's retries: `firstRetryPause` doubling to `maxRetryPause`, and never
+    /// before a rate limit's back-off (the later of the two).
+    private var retries: Backoff
     private var segmentPending = true
 
-    public init(options: Options = Options()) { self.options = options }
+    public init(options: Options = Options()) {
+        self.options = options
+        retries = Backoff(
+            first: .milliseconds(Int(options.firstRetryPause * 1000)),
+            cap: .milliseconds(Int(max(options.maxRetryPause, options.firstRetryPause) * 1000)),
+            longestHonoured: .seconds(7 * 86_400))
+    }
 
     /// A fix arrived at `now` (this device's clock).
     public mutating func fix(_ fix: Fix, at now: Date) -> [Action] {
@@ -88,15 +96,14 @@ public struct LogTrigger: Sendable {
     public mutating func airFetched(nextValueAt: Date, at now: Date) {
         guard case .fetching(let coordinate) = air else { return }
         air = .fetched(at: coordinate, nextValueAt: max(nextValueAt, now))
-        failures = 0
+        retries.succeeded()
     }
 
     /// The fetch failed; `retryNotBefore` is a back-off the service asked for (429).
     public mutating func airFailed(retryNotBefore: Date? = nil, at now: Date) {
         guard case .fetching = air else { return }
-        failures += 1
-        let pause = min(options.firstRetryPause * pow(2, Double(failures - 1)), options.maxRetryPause)
-        air = .failing(retryAt: max(now.addingTimeInterval(pause), retryNotBefore ?? .distantPast))
+        let server = retryNotBefore.map { Duration.milliseconds(Int(max(0, $0.timeIntervalSince(now)) * 1000)) }
+        air = .failing(retryAt: now.addingTimeInterval(retries.failed(server: server).seconds))
     }
 
     /// The fetch just asked for cannot run yet (the clock is not yet judged): it is due
@@ -120,7 +127,7 @@ public struct LogTrigger: Sendable {
     }
 
     /// True while the last fetch failed and no later one succeeded.
-    public var airIsFailing: Bool { failures > 0 }
+    public var airIsFailing: Bool { retries.failures > 0 }
 
     private mutating func airDue(at now: Date) -> Action? {
         guard let position else { return nil }

@@ -1,4 +1,5 @@
 import AirQuality
+import FleetWire
 import Foundation
 import Geo
 import Location

@@ -1,3 +1,5 @@
+import FleetWire
+
 /// One `[upload.NAME]` section: a server the logbook's rows are forwarded to, store and
 /// forward (docs/uploads.md).
 ///
@@ -19,7 +21,7 @@ public struct UploadSettings: Sendable, Equatable {
 
         /// The logbook's rows it takes: measured readings (`sensor`) for the public maps,
         /// which never receive the model's values; positions (`track`) for the others.
-        public var rows: [String] { isPublicMap ? ["sensor"] : ["track"] }
+        public var rows: [RowKind] { isPublicMap ? [.sensor] : [.track] }
     }
 
     /// The section's name after `upload.` (`[upload.home]` → `home`).

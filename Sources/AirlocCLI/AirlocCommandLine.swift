@@ -25,6 +25,9 @@ struct Command: Sendable {
     var run: @Sendable (CommandContext) async throws(CLIError) -> ExitCode
 }
 
+/// An action of one of airloc's commands, run with its context.
+typealias CommandAction = ActionHandler<CommandContext>
+
 /// The `airloc` command line: dispatches to subcommands and turns every failure into a
 /// message on stderr and a sysexits code.
 public enum AirlocCommandLine {
@@ -141,7 +144,10 @@ public enum AirlocCommandLine {
             report(error, console: plain, commandSpec: command.spec)
             // With --json (seen even when the arguments did not parse) a script still
             // gets one document on stdout: the error in it.
-            if arguments.contains("--json"), let document = FailureJSON.document(for: error, command: first) {
+            if arguments.contains("--json"),
+                let document = FailureJSON.document(
+                    code: Int(error.code.rawValue), message: error.message, command: first)
+            {
                 plain.out(document)
             }
             return error.code.rawValue

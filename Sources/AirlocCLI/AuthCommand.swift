@@ -4,24 +4,13 @@ import Location
 
 /// `airloc auth`: see and change whether airloc may sense this device's location.
 enum AuthCommand {
-    static let spec = CommandSpec(
-        name: "auth", summary: "Allow, deny or inspect use of this device's location",
-        discussion: """
-            Sensing the location (gpsd) needs your permission, like an app on a phone. The decision is
-            stored in $XDG_STATE_HOME/airloc/authorization (default ~/.local/state/airloc/authorization).
-            An administrator can allow, forbid (restricted) or cap accuracy in /etc/airloc/airloc.conf.
-            """,
-        options: [
-            .flag(.json, "status as JSON (schema airloc.auth/1)"),
-            .flag(.always, "with grant: also allow unattended use"),
-            .flag(.reduced, "with grant: city-level accuracy only"),
-        ],
-        maxPositionals: 1,
-        actions: [
+    static let actions: [CommandAction] = [
+        CommandAction(
             ActionSpec(
                 name: "status",
                 summary: "show the state: notDetermined, authorizedWhenInUse, authorizedAlways, denied, restricted",
-                options: [.json]),
+                own: [.flag(.json, "status as JSON (schema airloc.auth/1)")]), run: status),
+        CommandAction(
             ActionSpec(
                 name: "grant", summary: "allow use while you run airloc (--always: unattended use too)",
                 discussion: """
@@ -29,46 +18,58 @@ enum AuthCommand {
                     logger run unattended and need --always. --reduced allows only an approximate, city-level
                     position (about 5 km), for every command.
                     """,
-                options: [.always, .reduced]),
-            ActionSpec(name: "deny", summary: "forbid it (manual coordinates keep working)"),
-            ActionSpec(name: "reset", summary: "forget the decision; the next interactive use asks again"),
-        ],
-        defaultAction: "status")
+                own: [.flag(.always, "also allow unattended use"), .flag(.reduced, "city-level accuracy only")])
+        ) { context throws(CLIError) in
+            try change(context) {
+                $0.grant(
+                    always: context.arguments.has(.always),
+                    accuracy: context.arguments.has(.reduced) ? .reduced : .full)
+            }
+        },
+        CommandAction(ActionSpec(name: "deny", summary: "forbid it (manual coordinates keep working)")) {
+            context throws(CLIError) in try change(context) { $0.deny() }
+        },
+        CommandAction(ActionSpec(name: "reset", summary: "forget the decision; the next interactive use asks again")) {
+            context throws(CLIError) in try change(context) { $0.reset() }
+        },
+    ]
 
-    static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
+    static let spec = CommandSpec(
+        name: "auth", summary: "Allow, deny or inspect use of this device's location",
+        discussion: """
+            Sensing the location (gpsd) needs your permission, like an app on a phone. The decision is
+            stored in $XDG_STATE_HOME/airloc/authorization (default ~/.local/state/airloc/authorization).
+            An administrator can allow, forbid (restricted) or cap accuracy in /etc/airloc/airloc.conf.
+            """,
+        options: [], maxPositionals: 1, actions: actions.map(\.spec), defaultAction: "status")
 
-    static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    static let command = Command(spec: spec) { context throws(CLIError) in
+        try await CommandAction.run(actions, of: spec, context.arguments, context)
+    }
+
+    static func status(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        let machine = LocationAuthorization(
+            stored: context.configuration.authorizationStore.load(), policy: context.configuration.policy)
+        let policy = context.configuration.policy
+        if context.arguments.has(.json) {
+            context.console.out(JSONDocument.encode(AuthStatusJSON(machine, policy: policy)))
+        } else {
+            context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
+            if policy.mode != .ask || policy.maximumAccuracy != .full {
+                context.console.out(
+                    "administrator policy: \(policy.mode.rawValue), max accuracy \(policy.maximumAccuracy.rawValue)\n")
+            }
+        }
+        return .ok
+    }
+
+    /// A decision made by the state machine and kept in the store.
+    static func change(
+        _ context: CommandContext, _ decide: (inout LocationAuthorization) -> LocationAuthorization.Action
+    ) throws(CLIError) -> ExitCode {
         let store = context.configuration.authorizationStore
         var machine = LocationAuthorization(stored: store.load(), policy: context.configuration.policy)
-        let verb = spec.actionName(context.arguments)
-        let verbs = spec.verbs
-        let action: LocationAuthorization.Action
-        switch verb {
-        case "status":
-            let policy = context.configuration.policy
-            if context.arguments.has(.json) {
-                context.console.out(JSONDocument.encode(AuthStatusJSON(machine, policy: policy)))
-            } else {
-                context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
-                if policy.mode != .ask || policy.maximumAccuracy != .full {
-                    context.console.out(
-                        "administrator policy: \(policy.mode.rawValue), max accuracy \(policy.maximumAccuracy.rawValue)\n"
-                    )
-                }
-            }
-            return .ok
-        case "grant":
-            action = machine.grant(
-                always: context.arguments.has(.always),
-                accuracy: context.arguments.has(.reduced) ? .reduced : .full)
-        case "deny":
-            action = machine.deny()
-        case "reset":
-            action = machine.reset()
-        default:
-            let hint = suggestion(for: verb, among: verbs).map { " (did you mean '\($0)'?)" } ?? ""
-            throw .usage("unknown action '\(verb)'\(hint); expected status, grant, deny or reset", command: spec.name)
-        }
+        let action = decide(&machine)
         switch action {
         case .persist(let decision):
             do { try store.save(decision) } catch {

@@ -3,6 +3,7 @@ import Arguments
 import Collector
 import Foundation
 import Platform
+import TerminalUI
 
 /// `airloc collect`: the fleet collector — every device's rows into PostgreSQL, exactly
 /// once, acknowledged end to end; and its status.
@@ -20,47 +21,50 @@ enum CollectCommand {
             69 no libpq; 78 bad configuration (a missing key, a readable password file, credentials refused,
             a newer schema); 64 usage.
             """,
-        options: [.flag(.json, "with status: print JSON (schema airloc.collect-status/1)")],
-        maxPositionals: 1,
+        options: [], maxPositionals: 1,
         actions: [
-            ActionSpec(
-                name: "run", summary: "run the collector in the foreground (airloc-collect.service)", options: []),
+            ActionSpec(name: "run", summary: "run the collector in the foreground (airloc-collect.service)"),
             ActionSpec(
                 name: "status", summary: "devices, last seen, rows per kind, lag, database and broker state",
-                options: [.json]),
+                own: [.flag(.json, "print JSON (schema airloc.collect-status/1)")]),
         ],
         defaultAction: "run")
 
-    static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
+    static let command = Command(spec: spec) { context throws(CLIError) in
+        let actions = [
+            CommandAction(spec.actions[0]) { context throws(CLIError) in try await collect(context, plan: plan(context))
+            },
+            CommandAction(spec.actions[1]) { context throws(CLIError) in status(context, plan: try plan(context)) },
+        ]
+        return try await CommandAction.run(actions, of: spec, context.arguments, context)
+    }
 
-    static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
-        let verb = context.arguments.positionals.first ?? "run"
-        let plan: CollectorPlan
-        do { plan = try CollectorPlan(settings: context.configuration) } catch { throw .config(error.description) }
-        switch verb {
-        case "run": return try await collect(context, plan: plan)
-        case "status": return status(context, plan: plan)
-        default:
-            throw .usage("unknown action '\(verb)'; expected run or status", command: spec.name)
+    static func plan(_ context: CommandContext) throws(CLIError) -> CollectorPlan {
+        let settings = context.configuration
+        do { return try CollectorPlan(settings: settings.collect, stateDirectory: settings.directories.state) } catch {
+            throw .config(error.description)
         }
     }
 
     static func collect(_ context: CommandContext, plan: CollectorPlan) async throws(CLIError) -> ExitCode {
         let console = context.console
         console.err("airloc: collecting from \(plan.brokerPlace) (\(plan.topicPrefix)) into \(plan.safeDatabaseName)\n")
-        let collector = Collector(plan: plan) { console.err("airloc: collect: \($0)\n") }
-        switch await SignalWatch.untilInterrupted({ await collector.run() }) {
-        case .unavailable(let reason)?: throw CLIError(code: .unavailable, message: reason)
-        case .configuration(let reason)?: throw .config(reason)
-        case nil: break
+        let collector: Collector
+        do { collector = try Collector(plan: plan) } catch {
+            throw CLIError(code: error.isUnavailable ? .unavailable : .config, message: "[collect] broker: \(error)")
         }
-        let state = collector.current
-        console.err("airloc: stopped after storing \(state.stored) rows (\(state.refused) refused)\n")
+        let group = ServiceGroup(
+            [collector, collector.client], stopOrder: ["collect", "mqtt"], notify: { console.err(NoticeText.line($0)) })
+        let outcome = await SignalWatch.untilInterrupted { await group.run() }
+        if let state = collector.report.current {
+            console.err("airloc: stopped after storing \(state.stored) rows (\(state.refused) refused)\n")
+        }
+        if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok
     }
 
     static func status(_ context: CommandContext, plan: CollectorPlan) -> ExitCode {
-        let document = CollectStatusJSON(plan: plan)
+        let document = CollectStatusJSON(plan: plan, devices: CollectStatusJSON.readDevices(plan))
         if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(document))
         } else {

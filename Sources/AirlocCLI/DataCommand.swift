@@ -6,21 +6,15 @@ import Gazetteer
 /// `airloc data`: what place data is loaded, and rebuilding it from GeoNames dumps.
 enum DataCommand {
     static let spec = CommandSpec(
-        name: "data", summary: "Show or rebuild the offline place data",
-
-        options: [
-            .flag(.json, "with info: print JSON"),
-            .flag(.verify, "with info: check every reference in the file (a few hundred ms)"),
-            .value(.from, "DIR", "with import: directory holding the GeoNames files"),
-            .value(.output, "FILE", "with import: where to write gazetteer.bin"),
-            .value(.source, "TEXT", "with import: source description stored in the file"),
-        ],
-        maxPositionals: 1,
+        name: "data", summary: "Show or rebuild the offline place data", options: [], maxPositionals: 1,
         actions: [
             ActionSpec(
                 name: "info", summary: "where the place data was found, its source, build date and counts",
                 discussion: "--verify also checks every reference in the file (exit 65 when damaged).",
-                options: [.json, .verify]),
+                own: [
+                    .flag(.json, "print JSON"),
+                    .flag(.verify, "check every reference in the file (a few hundred ms)"),
+                ]),
             ActionSpec(
                 name: "import", summary: "build gazetteer.bin from GeoNames dump files",
                 required: [.from],
@@ -30,82 +24,85 @@ enum DataCommand {
                     $XDG_DATA_HOME/airloc/gazetteer.bin, which airloc then prefers). The same files give the
                     same bytes; SOURCE_DATE_EPOCH sets the build date in the file.
                     """,
-                options: [.from, .output, .source]),
+                own: [
+                    .value(.from, "DIR", "directory holding the GeoNames files"),
+                    .value(.output, "FILE", "where to write gazetteer.bin"),
+                    .value(.source, "TEXT", "source description stored in the file"),
+                ]),
         ],
         defaultAction: "info")
 
-    static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
+    static let command = Command(spec: spec) { context throws(CLIError) in
+        let actions = [CommandAction(spec.actions[0], run: info), CommandAction(spec.actions[1], run: build)]
+        return try await CommandAction.run(actions, of: spec, context.arguments, context)
+    }
 
-    static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-        switch spec.actionName(context.arguments) {
-        case "info":
-            let gazetteer = try context.loadGazetteer()
-            if context.arguments.has(.verify) {
-                let problems = gazetteer.verify()
-                guard problems.isEmpty else {
-                    throw CLIError(
-                        code: .dataError,
-                        message: "place data \(gazetteer.location) is damaged:\n  "
-                            + problems.joined(separator: "\n  ")
-                            + "\nRebuild it with `airloc data import` or reinstall airloc.")
-                }
+    static func info(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        let gazetteer = try context.loadGazetteer()
+        if context.arguments.has(.verify) {
+            let problems = gazetteer.verify()
+            guard problems.isEmpty else {
+                throw CLIError(
+                    code: .dataError,
+                    message: "place data \(gazetteer.location) is damaged:\n  "
+                        + problems.joined(separator: "\n  ")
+                        + "\nRebuild it with `airloc data import` or reinstall airloc.")
             }
-            let meta = gazetteer.metadata
-            if context.arguments.has(.json) {
-                context.console.out(
-                    JSONDocument.encode(
-                        PlaceDataInfoJSON(
-                            path: gazetteer.location, places: gazetteer.count, names: meta["names"].flatMap { Int($0) },
-                            postalCodes: meta["postal_codes"].flatMap { Int($0) },
-                            countries: meta["countries"].flatMap { Int($0) },
-                            admin1: meta["admin1"].flatMap { Int($0) },
-                            source: meta["source"], built: meta["built"],
-                            attribution: meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0",
-                            verified: context.arguments.has(.verify))))
-            } else {
-                context.console.out(
-                    """
-                    file:        \(gazetteer.location)
-                    places:      \(gazetteer.count)   names: \(meta["names"] ?? "?")   postal codes: \(meta["postal_codes"] ?? "?")
-                    countries:   \(meta["countries"] ?? "?")   admin-1 regions: \(meta["admin1"] ?? "?")
-                    source:      \(meta["source"] ?? "unknown")
-                    built:       \(meta["built"] ?? "unknown")
-                    attribution: \(meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0")
-
-
-                    """)
-            }
-            return .ok
-        case "import":
-            guard let from = context.arguments.value(.from) else {
-                throw .usage("import needs --from DIR (the folder with the GeoNames files)", command: spec.name)
-            }
-            let output =
-                context.arguments.value(.output).map { URL(fileURLWithPath: $0) }
-                ?? PlaceData.userDataFile(environment: context.environment)
-            let builder: GazetteerBuilder
-            do {
-                builder = try GazetteerBuilder.fromDumps(
-                    in: URL(fileURLWithPath: from),
-                    source: context.arguments.value(.source) ?? "GeoNames dump files from \(from)",
-                    builtAt: GazetteerBuilder.buildDate(environment: context.environment))
-            } catch let error as GazetteerError {
-                throw CLIError(code: .dataError, message: error.description)
-            } catch {
-                throw CLIError(code: .dataError, message: "\(error)")
-            }
-            do {
-                try FileManager.default.createDirectory(
-                    at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try builder.write(to: output)
-            } catch {
-                throw CLIError(code: .ioError, message: "\(error)")
-            }
-            context.console.err("wrote \(builder.places.count) places to \(output.path)\n")
-            return .ok
-        case let other:
-            let hint = suggestion(for: other, among: ["info", "import"]).map { " (did you mean '\($0)'?)" } ?? ""
-            throw .usage("unknown action '\(other)'\(hint); expected info or import", command: spec.name)
         }
+        let meta = gazetteer.metadata
+        if context.arguments.has(.json) {
+            context.console.out(
+                JSONDocument.encode(
+                    PlaceDataInfoJSON(
+                        path: gazetteer.location, places: gazetteer.count, names: meta["names"].flatMap { Int($0) },
+                        postalCodes: meta["postal_codes"].flatMap { Int($0) },
+                        countries: meta["countries"].flatMap { Int($0) },
+                        admin1: meta["admin1"].flatMap { Int($0) },
+                        source: meta["source"], built: meta["built"],
+                        attribution: meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0",
+                        verified: context.arguments.has(.verify))))
+        } else {
+            context.console.out(
+                """
+                file:        \(gazetteer.location)
+                places:      \(gazetteer.count)   names: \(meta["names"] ?? "?")   postal codes: \(meta["postal_codes"] ?? "?")
+                countries:   \(meta["countries"] ?? "?")   admin-1 regions: \(meta["admin1"] ?? "?")
+                source:      \(meta["source"] ?? "unknown")
+                built:       \(meta["built"] ?? "unknown")
+                attribution: \(meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0")
+
+
+                """)
+        }
+        return .ok
+    }
+
+    static func build(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        guard let from = context.arguments.value(.from) else {
+            throw .usage("import needs --from DIR (the folder with the GeoNames files)", command: spec.name)
+        }
+        let output =
+            context.arguments.value(.output).map { URL(fileURLWithPath: $0) }
+            ?? PlaceData.userDataFile(environment: context.environment)
+        let builder: GazetteerBuilder
+        do {
+            builder = try GazetteerBuilder.fromDumps(
+                in: URL(fileURLWithPath: from),
+                source: context.arguments.value(.source) ?? "GeoNames dump files from \(from)",
+                builtAt: GazetteerBuilder.buildDate(environment: context.environment))
+        } catch let error as GazetteerError {
+            throw CLIError(code: .dataError, message: error.description)
+        } catch {
+            throw CLIError(code: .dataError, message: "\(error)")
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try builder.write(to: output)
+        } catch {
+            throw CLIError(code: .ioError, message: "\(error)")
+        }
+        context.console.err("wrote \(builder.places.count) places to \(output.path)\n")
+        return .ok
     }
 }

@@ -6,31 +6,9 @@ import Logbook
 
 /// `airloc log`: the field logbook — run the logger, see what it holds, export it, prune it.
 enum LogCommand {
-    static let spec = CommandSpec(
-        name: "log", summary: "Log position and air quality durably; show, export or prune the logbook",
-        discussion: """
-            The logbook is $XDG_STATE_HOME/airloc/logbook.sqlite ([log] database, AIRLOC_LOG_DATABASE;
-            the system service uses /var/lib/airloc/logbook.sqlite), mode 0600: it holds exact positions.
-            T is an ISO 8601 time or date (2026-11-30, 2026-11-30T12:00Z) or an age (90m, 24h, 7d).
-            Exit status: 0 ok; 77 not authorized to sense unattended; 66 no logbook yet (status,
-            export); 74 the logbook cannot be written; 78 bad configuration; 64 usage.
-            """,
-        options: LocationOptions.specs + [
-            .flag(.json, "with status: print JSON (schema airloc.log-status/1)"),
-            .value(.format, "FORMAT", "with export: ndjson, csv, gpx or geojson; with plot: svg or png"),
-            .value(.kind, "KIND", "with export: track, air, sensor or all (default all)"),
-            .value(.since, "T", "with export and plot: rows from T on"),
-            .value(.until, "T", "with export and plot: rows before T"),
-            .value(.output, "FILE", "with export and plot: write FILE (0600) instead of stdout"),
-            .value(.width, "PX", "with plot: the figure's width (default 800; 250 for a small e-paper)"),
-            .value(.height, "PX", "with plot: the figure's height (default 480; 122 for a small e-paper)"),
-            .value(.scale, "SCALE", "with plot: us (US AQI, default) or eu (European AQI)"),
-            .value(.before, "T", "with prune: delete rows older than T"),
-            .flag(.dryRun, "with prune: say what would be deleted, delete nothing"),
-            .flag(.force, "with prune: allow a --before in the future"),
-        ],
-        maxPositionals: 1,
-        actions: [
+    /// Each action with its own options and what runs it.
+    static let actions: [CommandAction] = [
+        CommandAction(
             ActionSpec(
                 name: "run", summary: "run the logger in the foreground (systemd: airloc-log.service)",
                 discussion: """
@@ -41,11 +19,13 @@ enum LogCommand {
                     auth grant --always`); --lat/--lon logs a fixed place without sensing. SIGTERM or SIGINT:
                     finish the row being written, publish what was written, exit 0.
                     """,
-                options: LocationOptions.specs.map(\.name)),
+                options: LocationOptions.specs.map(\.name)), run: LogRun.run),
+        CommandAction(
             ActionSpec(
                 name: "status",
                 summary: "the database, its rows by kind, first and last time, pending hours, last error",
-                options: [.json]),
+                own: [.flag(.json, "print JSON (schema airloc.log-status/1)")]), run: status),
+        CommandAction(
             ActionSpec(
                 name: "export", summary: "stream the rows: NDJSON (schema airloc.log/1), CSV, GPX 1.1 or GeoJSON",
                 required: [.format],
@@ -53,14 +33,23 @@ enum LogCommand {
                     Rows in time order, in constant memory; --output writes the file beside itself and renames
                     it when complete (0600). --since must be before --until. Readable on read-only media.
                     """,
-                options: [.format, .kind, .since, .until, .output]),
+                own: [
+                    .value(.format, "FORMAT", "ndjson, csv, gpx or geojson"),
+                    .value(.kind, "KIND", "track, air, sensor or all (default all)"), since, until, output,
+                ]), run: LogExportCommand.run),
+        CommandAction(
             ActionSpec(
                 name: "prune", summary: "delete rows older than T", required: [.before],
                 discussion: """
                     --dry-run says how many rows would go and deletes nothing. A T in the future would delete
                     every row: it needs --force.
                     """,
-                options: [.before, .dryRun, .force]),
+                own: [
+                    .value(.before, "T", "delete rows older than T"),
+                    .flag(.dryRun, "say what would be deleted, delete nothing"),
+                    .flag(.force, "allow a --before in the future"),
+                ]), run: prune),
+        CommandAction(
             ActionSpec(
                 name: "plot", summary: "draw the track coloured by air quality and the air over time (SVG)",
                 discussion: """
@@ -71,26 +60,30 @@ enum LogCommand {
                     (250x122, 800x480). --output writes beside itself and renames when complete. Fewer than two
                     track points in the window: exit 66.
                     """,
-                options: [.since, .until, .output, .format, .width, .height, .scale]),
-        ],
-        defaultAction: "status")
+                own: [
+                    since, until, output, .value(.format, "FORMAT", "svg or png"),
+                    .value(.width, "PX", "the figure's width (default 800; 250 for a small e-paper)"),
+                    .value(.height, "PX", "the figure's height (default 480; 122 for a small e-paper)"),
+                    .value(.scale, "SCALE", "us (US AQI, default) or eu (European AQI)"),
+                ]), run: LogPlotCommand.run),
+    ]
+    static let since = OptionSpec.value(.since, "T", "rows from T on")
+    static let until = OptionSpec.value(.until, "T", "rows before T")
+    static let output = OptionSpec.value(.output, "FILE", "write FILE (0600) instead of stdout")
 
-    static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
+    static let spec = CommandSpec(
+        name: "log", summary: "Log position and air quality durably; show, export or prune the logbook",
+        discussion: """
+            The logbook is $XDG_STATE_HOME/airloc/logbook.sqlite ([log] database, AIRLOC_LOG_DATABASE;
+            the system service uses /var/lib/airloc/logbook.sqlite), mode 0600: it holds exact positions.
+            T is an ISO 8601 time or date (2026-11-30, 2026-11-30T12:00Z) or an age (90m, 24h, 7d).
+            Exit status: 0 ok; 77 not authorized to sense unattended; 66 no logbook yet (status,
+            export); 74 the logbook cannot be written; 78 bad configuration; 64 usage.
+            """,
+        options: LocationOptions.specs, maxPositionals: 1, actions: actions.map(\.spec), defaultAction: "status")
 
-    static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
-        let verb = spec.actionName(context.arguments)
-        switch verb {
-        case "run": return try await LogRun.run(context)
-        case "status": return try status(context)
-        case "export": return try LogExportCommand.run(context)
-        case "prune": return try prune(context)
-        case "plot": return try LogPlotCommand.run(context)
-        default:
-            let hint = suggestion(for: verb, among: spec.verbs)
-            throw .usage(
-                "unknown action '\(verb)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); "
-                    + "expected run, status, export, prune or plot", command: spec.name)
-        }
+    static let command = Command(spec: spec) { context throws(CLIError) in
+        try await CommandAction.run(actions, of: spec, context.arguments, context)
     }
 
     /// The logbook for reading; a missing one is "no input" (66), not a crash.
@@ -115,14 +108,11 @@ enum LogCommand {
     static func status(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let logbook = try open(context, readOnly: true)
         let document: LogStatusJSON
-        do { document = try LogStatusJSON(logbook, now: Date(), uploads: context.configuration.uploads) } catch {
+        let uploads = context.configuration.uploads.map(LogStatusJSON.UploadSection.init)
+        do { document = try LogStatusJSON(logbook, now: Date(), uploads: uploads) } catch {
             throw CLIError(code: .ioError, message: error.description)
         }
-        if context.arguments.has(.json) {
-            context.console.out(JSONDocument.encode(document))
-            return .ok
-        }
-        context.console.out(document.text)
+        context.console.out(context.arguments.has(.json) ? JSONDocument.encode(document) : document.text)
         return .ok
     }
 

@@ -1,9 +1,11 @@
 import Airloc
 import Arguments
+import FieldLog
 import Fleet
 import Logbook
 import Platform
 import Sensors
+import TerminalUI
 import Uploads
 
 /// `airloc log run`: the field logger in the foreground, until SIGTERM or SIGINT.
@@ -32,13 +34,11 @@ enum LogRun {
             context, readOnly: false, outbox: FleetPublisher.publishes(settings),
             collector: FleetPublisher.awaitsCollector(settings))
         let console = context.console
+        let say: @Sendable (ServiceNotice) -> Void = { console.err(NoticeText.line($0)) }
         console.err("airloc: logging to \(logbook.url.path)\n")
         for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }
         let publisher: FleetPublisher?
-        do {
-            publisher = try FleetPublisher.make(
-                settings: settings, logbook: logbook, notify: { console.err("airloc: mqtt: \($0)\n") })
-        } catch {
+        do { publisher = try FleetPublisher.make(settings: settings, logbook: logbook) } catch {
             switch error {
             case .connection, .passwordFile: throw .config(error.description)
             case .deviceID, .logbook: throw CLIError(code: .ioError, message: error.description)
@@ -53,23 +53,16 @@ enum LogRun {
         }
         let logger = FieldLogger(
             logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy, sensor: sensor,
-            notify: { notice in
-                let remedy: String
-                switch notice.remedy {
-                case .checkGPSD?: remedy = " (`airloc doctor` checks gpsd and the receiver)"
-                case .checkSensor?: remedy = " (`airloc doctor` checks the sensor; `airloc sense` reads it once)"
-                case nil: remedy = ""
-                }
-                console.err("airloc: \(notice.level.rawValue): \(notice.message)\(remedy)\n")
-            })
+            notify: say)
         let uploaders: [Uploader]
-        do {
-            uploaders = try Uploader.make(settings: settings, logbook: logbook) { console.err("airloc: \($0)\n") }
-        } catch { throw .config(error.description) }
+        do { uploaders = try Uploader.make(settings: settings, logbook: logbook) } catch {
+            throw .config(error.description)
+        }
         for plan in uploaders.map(\.plan) {
             console.err("airloc: uploading to [upload.\(plan.name)] \(plan.type.rawValue)\n")
         }
-        let service = LoggingService(logger: logger, publisher: publisher, uploads: uploaders.map(\.service))
+        let uploads: [any Service] = uploaders + uploaders.compactMap(\.broker)
+        let service = LoggingService(logger: logger, publisher: publisher, uploads: uploads, notify: say)
         let outcome = await SignalWatch.untilInterrupted { await service.run(following) }
         let written = outcome.written
         console.err(
@@ -77,10 +70,19 @@ enum LogRun {
                 + "\(count: written.air, "air reading"), \(count: written.pending, "pending hour"), "
                 + "back-filled \(count: written.backfilled, "hour")"
                 + (written.sensor > 0 ? ", \(count: written.sensor, "sensor reading")" : "") + "\n")
-        if let refused = outcome.uploadRefused { throw .config(refused) }
-        if let refused = outcome.refused {
-            throw CLIError(code: .config, message: "MQTT: \(refused); \(FleetAdvice.credentials)")
-        }
+        if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok
+    }
+}
+
+extension CLIError {
+    /// A service that could not go on, as the command line ends with it.
+    init(_ failure: ServiceFailure) {
+        let codes: [ServiceFailure.Kind: ExitCode] = [
+            .configuration: .config, .unavailable: .unavailable, .storage: .ioError,
+        ]
+        let message =
+            failure.service == "mqtt" ? "MQTT: \(failure.message); \(FleetAdvice.credentials)" : failure.message
+        self.init(code: codes[failure.kind] ?? .software, message: message)
     }
 }

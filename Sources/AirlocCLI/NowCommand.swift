@@ -1,5 +1,6 @@
 import Airloc
 import Arguments
+import FieldLog
 import Logbook
 
 /// `airloc now`: where am I, and what is the air like here.

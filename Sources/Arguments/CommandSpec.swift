@@ -25,7 +25,31 @@ public struct CommandSpec: Sendable {
         (self.name, self.summary, self.operands, self.operandOptions) = (name, summary, operands, operandOptions)
         self.discussion = discussion
         (self.options, self.maxPositionals, self.actions, self.defaultAction) =
-            (options, maxPositionals, actions, defaultAction)
+            (options + Self.merged(actions), maxPositionals, actions, defaultAction)
+    }
+
+    /// The actions' own options as the command lists them: one line per option, saying which
+    /// action takes it ("with export and plot: rows from T on"; "with export: …; with plot: …").
+    static func merged(_ actions: [ActionSpec]) -> [OptionSpec] {
+        var names: [OptionName] = []
+        for action in actions {
+            for option in action.own where !names.contains(option.name) { names.append(option.name) }
+        }
+        return names.map { name in
+            let declared = actions.compactMap { action in action.own.first { $0.name == name }.map { (action.name, $0) }
+            }
+            var merged = declared[0].1
+            let helps = declared.map(\.1.help)
+            if Set(helps).count == 1 {
+                let takers = declared.map(\.0)
+                let who =
+                    takers.count == 1 ? takers[0] : takers.dropLast().joined(separator: ", ") + " and " + takers.last!
+                merged.help = "with \(who): \(helps[0])"
+            } else {
+                merged.help = declared.map { "with \($0.0): \($0.1.help)" }.joined(separator: "; ")
+            }
+            return merged
+        }
     }
 
     /// The actions' names, for completion and suggestions.
@@ -101,7 +125,11 @@ public struct CommandSpec: Sendable {
             "Usage: airloc \(name) \(action.name) \(usage(of: action))".trimmingTrailingSpaces(),
         ]
         if !action.discussion.isEmpty { lines += ["", action.discussion] }
-        let taken = options.filter { action.options.contains($0.name) } + Self.commonOptions
+        // Its own options in its own words; the command's others as the command says them.
+        let taken =
+            options.filter { action.options.contains($0.name) }.map { option in
+                action.own.first { $0.name == option.name } ?? option
+            } + Self.commonOptions
         return lines.joined(separator: "\n") + "\n" + Self.optionLines(taken)
     }
 

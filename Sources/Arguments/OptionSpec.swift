@@ -47,14 +47,44 @@ public struct ActionSpec: Sendable {
     public var required: [OptionName] = []
     /// More, for the action's own help.
     public var discussion: String = ""
-    /// Which of the command's options it takes; any other is a usage error.
+    /// Which of the command's options it takes (its own included); any other is a usage error.
     public var options: [OptionName] = []
+    /// The options it declares itself, with help in its own words: the command takes them
+    /// too, and its help says which action each belongs to (``CommandSpec``).
+    public var own: [OptionSpec] = []
 
     public init(
         name: String, summary: String, operands: String = "", required: [OptionName] = [], discussion: String = "",
-        options: [OptionName] = []
+        options: [OptionName] = [], own: [OptionSpec] = []
     ) {
         (self.name, self.summary, self.operands, self.required) = (name, summary, operands, required)
-        (self.discussion, self.options) = (discussion, options)
+        (self.discussion, self.options, self.own) = (discussion, options + own.map(\.name), own)
+    }
+}
+
+/// An action (`log export`) with what runs it: a command's actions are a list of these in
+/// place of a switch over their names.
+public struct ActionHandler<Context: Sendable>: Sendable {
+    public var spec: ActionSpec
+    public var run: @Sendable (Context) async throws(CLIError) -> ExitCode
+
+    public init(_ spec: ActionSpec, run: @escaping @Sendable (Context) async throws(CLIError) -> ExitCode) {
+        self.spec = spec
+        self.run = run
+    }
+
+    /// Runs the action `arguments` name (or the command's default); an unknown one is a
+    /// usage error with the nearest name.
+    public static func run(
+        _ actions: [ActionHandler], of command: CommandSpec, _ arguments: ParsedArguments, _ context: Context
+    ) async throws(CLIError) -> ExitCode {
+        let verb = command.actionName(arguments)
+        guard let action = actions.first(where: { $0.spec.name == verb }) else {
+            let hint = suggestion(for: verb, among: command.verbs)
+            throw .usage(
+                "unknown action '\(verb)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); expected "
+                    + Usage.alternatives(command.verbs), command: command.name)
+        }
+        return try await action.run(context)
     }
 }

@@ -6,6 +6,12 @@
 /// DEG --lon DEG]"), ``OptionSpec/Grouping/orNext`` are alternatives to it ("[--json |
 /// --format FORMAT]"). `--help` and `--config`, which every command takes, are left out.
 public enum Usage {
+    /// "run, status, export, prune or plot".
+    public static func alternatives(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + words.last!
+    }
+
     public static func line(_ options: [OptionSpec], required: [OptionName] = []) -> String {
         var parts: [String] = []
         var group: [String] = []

@@ -1,7 +1,7 @@
 import Collector
-import Fleet
 import Foundation
 import Logbook
+import MQTT
 
 /// `airloc-bench collect-load URL CONNINFO COLLECTOR_PID [DEVICES] [RATE] [SECONDS]`: the
 /// collector's figures for docs/scaling.md. DEVICES simulated devices, each its own MQTT
@@ -34,14 +34,12 @@ enum CollectBench {
     {
         let broker = try FleetBench.broker(url)
         let run = UUID().uuidString.prefix(6).lowercased()
-        var clients: [MQTTConnection] = []
+        var clients: [BenchClient] = []
         for device in 0..<devices {
-            var options = MQTTConnection.Options(
+            var options = MQTTOptions(
                 host: broker.host, port: broker.port, clientID: "airloc-collect-bench-\(run)-\(device)")
             options.inFlight = 100
-            let client = try MQTTConnection(options: options)
-            try client.start()
-            clients.append(client)
+            clients.append(try BenchClient(options))
         }
         try FleetBench.wait("\(devices) devices connected", seconds: 120) { clients.allSatisfy(\.isConnected) }
         let database = try PostgresConnection(conninfo: conninfo, password: nil)

@@ -1,7 +1,9 @@
 import Airloc
 import Fleet
+import FleetWire
 import Foundation
 import Logbook
+import MQTT
 import Platform
 
 /// The fleet's figures for docs/performance.md and docs/scaling.md, through airloc's own
@@ -19,7 +21,7 @@ enum FleetBench {
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    static func broker(_ url: String) throws -> (host: String, port: Int, tls: Bool) {
+    static func broker(_ url: String) throws -> MQTTBroker {
         guard let broker = MQTTSettings.broker(url), !broker.tls else {
             throw Failure(description: "expected mqtt://host:port, got \(url)")
         }
@@ -61,24 +63,24 @@ enum FleetBench {
         try logbook.bulk {
             for index in 0..<rows { try logbook.append(LogbookBench.point(index, segment: segment, start: start)) }
         }
-        let connection = try MQTTConnection(
-            options: MQTTConnection.Options(host: broker.host, port: broker.port, clientID: "airloc-bench-drain"))
-        try connection.start()
+        let client = try MQTT.client(MQTTOptions(host: broker.host, port: broker.port, clientID: "airloc-bench-drain"))
         var settings = Settings(directories: XDGDirectories(environment: ProcessInfo.processInfo.environment))
         settings.mqtt.discovery = false
-        var publisher = FleetPublisher(
-            logbook: logbook, connection: connection, settings: settings, deviceID: "bench")
-        try wait("connected to \(url)", seconds: 30) { connection.isConnected }
+        let publisher = FleetPublisher(logbook: logbook, client: client, settings: settings, deviceID: "bench")
+        // The publisher and its connection as `log run` runs them: one group, until stopped.
         let cpuBefore = cpuSeconds()
         let began = Date()
-        // As FleetPublisher.run does it, without the task: a step, a short look again.
-        try wait("\(rows) rows acknowledged", seconds: 600) {
-            publisher.step()
-            return try logbook.unsentCount() == 0
-        }
+        let group = Task { await ServiceGroup([publisher, client], stopOrder: ["publisher", "mqtt"]).run() }
+        try wait("\(rows) rows acknowledged", seconds: 600) { try logbook.unsentCount() == 0 }
         let elapsed = Date().timeIntervalSince(began)
         let cpu = cpuSeconds() - cpuBefore
-        publisher.close()
+        group.cancel()
+        let stopped = DispatchSemaphore(value: 0)
+        Task {
+            _ = await group.value
+            stopped.signal()
+        }
+        stopped.wait()
         print(
             String(
                 format: "mqtt drain: %d unsent rows acknowledged by the broker in %.2f s (%.0f rows/s), "
@@ -93,10 +95,9 @@ enum FleetBench {
     static func load(url: String, devices: Int, rate: Int, seconds: Int) throws {
         let broker = try broker(url)
         let run = UUID().uuidString.prefix(8)
-        var listen = MQTTConnection.Options(host: broker.host, port: broker.port, clientID: "airloc-bench-sink-\(run)")
+        var listen = MQTTOptions(host: broker.host, port: broker.port, clientID: "airloc-bench-sink-\(run)")
         listen.inFlight = 1000
-        let sink = try MQTTConnection(options: listen)
-        try sink.start()
+        let sink = try BenchClient(listen)
         try wait("the subscriber connected", seconds: 30) { sink.isConnected }
         sink.subscribe("airloc-load-\(run)/#")
         // A probe through the subscription proves it is active before the load starts.
@@ -107,13 +108,11 @@ enum FleetBench {
             probed = probed || sink.takeMessages().contains { $0.topic.hasSuffix("/probe") }
             return probed
         }
-        var clients: [MQTTConnection] = []
+        var clients: [BenchClient] = []
         for device in 0..<devices {
-            let client = try MQTTConnection(
-                options: MQTTConnection.Options(
-                    host: broker.host, port: broker.port, clientID: "airloc-bench-\(run)-\(device)"))
-            try client.start()
-            clients.append(client)
+            clients.append(
+                try BenchClient(
+                    MQTTOptions(host: broker.host, port: broker.port, clientID: "airloc-bench-\(run)-\(device)")))
         }
         try wait("\(devices) devices connected", seconds: 120) { clients.allSatisfy(\.isConnected) }
         var received: [String: Set<Int>] = [:]
@@ -141,6 +140,7 @@ enum FleetBench {
                 let point = benchPoint(tick, start: start)
                 let line = Logbook.OutboxRow.track(point).json
                 _ = try client.publish("airloc-load-\(run)/\(device)/history", line)
+                _ = client.takeAcknowledged()
                 published += 1
             }
             collect()

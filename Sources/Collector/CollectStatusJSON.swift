@@ -42,8 +42,11 @@ public struct CollectStatusJSON: Encodable, Sendable {
         public var lagS: Double?
     }
 
-    /// The status with `plan`'s state file and database.
-    public init(plan: CollectorPlan, processAlive: (Int) -> Bool = Self.isRunning) {
+    /// The status with `plan`'s state file and what the database said (``readDevices(_:)``,
+    /// or why it could not be read).
+    public init(
+        plan: CollectorPlan, devices: Result<[Device], DatabaseError>, processAlive: (Int) -> Bool = Self.isRunning
+    ) {
         database = plan.safeDatabaseName
         if let stateFile = plan.statusFile, let text = try? String(contentsOf: stateFile, encoding: .utf8),
             let state = CollectorState(json: text)
@@ -54,11 +57,20 @@ public struct CollectStatusJSON: Encodable, Sendable {
                 databaseError: state.databaseError, broker: state.broker, buffered: state.buffered,
                 stored: state.stored, refused: state.refused)
         }
-        do {
+        switch devices {
+        case .success(let known): self.devices = known
+        case .failure(let error): databaseError = error.description
+        }
+    }
+
+    /// The devices `plan`'s database knows, read through a connection of its own (5 s to
+    /// connect at most).
+    public static func readDevices(_ plan: CollectorPlan) -> Result<[Device], DatabaseError> {
+        Result { () throws(DatabaseError) in
             let connection = try PostgresConnection(conninfo: plan.conninfo, password: plan.password, connectTimeout: 5)
             defer { connection.close() }
-            devices = try Self.devices(connection)
-        } catch { databaseError = error.description }
+            return try devices(connection)
+        }
     }
 
     /// Whether process `pid` still exists (signal 0 checks without sending anything).

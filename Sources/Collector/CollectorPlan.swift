@@ -1,10 +1,10 @@
-import Airloc
-import Fleet
+import FleetWire
 import Foundation
+import MQTT
 import Platform
 
 /// Why `[collect]` cannot work as written: facts, for the program to turn into advice.
-public enum CollectorSetupError: Error, Sendable, CustomStringConvertible {
+public enum CollectorSetupError: Error, Sendable, Equatable, CustomStringConvertible {
     case missing(String)
     case passwordFile(key: String, path: String, reason: String)
     case broker(String)
@@ -26,7 +26,7 @@ public enum CollectorSetupError: Error, Sendable, CustomStringConvertible {
 /// kept here and handed to libpq; it is in no description and no log line.
 public struct CollectorPlan: Sendable {
     public var settings: CollectSettings
-    public var broker: MQTTConnection.Options
+    public var broker: MQTTOptions
     public var brokerPlace: String
     public var conninfo: String
     public var password: String?
@@ -39,15 +39,16 @@ public struct CollectorPlan: Sendable {
     /// `collect-status.json` in the state directory unless given.
     public var statusFile: URL?
 
-    public init(settings: Settings, statusFile: URL? = nil) throws(CollectorSetupError) {
-        let collect = settings.collect
+    public init(settings collect: CollectSettings, stateDirectory: URL, statusFile: URL? = nil)
+        throws(CollectorSetupError)
+    {
         guard let url = collect.broker else { throw .missing("broker") }
         guard let database = collect.database else { throw .missing("database") }
         guard let place = MQTTSettings.broker(url) else { throw .broker("\(url) is not an MQTT URL") }
         self.settings = collect
-        brokerPlace = "\(place.tls ? "mqtts" : "mqtt")://\(place.host):\(place.port)"
+        brokerPlace = place.place
         let host = ProcessInfo.processInfo.hostName.filter { $0.isLetter || $0.isNumber || $0 == "-" }
-        var options = MQTTConnection.Options(
+        var options = MQTTOptions(
             host: place.host, port: place.port, clientID: collect.clientID ?? "airloc-collect-\(host.prefix(40))")
         options.tls = place.tls
         options.caFile = collect.caFile
@@ -63,8 +64,7 @@ public struct CollectorPlan: Sendable {
         password = try collect.passwordFile.map { file throws(CollectorSetupError) in
             try Self.secret(file, key: "password-file")
         }
-        self.statusFile =
-            statusFile ?? settings.directories.state.appendingPathComponent("collect-status.json")
+        self.statusFile = statusFile ?? stateDirectory.appendingPathComponent("collect-status.json")
     }
 
     /// The first line of `path`, which only its owner may read.

@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 import Geo
 import Platform
@@ -13,20 +14,8 @@ import Platform
 ///   at most a day ahead of the collector's clock. Anything else is a ``Refusal``.
 /// - `revision` (default 0) orders two versions of one row: the store keeps the newest.
 public struct DeviceRow: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable, Comparable {
-        case track, air, sensor
-
-        /// The letter of its ids in the export (`t42`).
-        public var letter: Character {
-            switch self {
-            case .track: return "t"
-            case .air: return "a"
-            case .sensor: return "s"
-            }
-        }
-
-        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
-    }
+    /// The kind of a row: its table, and the letter of its ids.
+    public typealias Kind = RowKind
 
     /// Why a message is not stored (counted and logged, never half-stored).
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
@@ -67,7 +56,7 @@ public struct DeviceRow: Sendable, Equatable {
     /// The row as published, for the `payload` jsonb column.
     public var line: String
 
-    public var id: String { "\(kind.letter)\(number)" }
+    public var id: String { kind.id(number) }
 
     /// A typed column value, as JSON.
     public enum ColumnValue: Sendable, Equatable {
@@ -91,7 +80,7 @@ public struct DeviceRow: Sendable, Equatable {
             let row = object as? [String: Any]
         else { throw .notJSON }
         let schema = row["schema"] as? String
-        guard schema == "airloc.log/1" else { throw .unknownSchema(schema) }
+        guard schema == RowSchema.name else { throw .unknownSchema(schema) }
         if let claimed = row["device"] {
             guard let claimed = claimed as? String, claimed == device else { throw .otherDevice("\(claimed)") }
         }

@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 import Geo
 
@@ -162,7 +163,7 @@ public struct RowStore: Sendable {
     public func load(into ledger: inout StoreLedger) throws(DatabaseError) -> [String: String] {
         var throughs: [StoreLedger.StreamKey: Int64] = [:]
         for row in try database.execute("SELECT device_id, kind, through FROM acknowledged") {
-            guard let device = row[0], let kind = row[1].flatMap(DeviceRow.Kind.init), let through = row[2]
+            guard let device = row[0], let kind = row[1].flatMap(RowKind.init(rawValue:)), let through = row[2]
             else { continue }
             throughs[.init(device: device, kind: kind)] = Int64(through) ?? 0
         }

@@ -1,3 +1,5 @@
+import FleetWire
+
 /// What the collector has stored of each device's rows, as the acknowledgements say it:
 /// per device and kind, the highest id through which every row is stored, the gaps
 /// above it, and when to ask the device to replay from a gap.
@@ -18,7 +20,7 @@
 public struct StoreLedger: Sendable {
     public struct StreamKey: Hashable, Sendable, Comparable {
         public var device: String
-        public var kind: DeviceRow.Kind
+        public var kind: RowKind
 
         public static func < (a: StreamKey, b: StreamKey) -> Bool { (a.device, a.kind) < (b.device, b.kind) }
     }
@@ -27,7 +29,7 @@ public struct StoreLedger: Sendable {
     public struct Acknowledgement: Sendable, Equatable {
         public var device: String
         /// Per kind, every row through this id is stored (0: none yet).
-        public var through: [DeviceRow.Kind: Int64]
+        public var through: [RowKind: Int64]
         /// Rows stored with a revision above 0 (`t3` → 2): that revision or a newer one.
         public var revised: [String: Int64]
     }
@@ -35,7 +37,7 @@ public struct StoreLedger: Sendable {
     /// "Send the rows of `kind` again, from id `from`": `<prefix>/replay`.
     public struct ReplayRequest: Sendable, Equatable {
         public var device: String
-        public var kind: DeviceRow.Kind
+        public var kind: RowKind
         public var from: Int64
     }
 
@@ -84,7 +86,7 @@ public struct StoreLedger: Sendable {
     }
 
     /// At start: what the database says was stored (`through`, and the ids above it).
-    public mutating func loaded(device: String, kind: DeviceRow.Kind, through: Int64, storedAbove: [Int64]) {
+    public mutating func loaded(device: String, kind: RowKind, through: Int64, storedAbove: [Int64]) {
         let key = StreamKey(device: device, kind: kind)
         streams[key, default: Stream()].through = max(streams[key]?.through ?? 0, through)
         streams[key]?.above.formUnion(storedAbove)
@@ -94,7 +96,7 @@ public struct StoreLedger: Sendable {
 
     /// The device delivers ids from `first` on, per kind; returns its acknowledgement when
     /// that moved `through` (it is then due).
-    public mutating func declared(device: String, first: [DeviceRow.Kind: Int64]) -> Acknowledgement? {
+    public mutating func declared(device: String, first: [RowKind: Int64]) -> Acknowledgement? {
         var moved = false
         for (kind, first) in first where first > 1 {
             let key = StreamKey(device: device, kind: kind)
@@ -147,8 +149,8 @@ public struct StoreLedger: Sendable {
     }
 
     public func acknowledgement(for device: String) -> Acknowledgement {
-        var through: [DeviceRow.Kind: Int64] = [:]
-        for kind in DeviceRow.Kind.allCases {
+        var through: [RowKind: Int64] = [:]
+        for kind in RowKind.allCases {
             through[kind] = streams[StreamKey(device: device, kind: kind)]?.through ?? 0
         }
         return Acknowledgement(device: device, through: through, revised: revised[device]?.revisions ?? [:])
@@ -165,6 +167,17 @@ public struct StoreLedger: Sendable {
             requests.append(ReplayRequest(device: key.device, kind: key.kind, from: stream.through + 1))
         }
         return requests
+    }
+
+    /// How long until ``due(at:)`` may have a request (nil: no gap is open).
+    public func nextReplay(after now: ContinuousClock.Instant) -> Duration? {
+        var soonest: ContinuousClock.Instant?
+        for key in open {
+            guard let stream = streams[key], let since = stream.gapSince else { continue }
+            let next = stream.askedAt.map { max($0 + replayEvery, since + gapGrace) } ?? since + gapGrace
+            soonest = min(soonest ?? next, next)
+        }
+        return soonest.map { max($0 - now, .zero) }
     }
 
     /// The ids stored above the contiguous run, per stream (for `collect status`).

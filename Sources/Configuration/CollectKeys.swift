@@ -1,4 +1,5 @@
 import Airloc
+import FleetWire
 import Foundation
 
 extension ConfigurationKey {

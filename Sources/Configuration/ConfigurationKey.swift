@@ -1,5 +1,6 @@
 import AirQuality
 import Airloc
+import FleetWire
 import Foundation
 import Location
 import Web

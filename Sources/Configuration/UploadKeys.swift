@@ -1,5 +1,6 @@
 import Airloc
 import Arguments
+import FleetWire
 import Foundation
 
 /// The keys of an `[upload.NAME]` section (docs/uploads.md): any number of sections, so

@@ -59,6 +59,13 @@ public struct AckWatch: Sendable {
         return .republish
     }
 
+    /// When ``tick(outstanding:at:)`` can next say something: the wait's end, while rows
+    /// wait for the collector (nil: nothing to wait for).
+    public var deadline: ContinuousClock.Instant? {
+        if case .waiting(let since) = state { return since + timeout }
+        return nil
+    }
+
     /// True while rows wait for the collector.
     public var isWaiting: Bool {
         if case .waiting = state { return true }

@@ -1,5 +1,7 @@
+import FleetWire
 import Foundation
 import Logbook
+import MQTT
 import Platform
 import Web
 
@@ -15,48 +17,45 @@ import Web
 ///   it names unsent. Either one that does not decode is ignored.
 /// - Each history message carries `device` and `revision`, so that the collector can
 ///   refuse another device's rows and never let an older revision replace a newer one.
-/// - The lag check runs at most once a second: it counts rows in the logbook.
+/// - The lag check runs when the watch's wait ends (``nextCheck(at:)``), not on a timer
+///   of its own: it counts rows in the logbook.
 public struct CollectorLink: Sendable {
     public let logbook: Logbook
     public let prefix: String
     public let deviceID: String
     private var watch: AckWatch
-    private var lastCheck: ContinuousClock.Instant?
-    public var notify: @Sendable (String) -> Void
 
-    public init(
-        logbook: Logbook, prefix: String, deviceID: String, ackTimeout: Duration,
-        notify: @escaping @Sendable (String) -> Void
-    ) {
+    public init(logbook: Logbook, prefix: String, deviceID: String, ackTimeout: Duration) {
         self.logbook = logbook
         self.prefix = prefix
         self.deviceID = deviceID
         self.watch = AckWatch(timeout: ackTimeout)
-        self.notify = notify
     }
 
     public var ackTopic: String { "\(prefix)/ack" }
     public var replayTopic: String { "\(prefix)/replay" }
 
     /// A new connection: subscribe, say hello, publish again what is unstored.
-    mutating func greet(_ connection: MQTTConnection, at now: ContinuousClock.Instant) {
-        connection.subscribe(ackTopic)
-        connection.subscribe(replayTopic)
+    mutating func greet(_ client: any MQTTClient, at now: ContinuousClock.Instant, notify: (ServiceNotice) -> Void) {
+        try? client.subscribe(ackTopic)
+        try? client.subscribe(replayTopic)
         let first = (try? logbook.firstUnstored()) ?? [:]
         let hello = CollectorMessages.Hello(device: deviceID, software: AirlocVersion.string, first: first)
-        _ = try? connection.publish("\(prefix)/hello", hello.json, retain: true)
-        if watch.reconnected(at: now) == .republish { requeue(reason: nil) }
+        _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
+        if watch.reconnected(at: now) == .republish { requeue(reason: nil, notify: notify) }
     }
 
     /// A message on a subscribed topic; true when it was the collector's.
-    mutating func received(_ message: (topic: String, payload: String), at now: ContinuousClock.Instant) -> Bool {
+    mutating func received(
+        _ message: (topic: String, payload: String), at now: ContinuousClock.Instant, notify: (ServiceNotice) -> Void
+    ) -> Bool {
         if message.topic == ackTopic {
             guard let ack = CollectorMessages.Ack(json: message.payload) else { return true }
             do {
                 let covered = try logbook.markStored(through: ack.through, revised: ack.revised)
                 try logbook.setMeta(Logbook.lastAckKey, message.payload)
                 watch.acknowledged(progress: covered > 0, outstanding: try logbook.unstoredCount(), at: now)
-            } catch { notify("cannot mark rows stored: \(error)") }
+            } catch { notify(.error("cannot mark rows stored: \(error)", from: "mqtt")) }
             return true
         }
         if message.topic == replayTopic {
@@ -64,9 +63,12 @@ public struct CollectorLink: Sendable {
             do {
                 let count = try logbook.replay(kind: replay.kind, from: replay.from)
                 if count > 0 {
-                    notify("the collector asked for \(replay.kind) rows from \(replay.from): \(count) again")
+                    notify(
+                        .info(
+                            "the collector asked for \(replay.kind.rawValue) rows from \(replay.from): \(count) again",
+                            from: "mqtt"))
                 }
-            } catch { notify("cannot replay rows: \(error)") }
+            } catch { notify(.error("cannot replay rows: \(error)", from: "mqtt")) }
             return true
         }
         return false
@@ -75,23 +77,31 @@ public struct CollectorLink: Sendable {
     /// Rows went to the broker.
     mutating func published(at now: ContinuousClock.Instant) { watch.published(at: now) }
 
-    /// The lag check: publishes again what the collector has not stored in `timeout`.
-    mutating func tick(at now: ContinuousClock.Instant) {
-        guard watch.isWaiting else { return }
-        if let lastCheck, now - lastCheck < .seconds(1) { return }
-        lastCheck = now
-        guard let outstanding = try? logbook.unstoredCount() else { return }
-        if watch.tick(outstanding: outstanding, at: now) == .republish {
-            let seconds = String(format: "%g", watch.timeout.seconds)
-            requeue(reason: "the collector has not acknowledged \(outstanding) rows in \(seconds) s")
-        }
+    /// How long until the lag check is due (nil: nothing waits for the collector).
+    func nextCheck(at now: ContinuousClock.Instant) -> Duration? {
+        watch.deadline.map { max($0 - now, .zero) }
     }
 
-    private func requeue(reason: String?) {
+    /// The lag check: publishes again what the collector has not stored in `timeout`;
+    /// true when rows were made unsent.
+    mutating func tick(at now: ContinuousClock.Instant, notify: (ServiceNotice) -> Void) -> Bool {
+        guard watch.isWaiting, let outstanding = try? logbook.unstoredCount() else { return false }
+        guard watch.tick(outstanding: outstanding, at: now) == .republish else { return false }
+        let seconds = String(format: "%g", watch.timeout.seconds)
+        return requeue(
+            reason: "the collector has not acknowledged \(outstanding) rows in \(seconds) s", notify: notify)
+    }
+
+    @discardableResult
+    private func requeue(reason: String?, notify: (ServiceNotice) -> Void) -> Bool {
         do {
             let count = try logbook.requeueUnstored()
-            if count > 0, let reason { notify("\(reason): publishing \(count) again") }
-        } catch { notify("cannot publish unstored rows again: \(error)") }
+            if count > 0, let reason { notify(.warning("\(reason): publishing \(count) again", from: "mqtt")) }
+            return count > 0
+        } catch {
+            notify(.error("cannot publish unstored rows again: \(error)", from: "mqtt"))
+            return false
+        }
     }
 
     /// The history line with the device and the revision it carries.

@@ -1,8 +1,9 @@
 import Airloc
+import FleetWire
 import Foundation
 import Logbook
+import MQTT
 import Platform
-import Web
 
 /// Why `[mqtt]` cannot be set to work: facts, for the program to turn into advice.
 public enum FleetSetupError: Error, Sendable, CustomStringConvertible {
@@ -10,8 +11,8 @@ public enum FleetSetupError: Error, Sendable, CustomStringConvertible {
     case deviceID(String)
     /// `[mqtt] password-file` cannot be read.
     case passwordFile(String)
-    /// libmosquitto refused the options (an unusable TLS file, a bad host).
-    case connection(FleetError)
+    /// libmosquitto refused the options (an unusable TLS file, a bad host), or is missing.
+    case connection(MQTTError)
     /// The logbook cannot be opened a second time for the outbox.
     case logbook(LogbookError)
 
@@ -25,51 +26,36 @@ public enum FleetSetupError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension MQTTConnection.Options {
-    /// How to reach `broker` as `[mqtt]` says: credentials (the password file read now,
-    /// its text never shown), TLS files.
-    public init(settings: Settings, broker: (host: String, port: Int, tls: Bool), clientID: String)
-        throws(FleetSetupError)
-    {
-        self.init(host: broker.host, port: broker.port, clientID: clientID)
-        tls = broker.tls
-        caFile = settings.mqtt.caFile
-        certFile = settings.mqtt.certFile
-        keyFile = settings.mqtt.keyFile
-        username = settings.mqtt.username
-        password = settings.mqtt.password
-        if let file = settings.mqtt.passwordFile {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw .passwordFile(file) }
-            password = text.trimmingCharacters(in: .newlines)
-        }
-    }
-}
-
 extension FleetPublisher {
-    /// A publisher for `logbook` as `[mqtt]` says, its connection started (an unreachable
-    /// broker is waited for, not an error); nil without `[mqtt] url`.
+    /// A publisher for `logbook` as `[mqtt]` says, with its connection (not running yet:
+    /// it is a service of the same group, ``LoggingService``); nil without `[mqtt] url`.
     ///
     /// Contract: `logbook` is the writer's, opened with `outbox: true` (``publishes(_:)``
     /// says whether it should be) and `collector:` as ``awaitsCollector(_:)`` says, so
-    /// that its new rows are born unsent (and unstored); the publisher
-    /// reads them through a connection of its own to the same file. The will says
-    /// `offline` on `<prefix>/status`.
-    public static func make(
-        settings: Settings, logbook: Logbook, notify: @escaping @Sendable (String) -> Void = { _ in }
-    ) throws(FleetSetupError) -> FleetPublisher? {
+    /// that its new rows are born unsent (and unstored); the publisher reads them through a
+    /// connection of its own to the same file and wakes on the writer's ``Logbook/changes``.
+    /// The will and the connection's farewell say `offline` on `<prefix>/status`.
+    public static func make(settings: Settings, logbook: Logbook) throws(FleetSetupError) -> FleetPublisher? {
         guard let url = settings.mqtt.url, let broker = MQTTSettings.broker(url) else { return nil }
         let deviceID: String
         do { deviceID = try DeviceIdentity.id(stateDirectory: settings.directories.state) } catch {
             throw .deviceID("\(error)")
         }
-        var options = try MQTTConnection.Options(
-            settings: settings, broker: broker, clientID: settings.mqtt.clientID ?? "airloc-\(deviceID)")
-        options.will = ("\(prefix(settings: settings, deviceID: deviceID))/status", "offline", true)
-        let connection: MQTTConnection
+        var options: MQTTOptions
         do {
-            connection = try MQTTConnection(options: options)
-            try connection.start()
-        } catch { throw .connection(error) }
+            options = try MQTTOptions(
+                settings: settings.mqtt, broker: broker, clientID: settings.mqtt.clientID ?? "airloc-\(deviceID)")
+        } catch {
+            switch error {
+            case .passwordFile(let path, _): throw .passwordFile(path)
+            }
+        }
+        let status = MQTTOptions.Message(
+            topic: "\(prefix(settings: settings, deviceID: deviceID))/status", payload: "offline")
+        options.will = status
+        options.farewell = status
+        let client: any MQTTClient
+        do { client = try MQTT.client(options) } catch { throw .connection(error) }
         guard logbook.outbox else {
             throw .logbook(.file(logbook.url.path, "opened without its outbox: open it with outbox: true to publish"))
         }
@@ -85,11 +71,11 @@ extension FleetPublisher {
             throw .logbook(error)
         }
         var publisher = FleetPublisher(
-            logbook: outbox, connection: connection, settings: settings, deviceID: deviceID, notify: notify)
+            logbook: outbox, client: client, settings: settings, deviceID: deviceID, changes: logbook.changes)
         if collector {
             publisher.collector = CollectorLink(
                 logbook: outbox, prefix: publisher.prefix, deviceID: deviceID,
-                ackTimeout: .milliseconds(Int(settings.mqtt.ackTimeout * 1000)), notify: notify)
+                ackTimeout: .milliseconds(Int(settings.mqtt.ackTimeout * 1000)))
         }
         return publisher
     }
@@ -103,12 +89,6 @@ extension FleetPublisher {
     /// with a broker): the logbook is then to be opened with `collector: true` as well.
     public static func awaitsCollector(_ settings: Settings) -> Bool {
         publishes(settings) && settings.mqtt.endToEnd == .collector
-    }
-
-    /// Where it publishes, for people: "mqtt://host:1883 as airloc/abc".
-    public var destination: String {
-        let options = connection.options
-        return "\(options.tls ? "mqtts" : "mqtt")://\(options.host):\(options.port) as \(prefix)"
     }
 }
 
@@ -125,35 +105,50 @@ public enum BrokerProbe {
         case misconfigured(reason: String)
     }
 
+    private enum Input: Sendable {
+        case mqtt(MQTTEvent)
+        case timeout
+    }
+
     /// nil without `[mqtt] url`. Waits up to `timeout` of `time` for the first answer.
     public static func check(_ settings: Settings, timeout: Double, time: any TimeSource = SystemTime()) async
         -> Outcome?
     {
         guard let url = settings.mqtt.url, let broker = MQTTSettings.broker(url) else { return nil }
-        let place = "\(broker.tls ? "mqtts" : "mqtt")://\(broker.host):\(broker.port)"
-        let connection: MQTTConnection
+        let place = broker.place
+        let client: any MQTTClient
         do {
-            var options = try MQTTConnection.Options(
-                settings: settings, broker: broker,
+            var options = try MQTTOptions(
+                settings: settings.mqtt, broker: broker,
                 clientID: "airloc-doctor-\(ProcessInfo.processInfo.processIdentifier)")
             options.persistentSession = false
-            connection = try MQTTConnection(options: options)
-            try connection.start()
-        } catch let error as FleetSetupError {
+            client = try MQTT.client(options, name: "probe")
+        } catch let error as MQTTSetupError {
             return .misconfigured(reason: error.description)
         } catch {
             return .misconfigured(reason: "\(error)")
         }
-        defer { connection.close() }
-        let end = time.now + .seconds(timeout)
-        // libmosquitto's own thread settles the connection; its state is looked at often.
-        while time.now < end && !connection.isConnected && connection.lastError == nil {
-            try? await time.sleep(for: .milliseconds(50))
+        let context = ServiceContext(name: "probe", time: time) { _ in }
+        let running = Task { try? await client.run(context) }
+        let inbox = Mailbox<Input>()
+        inbox.forward(client.events) { .mqtt($0) }
+        inbox.wake(after: .milliseconds(Int(timeout * 1000)), on: time, with: .timeout)
+        var outcome = Outcome.unanswered(place: place, reason: nil)
+        for await input in inbox.messages {
+            switch input {
+            case .mqtt(.connected): outcome = .accepted(place: place)
+            case .mqtt(.failed(let problem)) where problem.isPermanent:
+                outcome = .refused(place: place, reason: problem.message(section: "[mqtt]"))
+            case .mqtt(.failed(let problem)), .mqtt(.disconnected(let problem?)):
+                outcome = .unanswered(place: place, reason: problem.message(section: "[mqtt]"))
+            case .timeout: break
+            case .mqtt: continue
+            }
+            break
         }
-        if connection.isConnected { return .accepted(place: place) }
-        if connection.credentialsRefused {
-            return .refused(place: place, reason: connection.lastError ?? "the broker refused the credentials")
-        }
-        return .unanswered(place: place, reason: connection.lastError)
+        inbox.close()
+        context.requestStop()
+        await running.value
+        return outcome
     }
 }

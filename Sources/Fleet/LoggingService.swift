@@ -1,91 +1,71 @@
 import Airloc
+import FieldLog
 import Foundation
 import Logbook
+import MQTT
+import Platform
 
-/// The field logger and, with a broker, its publisher, run together as `airloc log run`
-/// runs them: what a Swift program starts to log and publish (docs/library.md).
+/// The field logger and, with a broker, its publisher and their connection, and the
+/// uploads, run together as `airloc log run` runs them: what a Swift program starts to
+/// log and publish (docs/library.md).
 ///
 /// Contract:
-/// - ``run(_:)`` logs until the calling task is cancelled (SIGTERM), or until the broker
-///   refuses the credentials, or an upload's server refuses its first request (a
-///   configuration matter: retrying cannot help), and returns what this run wrote and
-///   that refusal.
-/// - The shutdown order: the logger finishes the row it is writing first; then the
-///   publisher publishes what was written since its last round, while the broker keeps
-///   acknowledging (``FleetPublisher/finish(patience:)``); then `offline` and a clean
-///   disconnect. A cancellation does not cut that drain short.
+/// - ``run(_:)`` logs until the calling task is cancelled (SIGTERM), or until a service
+///   fails for good (the broker refuses the credentials, an upload's server refuses its
+///   first request: a configuration matter, retrying cannot help), and returns what this
+///   run wrote and that failure.
+/// - One ``ServiceGroup``; the stop goes in this order: the logger finishes the row it
+///   is writing; the publisher publishes what was written since, while the broker keeps
+///   acknowledging; the uploads stop; the connections say `offline` and disconnect.
 public struct LoggingService: Sendable {
     public var logger: FieldLogger
     public var publisher: FleetPublisher?
-    /// The uploads (module `Uploads`), each run as a task of its own beside the logger: a
-    /// refusal on its first request ends the run as the broker's does; a later one ends
-    /// only that upload.
-    public var uploads: [@Sendable () async -> String?] = []
+    /// The uploads (module `Uploads`) and their own connections: services of the group.
+    public var uploads: [any Service] = []
+    public var time: any TimeSource = SystemTime()
+    public var notify: @Sendable (ServiceNotice) -> Void
 
     public struct Outcome: Sendable {
-        public var written: (track: Int, air: Int, pending: Int, backfilled: Int, sensor: Int)
+        public var written: FieldLogger.Written
+        /// The failures that ended the run (refused credentials, an upload refused at start).
+        public var failures: [ServiceFailure]
+
         /// The broker's refusal of the credentials, when that ended the run.
-        public var refused: String?
-        /// An upload's refusal of the run's first request, when that ended the run.
-        public var uploadRefused: String?
+        public var refused: String? { failures.first { $0.service == "mqtt" }?.message }
     }
 
     public init(
-        logger: FieldLogger, publisher: FleetPublisher?, uploads: [@Sendable () async -> String?] = []
+        logger: FieldLogger, publisher: FleetPublisher?, uploads: [any Service] = [],
+        notify: @escaping @Sendable (ServiceNotice) -> Void = { _ in }
     ) {
         self.logger = logger
         self.publisher = publisher
         self.uploads = uploads
+        self.notify = notify
     }
 
     public func run(_ following: LocationSession.Following) async -> Outcome {
-        let start = logger
-        let loggerTask = Task {
-            var logger = start
-            await logger.run(following)
-            return logger.written
-        }
-        let publisherTask = publisher.map { start in
-            Task {
-                var publisher = start
-                let fatal = await publisher.run()
-                if fatal == nil {
-                    // Stopped: the logger may have written rows since the last round. A task
-                    // of its own, so this task's cancellation does not cut the wait short.
-                    _ = await loggerTask.value
-                    publisher = await Task { [publisher] in
-                        var finishing = publisher
-                        await finishing.finish()
-                        return finishing
-                    }.value
-                }
-                publisher.close()
-                if fatal != nil { loggerTask.cancel() }
-                return fatal
-            }
-        }
-        let uploadTasks = uploads.map { upload in
-            Task {
-                let fatal = await upload()
-                if fatal != nil { loggerTask.cancel() }
-                return fatal
-            }
-        }
-        let written = await withTaskCancellationHandler {
-            await loggerTask.value
-        } onCancel: {
-            loggerTask.cancel()
-            publisherTask?.cancel()
-            for task in uploadTasks { task.cancel() }
-        }
-        publisherTask?.cancel()
-        for task in uploadTasks { task.cancel() }
-        let refused = await publisherTask?.value ?? nil
-        var uploadRefused: String?
-        for task in uploadTasks {
-            let stop = await task.value
-            if uploadRefused == nil { uploadRefused = stop }
-        }
-        return Outcome(written: written, refused: refused, uploadRefused: uploadRefused)
+        let logged = FieldLogService(logger: logger, following: following)
+        var services: [any Service] = [logged]
+        if let publisher { services += [publisher, publisher.client] }
+        services += uploads
+        let group = ServiceGroup(
+            services, stopOrder: ["logger", "publisher"] + uploads.map(\.name) + ["mqtt"], time: time, notify: notify)
+        let outcome = await group.run()
+        return Outcome(written: await logged.written.value, failures: outcome.failures)
+    }
+}
+
+/// The logger as a service of the group: follows until the stop, then hands on what it wrote.
+struct FieldLogService: Service {
+    let name = "logger"
+    let logger: FieldLogger
+    let following: LocationSession.Following
+    let written = OnceCell<FieldLogger.Written>()
+
+    func run(_ context: ServiceContext) async throws(ServiceFailure) {
+        var logger = self.logger
+        await logger.run(following, until: context)
+        written.set(logger.written)
     }
 }

@@ -1,6 +1,7 @@
 import CGPS
 import Foundation
 import Geo
+import Platform
 
 /// The only code that touches libgps: one gpsd session, used by exactly one thread.
 ///
@@ -60,12 +61,18 @@ final class GPSDConnection {
         airloc_gps_send(data, "?POLL;") == 0
     }
 
-    /// Waits up to `microseconds` for data and reads one message.
-    func next(waitMicroseconds microseconds: Int32) -> ReadResult {
-        guard gps_waiting(data, microseconds) else {
-            // gps_waiting is also false on a socket error; a dead socket shows up on the
-            // next wait as readable with a failing read, handled below.
-            return .idle
+    /// Waits up to `seconds` for data, or until `stop` is set, and reads one message.
+    func next(wait seconds: Double, stop: StopSignal) -> ReadResult {
+        // libgps may hold a message it read already: gps_waiting looks there first.
+        if !gps_waiting(data, 0) {
+            var entries = [
+                pollfd(fd: Int32(data.pointee.gps_fd), events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = Glibc.poll(&entries, 2, Int32(max(0, seconds) * 1000))
+            // A stop, or nothing within the wait (or a signal): nothing read. A dead socket
+            // shows up as readable with a failing read, handled below.
+            if entries[1].revents & Int16(POLLIN) != 0 || ready <= 0 || entries[0].revents == 0 { return .idle }
         }
         airloc_clear_errno()
         message[0] = 0

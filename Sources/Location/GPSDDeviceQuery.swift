@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 
 extension GPSDProvider {
     /// The receivers gpsd has open (its DEVICES answer to WATCH), for `airloc doctor`.
@@ -10,23 +11,13 @@ extension GPSDProvider {
     public func devices(timeout: Duration) async throws -> [GPSDDevice] {
         let seconds = timeout.seconds
         let options = self.options
-        let stop = StopFlag()
-        return try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<[GPSDDevice], any Error>) in
-            let once = ResumeOnce(continuation)
-            let thread = Thread {
-                once.resume(with: GPSDProvider.readDevices(options: options, seconds: seconds, stop: stop))
-            }
-            thread.name = "airloc-gpsd-devices"
-            thread.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds + 0.5) {
-                stop.set()
-                once.resume(with: .failure(GPSDError.protocolError("no DEVICES answer within \(seconds) s")))
-            }
-        }
+        return try await BlockingWork.run(
+            "airloc-gpsd-devices", deadline: timeout + .milliseconds(500),
+            late: { .failure(GPSDError.protocolError("no DEVICES answer within \(seconds) s")) }
+        ) { stop in GPSDProvider.readDevices(options: options, seconds: seconds, stop: stop) }.get()
     }
 
-    static func readDevices(options: Options, seconds: Double, stop: StopFlag) -> Result<[GPSDDevice], any Error> {
+    static func readDevices(options: Options, seconds: Double, stop: StopSignal) -> Result<[GPSDDevice], any Error> {
         let deadline = Date().addingTimeInterval(seconds)
         let connection: GPSDConnection
         switch watching(options, poll: false) {
@@ -34,7 +25,7 @@ extension GPSDProvider {
         case .failure(let error): return .failure(error)
         }
         while !stop.isSet && Date() < deadline {
-            switch connection.next(waitMicroseconds: 100_000) {
+            switch connection.next(wait: deadline.timeIntervalSinceNow, stop: stop) {
             case .message(.devices(let devices)): return .success(devices)
             case .closed: return .failure(GPSDError.wentAway(host: options.host, port: options.port))
             default: continue

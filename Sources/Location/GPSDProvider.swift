@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 import Synchronization
 
 /// Reads the device's position from gpsd through libgps.
@@ -45,41 +46,21 @@ public struct GPSDProvider: LocationProvider {
         let seconds = timeout.seconds
         let options = self.options
         let staleAfter = timing.staleAfter
-        let stop = StopFlag()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Fix, any Error>) in
-                let once = ResumeOnce(continuation)
-                let thread = Thread {
-                    once.resume(
-                        with: GPSDProvider.firstFix(
-                            options: options, seconds: seconds, staleAfter: staleAfter, stop: stop, seen: seen))
-                }
-                thread.name = "airloc-gpsd"
-                thread.start()
-                // The watchdog: even a connect() that libgps cannot interrupt does not hold
-                // the caller past the deadline.
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds + 0.5) {
-                    stop.set()
-                    once.resume(with: .failure(GPSDError.noFix(seconds: seconds, lastMode: seen.mode)))
-                }
-            }
-        } onCancel: {
-            stop.set()
-        }
+        // The watchdog (the deadline): even a connect() that libgps cannot interrupt does
+        // not hold the caller past it.
+        return try await BlockingWork.run(
+            "airloc-gpsd", deadline: timeout + .milliseconds(500),
+            late: { .failure(GPSDError.noFix(seconds: seconds, lastMode: seen.mode)) }
+        ) { stop in
+            GPSDProvider.firstFix(options: options, seconds: seconds, staleAfter: staleAfter, stop: stop, seen: seen)
+        }.get()
     }
 
     public func updates() -> AsyncStream<LocationUpdate> {
         let options = self.options
         let timing = self.timing
-        let stop = StopFlag()
-        return AsyncStream { continuation in
-            let thread = Thread {
-                GPSDProvider.watch(options: options, timing: timing, stop: stop) { continuation.yield($0) }
-                continuation.finish()
-            }
-            thread.name = "airloc-gpsd-watch"
-            continuation.onTermination = { _ in stop.set() }
-            thread.start()
+        return BlockingWork.stream("airloc-gpsd-watch") { stop, emit in
+            GPSDProvider.watch(options: options, timing: timing, stop: stop, emit: emit)
         }
     }
 
@@ -96,7 +77,7 @@ public struct GPSDProvider: LocationProvider {
 
     /// The one-shot loop, on its own thread.
     static func firstFix(
-        options: Options, seconds: Double, staleAfter: Double, stop: StopFlag, seen: SeenMode = SeenMode()
+        options: Options, seconds: Double, staleAfter: Double, stop: StopSignal, seen: SeenMode = SeenMode()
     ) -> Result<
         Fix, any Error
     > {
@@ -117,8 +98,7 @@ public struct GPSDProvider: LocationProvider {
         while !stop.isSet {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { break }
-            let wait = Int32(min(remaining, 0.25) * 1_000_000)
-            switch connection.next(waitMicroseconds: max(1000, wait)) {
+            switch connection.next(wait: remaining, stop: stop) {
             case .idle:
                 continue
             case .closed:
@@ -168,7 +148,7 @@ public struct GPSDProvider: LocationProvider {
 
     /// The watch loop, on its own thread, until `stop` is set.
     static func watch(
-        options: Options, timing: GPSDTiming, stop: StopFlag, emit: (LocationUpdate) -> Void
+        options: Options, timing: GPSDTiming, stop: StopSignal, emit: (LocationUpdate) -> Void
     ) {
         var tracker = GPSDTracker(timing: timing)
         /// Does what the tracker says; returns the reconnect delay when it asks for one.
@@ -192,10 +172,11 @@ public struct GPSDProvider: LocationProvider {
             case .failure(let error):
                 delay = perform(tracker.connectionFailed(reason: error.description, at: Date()))
             }
-            // Back off in small steps, so stale/lost are still reported and stop is prompt.
+            // Back off a second at a time, so stale/lost are still reported; a stop ends
+            // the wait at once.
             let until = Date().addingTimeInterval(delay ?? 0)
             while !stop.isSet && Date() < until {
-                usleep(100_000)
+                stop.wait(seconds: min(1, until.timeIntervalSinceNow))
                 _ = perform(tracker.tick(at: Date()))
             }
         }
@@ -203,12 +184,13 @@ public struct GPSDProvider: LocationProvider {
 
     /// Reads one connection until it closes (returns the reconnect delay) or `stop`.
     private static func follow(
-        _ connection: GPSDConnection, tracker: inout GPSDTracker, options: Options, stop: StopFlag,
+        _ connection: GPSDConnection, tracker: inout GPSDTracker, options: Options, stop: StopSignal,
         perform: (GPSDTracker.Action) -> Double?
     ) -> Double? {
         var epoch = GPSDEpoch()
         while !stop.isSet {
-            switch connection.next(waitMicroseconds: 250_000) {
+            // A second at most without a look at the clock: the tracker's stale and lost.
+            switch connection.next(wait: 1, stop: stop) {
             case .closed:
                 for report in epoch.flush() { _ = perform(tracker.received(report, at: Date())) }
                 let reason = "gpsd at \(options.host):\(options.port) closed the connection"
@@ -231,13 +213,6 @@ public struct GPSDProvider: LocationProvider {
     }
 }
 
-/// A flag one thread sets and others poll.
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
-}
-
 /// The fix mode gpsd last reported, shared with the watchdog so that its timeout error
 /// says what the receiver said even when the reader thread was not scheduled in time.
 final class SeenMode: Sendable {
@@ -245,22 +220,5 @@ final class SeenMode: Sendable {
     var mode: FixMode {
         get { FixMode(rawValue: value.load(ordering: .relaxed)) ?? .notSeen }
         set { value.store(newValue.rawValue, ordering: .relaxed) }
-    }
-}
-
-/// Resumes a continuation exactly once, whichever thread gets there first.
-final class ResumeOnce<T: Sendable>: Sendable {
-    private let state: Mutex<CheckedContinuation<T, any Error>?>
-
-    init(_ continuation: CheckedContinuation<T, any Error>) { state = Mutex(continuation) }
-
-    var isDone: Bool { state.withLock { $0 == nil } }
-
-    func resume(with result: Result<T, any Error>) {
-        let continuation = state.withLock { value -> CheckedContinuation<T, any Error>? in
-            defer { value = nil }
-            return value
-        }
-        continuation?.resume(with: result)
     }
 }

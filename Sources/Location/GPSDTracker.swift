@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 
 /// The gpsd watch as a pure state machine (swift-nio style): the I/O loop reports what
 /// happened — connected, a report, a quiet moment, the connection closed or refused — and
@@ -106,8 +107,13 @@ public struct GPSDTracker: Sendable {
         return .none
     }
 
+    /// The reconnect's pause after `failures` failures in a row (a dropped connection counts as the first).
     private func backoff(_ failures: Int) -> Double {
-        min(timing.maximumBackoff, timing.initialBackoff * pow(2, Double(max(0, failures - 1))))
+        Backoff(
+            first: .milliseconds(Int(timing.initialBackoff * 1000)),
+            cap: .milliseconds(Int(timing.maximumBackoff * 1000))
+        )
+        .pause(afterFailures: max(1, failures)).seconds
     }
 
     private static func format(_ seconds: Double) -> String {

@@ -38,7 +38,7 @@ public struct GPSDTiming: Sendable, Equatable {
 
     public init(
         firstFix: Double = 10, staleAfter: Double = 5, lostAfter: Double = 30,
-        initialBackoff: Double = 0.5, maximumBackoff: Double = 30
+        initialBackoff: Double = 1, maximumBackoff: Double = 30
     ) {
         self.firstFix = firstFix
         self.staleAfter = staleAfter

@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 import Geo
 import Platform
@@ -38,35 +39,57 @@ enum LogFields {
         case text(String?)
     }
 
+    /// A track row's fields, named and ordered by ``TrackField`` (the schema both sides read).
     static func trackValues(_ p: TrackPoint) -> [(String, Value)] {
-        [
-            ("id", .text("t\(p.id)")), ("kind", .text("track")), ("time", .text(time(p.time))),
-            ("latitude", .number(number(p.coordinate.latitude))),
-            ("longitude", .number(number(p.coordinate.longitude))),
-            ("time_source", .text(p.timeSource)), ("altitude_m", .number(number(p.altitude))),
-            ("speed_ms", .number(number(p.speed))), ("course_deg", .number(number(p.course))),
-            ("accuracy_m", .number(number(p.accuracy))), ("mode", .text(mode(p.mode))),
-            ("satellites", .number(p.satellites.map(String.init))), ("provider", .text(p.provider)),
-            ("segment", .number(String(p.segment))),
-        ]
+        TrackField.allCases.map { ($0.rawValue, value($0, of: p)) }
     }
 
+    static func value(_ field: TrackField, of p: TrackPoint) -> Value {
+        switch field {
+        case .id: return .text("t\(p.id)")
+        case .kind: return .text(RowKind.track.rawValue)
+        case .time: return .text(time(p.time))
+        case .latitude: return .number(number(p.coordinate.latitude))
+        case .longitude: return .number(number(p.coordinate.longitude))
+        case .timeSource: return .text(p.timeSource)
+        case .altitude: return .number(number(p.altitude))
+        case .speed: return .number(number(p.speed))
+        case .course: return .number(number(p.course))
+        case .accuracy: return .number(number(p.accuracy))
+        case .mode: return .text(mode(p.mode))
+        case .satellites: return .number(p.satellites.map(String.init))
+        case .provider: return .text(p.provider)
+        case .segment: return .number(String(p.segment))
+        }
+    }
+
+    /// An air row's fields, named and ordered by ``AirField``.
     static func airValues(_ r: AirRecord) -> [(String, Value)] {
-        var fields: [(String, Value)] = [
-            ("id", .text("a\(r.id)")), ("kind", .text("air")), ("time", .text(time(r.hour))),
-            ("latitude", .number(number(r.coordinate.latitude))),
-            ("longitude", .number(number(r.coordinate.longitude))),
-            ("logged_at", .text(time(r.loggedAt))), ("sent_latitude", .number(number(r.sentCoordinate.latitude))),
-            ("sent_longitude", .number(number(r.sentCoordinate.longitude))), ("place", .text(r.place)),
-            ("us_aqi", .number(r.values.usAQI.map(String.init))), ("category", .text(r.values.category)),
-            ("dominant_pollutant", .text(r.values.dominantPollutant)),
-        ]
-        for name in AirValues.pollutantNames { fields.append((name, .number(number(r.values.pollutants[name])))) }
-        fields += [
-            ("european_aqi", .number(r.values.europeanAQI.map(String.init))), ("pollen", .text(r.values.pollen)),
-            ("source", .text(r.source.rawValue)), ("reason", .text(r.reason)), ("segment", .number(String(r.segment))),
-        ]
-        return fields
+        AirField.allCases.map { ($0.rawValue, value($0, of: r)) }
+    }
+
+    static func value(_ field: AirField, of r: AirRecord) -> Value {
+        switch field {
+        case .id: return .text("a\(r.id)")
+        case .kind: return .text(RowKind.air.rawValue)
+        case .time: return .text(time(r.hour))
+        case .latitude: return .number(number(r.coordinate.latitude))
+        case .longitude: return .number(number(r.coordinate.longitude))
+        case .loggedAt: return .text(time(r.loggedAt))
+        case .sentLatitude: return .number(number(r.sentCoordinate.latitude))
+        case .sentLongitude: return .number(number(r.sentCoordinate.longitude))
+        case .place: return .text(r.place)
+        case .usAQI: return .number(r.values.usAQI.map(String.init))
+        case .category: return .text(r.values.category)
+        case .dominantPollutant: return .text(r.values.dominantPollutant)
+        case .pm2_5, .pm10, .nitrogenDioxide, .sulphurDioxide, .ozone, .carbonMonoxide:
+            return .number(number(r.values.pollutants[field.rawValue]))
+        case .europeanAQI: return .number(r.values.europeanAQI.map(String.init))
+        case .pollen: return .text(r.values.pollen)
+        case .source: return .text(r.source.rawValue)
+        case .reason: return .text(r.reason)
+        case .segment: return .number(String(r.segment))
+        }
     }
 
     // MARK: JSON
@@ -104,16 +127,13 @@ enum LogFields {
     /// none`) every field that says where is null: the device's latitude and longitude,
     /// the point sent to Open-Meteo (a coarse position, but a position) and the place name.
     static func airJSON(_ record: AirRecord, position: Bool = true) -> String {
-        var fields = airValues(record)
-        if !position {
-            for index in fields.indices where positionFields.contains(fields[index].0) {
-                fields[index].1 = fields[index].0 == "place" ? .text(nil) : .number(nil)
-            }
-        }
-        return json(fields)
+        guard !position else { return json(airValues(record)) }
+        return json(
+            AirField.allCases.map { field in
+                guard field.position else { return (field.rawValue, value(field, of: record)) }
+                return (field.rawValue, field.type == .text ? .text(nil) : .number(nil))
+            })
     }
-
-    static let positionFields: Set<String> = ["latitude", "longitude", "sent_latitude", "sent_longitude", "place"]
 
     static func jsonString(_ text: String) -> String {
         // Most values (ids, times, names of things) need no escaping: one scan decides.

@@ -1,4 +1,4 @@
-import Airloc
+import FleetWire
 import Foundation
 import Geo
 import Platform
@@ -52,8 +52,21 @@ public struct LogStatusJSON: Encodable, Sendable {
         public var sensor: Int
     }
 
+    /// An `[upload.NAME]` as the status shows it: its name, its type, the kinds it takes.
+    public struct UploadSection: Sendable, Equatable {
+        public var name: String
+        public var type: String
+        public var kinds: [RowKind]
+
+        public init(name: String, type: String, kinds: [RowKind]) {
+            self.name = name
+            self.type = type
+            self.kinds = kinds
+        }
+    }
+
     /// The document for `logbook` as it is at `now`, with the `[upload.NAME]`s configured.
-    public init(_ logbook: Logbook, now: Date, uploads: [UploadSettings] = []) throws(LogbookError) {
+    public init(_ logbook: Logbook, now: Date, uploads: [UploadSection] = []) throws(LogbookError) {
         let status = try logbook.status(now: now)
         let path = logbook.url.path
         database = path
@@ -71,10 +84,10 @@ public struct LogStatusJSON: Encodable, Sendable {
         unstored = (try? logbook.unstoredCount()) ?? 0
         collectorAck = Self.ack((try? logbook.meta(Logbook.lastAckKey)) ?? nil)
         for upload in uploads {
-            let status = try logbook.uploadStatus(upload.name, kinds: upload.type?.rows ?? [])
+            let status = try logbook.uploadStatus(upload.name, kinds: upload.kinds)
             self.uploads.append(
                 Upload(
-                    name: upload.name, type: upload.type?.rawValue ?? "", backlog: status.backlog, sent: status.sent,
+                    name: upload.name, type: upload.type, backlog: status.backlog, sent: status.sent,
                     skipped: status.skipped, lastError: status.lastError, lastErrorAt: status.lastErrorAt,
                     lastSuccessAt: status.lastSuccessAt))
         }

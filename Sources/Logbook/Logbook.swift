@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Platform
+import Synchronization
 
 /// The field log: where the device was and what the air was like there, in one SQLite
 /// file (docs/logbook.md).
@@ -15,9 +16,11 @@ import Platform
 ///   same time and see every committed row.
 /// - The schema version is in `PRAGMA user_version`; opening migrates an older file
 ///   forward and refuses a newer one (written by a newer airloc) instead of damaging it.
-public final class Logbook: @unchecked Sendable {
+/// - Sendable because its one connection is behind a lock: any task may use it, one
+///   statement at a time. Cursors (``trackPoints(in:)``) read through a connection of
+///   their own.
+public final class Logbook: Sendable {
     public let url: URL
-    let database: SQLiteDatabase
     /// True when rows are to be published (an MQTT broker is configured): new and
     /// back-filled rows are then marked unsent (the outbox). Fixed at opening, so that
     /// every connection to the file agrees for its whole life.
@@ -27,8 +30,11 @@ public final class Logbook: @unchecked Sendable {
     public let collector: Bool
     /// Opened read-only from read-only media, with a write-ahead log that cannot be read
     /// there: what that means for the rows shown, for the reader to say.
-    public private(set) var readOnlyWarning: String?
-    private var statements: [String: SQLiteDatabase.Statement] = [:]
+    public let readOnlyWarning: String?
+    /// Told of every row written or changed through this logbook (nil when read-only): the
+    /// readers in the same program that wait on the logger's new rows listen to it.
+    public let changes: LogbookChanges?
+    private let connection: Mutex<LogbookConnection>
 
     /// Opens the logbook at `url`, creating it (and its directory) unless `readOnly`;
     /// with `outbox`, rows written through it are born unsent, and with `collector` (which
@@ -39,6 +45,7 @@ public final class Logbook: @unchecked Sendable {
         self.url = url
         self.outbox = outbox
         self.collector = outbox && collector
+        self.changes = readOnly ? nil : LogbookChanges()
         let path = url.path
         if !readOnly {
             do {
@@ -47,12 +54,15 @@ public final class Logbook: @unchecked Sendable {
                 throw .file(path, error.description)
             }
             // Created 0600 before SQLite sees it: SQLite gives -wal and -shm the same mode.
+            // Never opened here when it exists: closing any descriptor of the file would
+            // drop this process's SQLite locks on it (sqlite.org "How To Corrupt" 2.2).
             do { try PrivateFile.ensure(url) } catch { throw .file(path, error.reason) }
         } else if !FileManager.default.fileExists(atPath: path) {
             throw .missing(path)
         } else if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
             throw .empty(path)
         }
+        let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: path, create: !readOnly, readOnly: readOnly)
             let version = try database.integer("PRAGMA user_version") ?? 0
@@ -72,11 +82,10 @@ public final class Logbook: @unchecked Sendable {
                 throw LogbookError.empty(path)
             }
             let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-            if database.isImmutable && wal > 0 {
-                readOnlyWarning =
-                    "the logbook is on read-only media and its write-ahead log (\(path)-wal, \(wal / 1024) KiB) "
-                    + "cannot be read there: rows written since its last checkpoint are not shown"
-            }
+            readOnlyWarning =
+                database.isImmutable && wal > 0
+                ? "the logbook is on read-only media and its write-ahead log (\(path)-wal, \(wal / 1024) KiB) "
+                    + "cannot be read there: rows written since its last checkpoint are not shown" : nil
         } catch let error as LogbookError {
             throw error
         } catch let error as SQLiteError {
@@ -84,66 +93,89 @@ public final class Logbook: @unchecked Sendable {
         } catch {
             throw .file(path, "\(error)")
         }
+        connection = Mutex(LogbookConnection(database: database))
     }
 
-    func statement(_ sql: String) throws(SQLiteError) -> SQLiteDatabase.Statement {
-        if let cached = statements[sql] { return cached }
-        let prepared = try database.prepare(sql)
-        statements[sql] = prepared
-        return prepared
+    /// Runs `body` on the connection, alone: the one way in to it.
+    func with<T: Sendable>(_ body: (LogbookConnection) throws(SQLiteError) -> T) throws(LogbookError) -> T {
+        do {
+            return try connection.withLock { (connection: inout LogbookConnection) throws(SQLiteError) -> T in
+                try body(connection)
+            }
+        } catch { throw .database(url.path, error) }
     }
 
-    func run(_ sql: String, _ values: [SQLiteValue?] = []) throws(LogbookError) {
-        do { try statement(sql).run(values) } catch { throw .database(url.path, error) }
+    /// ``with(_:)`` for a write: the readers waiting on ``changes`` hear of it.
+    func writing<T: Sendable>(_ body: (LogbookConnection) throws(SQLiteError) -> T) throws(LogbookError) -> T {
+        let result = try with(body)
+        changes?.announce()
+        return result
+    }
+
+    /// A statement on a connection of its own, for a cursor that is read one row at a time
+    /// while other statements run on the logbook's.
+    func cursor(_ sql: String, _ values: [SQLiteValue?]) throws(LogbookError) -> SQLiteDatabase.Statement {
+        do {
+            let statement = try SQLiteDatabase(path: url.path, create: false, readOnly: true).prepare(sql)
+            try statement.bind(values)
+            return statement
+        } catch { throw .database(url.path, error) }
     }
 
     /// Starts a segment: at start, after a gap, or after gpsd came back.
     public func startSegment(at time: Date, bootID: String?, reason: String) throws(LogbookError) -> Int64 {
-        try run(
-            "INSERT INTO segment (started_ms, boot_id, reason) VALUES (?, ?, ?)",
-            [.integer(time.milliseconds), .string(bootID), .text(reason)])
-        return database.lastInsertedRow
+        try with { c throws(SQLiteError) in
+            try c.run(
+                "INSERT INTO segment (started_ms, boot_id, reason) VALUES (?, ?, ?)",
+                [.integer(time.milliseconds), .string(bootID), .text(reason)])
+            return c.database.lastInsertedRow
+        }
     }
 
     /// Appends a position; `bootSeconds` (the monotonic clock) lets a later clock
     /// correction re-stamp it.
     @discardableResult
     public func append(_ point: TrackPoint, bootSeconds: Double? = nil) throws(LogbookError) -> Int64 {
-        try run(
-            """
-            INSERT INTO track (t_ms, time_source, boot_s, lat, lon, alt, speed, course, accuracy, mode, satellites,
-                               provider, segment, sent, stored)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .integer(point.time.milliseconds), .text(point.timeSource), .double(bootSeconds),
-                .real(point.coordinate.latitude), .real(point.coordinate.longitude), .double(point.altitude),
-                .double(point.speed), .double(point.course), .double(point.accuracy), .int(point.mode),
-                .int(point.satellites), .text(point.provider), .integer(point.segment), .integer(outbox ? 0 : 1),
-                .integer(collector ? 0 : 1),
-            ])
-        return database.lastInsertedRow
+        try writing { c throws(SQLiteError) in
+            try c.run(
+                """
+                INSERT INTO track (id, t_ms, time_source, boot_s, lat, lon, alt, speed, course, accuracy, mode,
+                                   satellites, provider, segment, sent, stored)
+                VALUES (\(LogbookIDs.next(.track)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(point.time.milliseconds), .text(point.timeSource), .double(bootSeconds),
+                    .real(point.coordinate.latitude), .real(point.coordinate.longitude), .double(point.altitude),
+                    .double(point.speed), .double(point.course), .double(point.accuracy), .int(point.mode),
+                    .int(point.satellites), .text(point.provider), .integer(point.segment), .integer(outbox ? 0 : 1),
+                    .integer(collector ? 0 : 1),
+                ])
+            return c.database.lastInsertedRow
+        }
     }
 
     /// Appends an air reading (or a pending hour).
     @discardableResult
     public func append(_ record: AirRecord) throws(LogbookError) -> Int64 {
-        try run(
-            """
-            INSERT INTO air (hour_s, logged_ms, lat, lon, sent_lat, sent_lon, place, us_aqi, category, dominant,
-                             pm2_5, pm10, nitrogen_dioxide, sulphur_dioxide, ozone, carbon_monoxide, european_aqi,
-                             pollen, source, reason, segment, sent, stored)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .integer(Int64(record.hour.timeIntervalSince1970)), .integer(record.loggedAt.milliseconds),
-                .real(record.coordinate.latitude), .real(record.coordinate.longitude),
-                .real(record.sentCoordinate.latitude), .real(record.sentCoordinate.longitude), .string(record.place),
-            ] + Self.valueColumns(record.values) + [
-                .text(record.source.rawValue), .string(record.reason), .integer(record.segment),
-                .integer(outbox ? 0 : 1), .integer(collector ? 0 : 1),
-            ])
-        return database.lastInsertedRow
+        try writing { c throws(SQLiteError) in
+            try c.run(
+                """
+                INSERT INTO air (id, hour_s, logged_ms, lat, lon, sent_lat, sent_lon, place, us_aqi, category,
+                                 dominant, pm2_5, pm10, nitrogen_dioxide, sulphur_dioxide, ozone, carbon_monoxide,
+                                 european_aqi, pollen, source, reason, segment, sent, stored)
+                VALUES (\(LogbookIDs.next(.air)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(Int64(record.hour.timeIntervalSince1970)), .integer(record.loggedAt.milliseconds),
+                    .real(record.coordinate.latitude), .real(record.coordinate.longitude),
+                    .real(record.sentCoordinate.latitude), .real(record.sentCoordinate.longitude),
+                    .string(record.place),
+                ] + Self.valueColumns(record.values) + [
+                    .text(record.source.rawValue), .string(record.reason), .integer(record.segment),
+                    .integer(outbox ? 0 : 1), .integer(collector ? 0 : 1),
+                ])
+            return c.database.lastInsertedRow
+        }
     }
 
     static func valueColumns(_ values: AirValues) -> [SQLiteValue?] {
@@ -154,15 +186,11 @@ public final class Logbook: @unchecked Sendable {
 
     /// True when a row for this hour and sent coordinate exists (of any source).
     public func hasAir(hour: Date, sent: Coordinate) throws(LogbookError) -> Bool {
-        do {
-            let query = try statement("SELECT 1 FROM air WHERE hour_s = ? AND sent_lat = ? AND sent_lon = ? LIMIT 1")
-            try query.bind([
-                .integer(Int64(hour.timeIntervalSince1970)), .real(sent.latitude), .real(sent.longitude),
-            ])
-            let found = try query.step()
-            if found { _ = try? query.bind([]) }
-            return found
-        } catch { throw .database(url.path, error) }
+        try with { c throws(SQLiteError) in
+            try c.integer(
+                "SELECT 1 FROM air WHERE hour_s = ? AND sent_lat = ? AND sent_lon = ? LIMIT 1",
+                [.integer(Int64(hour.timeIntervalSince1970)), .real(sent.latitude), .real(sent.longitude)]) != nil
+        }
     }
 
     /// Settles the pending rows of `hour` at `sent` with a reading fetched after all
@@ -171,43 +199,44 @@ public final class Logbook: @unchecked Sendable {
     public func settle(hour: Date, sent: Coordinate, values: AirValues, source: AirRecord.Source) throws(LogbookError)
         -> Int
     {
-        try run(
-            """
-            UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
-                           sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
-                           source = ?, reason = NULL, sent = CASE WHEN ? THEN 0 ELSE sent END,
-                           stored = CASE WHEN ? THEN 0 ELSE stored END, revision = revision + 1
-            WHERE hour_s = ? AND sent_lat = ? AND sent_lon = ? AND source = 'pending'
-            """,
-            Self.valueColumns(values) + [
-                .text(source.rawValue), .integer(outbox ? 1 : 0), .integer(collector ? 1 : 0),
-                .integer(Int64(hour.timeIntervalSince1970)),
-                .real(sent.latitude), .real(sent.longitude),
-            ])
-        return database.changes
+        try writing { c throws(SQLiteError) in
+            try c.run(
+                """
+                UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
+                               sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
+                               source = ?, reason = NULL, sent = CASE WHEN ? THEN 0 ELSE sent END,
+                               stored = CASE WHEN ? THEN 0 ELSE stored END, revision = revision + 1
+                WHERE hour_s = ? AND sent_lat = ? AND sent_lon = ? AND source = 'pending'
+                """,
+                Self.valueColumns(values) + [
+                    .text(source.rawValue), .integer(outbox ? 1 : 0), .integer(collector ? 1 : 0),
+                    .integer(Int64(hour.timeIntervalSince1970)), .real(sent.latitude), .real(sent.longitude),
+                ])
+            return c.database.changes
+        }
     }
 
     /// Caps the file at `pages` pages (tests: a full disk without filling one).
     func limitSize(pages: Int) throws(LogbookError) {
-        do { _ = try database.integer("PRAGMA max_page_count = \(pages)") } catch { throw .database(url.path, error) }
+        try with { c throws(SQLiteError) in _ = try c.database.integer("PRAGMA max_page_count = \(pages)") }
     }
 
     /// Every pending air row, oldest first.
     public func pending() throws(LogbookError) -> [AirRecord] {
-        do {
-            let query = try statement("\(LogbookRows.airSelect) WHERE source = 'pending' ORDER BY hour_s, id")
+        try with { c throws(SQLiteError) in
+            let query = try c.statement("\(LogbookRows.airSelect) WHERE source = 'pending' ORDER BY hour_s, id")
             try query.bind([])
             var rows: [AirRecord] = []
             while try query.step() { rows.append(LogbookRows.air(query)) }
             return rows
-        } catch { throw .database(url.path, error) }
+        }
     }
 
     /// Fills pending rows with what the service's history said, in one transaction.
     public func fill(_ answers: [(id: Int64, values: AirValues?, reason: String?)]) throws(LogbookError) {
-        do {
-            try database.transaction { () throws(SQLiteError) in
-                let update = try statement(
+        try writing { c throws(SQLiteError) in
+            try c.database.transaction { () throws(SQLiteError) in
+                let update = try c.statement(
                     """
                     UPDATE air SET us_aqi = ?, category = ?, dominant = ?, pm2_5 = ?, pm10 = ?, nitrogen_dioxide = ?,
                                    sulphur_dioxide = ?, ozone = ?, carbon_monoxide = ?, european_aqi = ?, pollen = ?,
@@ -224,7 +253,7 @@ public final class Logbook: @unchecked Sendable {
                         ])
                 }
             }
-        } catch { throw .database(url.path, error) }
+        }
     }
 
     /// Re-stamps the positions this boot logged by its unconfirmed clock, once GPS time
@@ -232,120 +261,101 @@ public final class Logbook: @unchecked Sendable {
     /// trust gets that moment's true time minus `b`. Returns how many rows changed.
     @discardableResult
     public func restamp(bootID: String, trustedTime: Date, atBootSeconds boot: Double) throws(LogbookError) -> Int {
-        try run(
-            """
-            UPDATE track SET t_ms = ? - CAST(ROUND((? - boot_s) * 1000) AS INTEGER), time_source = 'gps',
-                             sent = CASE WHEN ? THEN 0 ELSE sent END, stored = CASE WHEN ? THEN 0 ELSE stored END,
-                             revision = revision + 1
-            WHERE time_source = 'system' AND boot_s IS NOT NULL
-              AND segment IN (SELECT id FROM segment WHERE boot_id = ?)
-            """,
-            [
-                .integer(trustedTime.milliseconds), .real(boot), .integer(outbox ? 1 : 0), .integer(collector ? 1 : 0),
-                .text(bootID),
-            ])
-        return database.changes
+        try writing { c throws(SQLiteError) in
+            try c.run(
+                """
+                UPDATE track SET t_ms = ? - CAST(ROUND((? - boot_s) * 1000) AS INTEGER), time_source = 'gps',
+                                 sent = CASE WHEN ? THEN 0 ELSE sent END,
+                                 stored = CASE WHEN ? THEN 0 ELSE stored END, revision = revision + 1
+                WHERE time_source = 'system' AND boot_s IS NOT NULL
+                  AND segment IN (SELECT id FROM segment WHERE boot_id = ?)
+                """,
+                [
+                    .integer(trustedTime.milliseconds), .real(boot), .integer(outbox ? 1 : 0),
+                    .integer(collector ? 1 : 0), .text(bootID),
+                ])
+            return c.database.changes
+        }
     }
 
     /// How many rows ``prune(before:)`` would remove.
     public func countBefore(_ cutoff: Date) throws(LogbookError) -> (track: Int, air: Int) {
-        do {
-            let track = try statement("SELECT count(*) FROM track WHERE t_ms < ?")
-            try track.bind([.integer(cutoff.milliseconds)])
-            let tracks = try track.step() ? Int(track.int(0) ?? 0) : 0
-            _ = try? track.step()
-            let air = try statement("SELECT count(*) FROM air WHERE hour_s < ?")
-            try air.bind([.integer(Int64(cutoff.timeIntervalSince1970))])
-            let airs = try air.step() ? Int(air.int(0) ?? 0) : 0
-            _ = try? air.step()
-            return (tracks, airs)
-        } catch { throw .database(url.path, error) }
+        let counts: [Int] = try with { c throws(SQLiteError) in
+            [
+                Int(try c.integer("SELECT count(*) FROM track WHERE t_ms < ?", [.integer(cutoff.milliseconds)]) ?? 0),
+                Int(
+                    try c.integer(
+                        "SELECT count(*) FROM air WHERE hour_s < ?", [.integer(Int64(cutoff.timeIntervalSince1970))])
+                        ?? 0),
+            ]
+        }
+        return (counts[0], counts[1])
     }
 
-    /// Removes rows older than `cutoff`; returns (track, air) rows removed.
+    /// Removes rows older than `cutoff`; returns (track, air) rows removed. The ids of the
+    /// rows removed are never given again (``LogbookIDs``).
     public func prune(before cutoff: Date) throws(LogbookError) -> (track: Int, air: Int) {
-        do {
-            return try database.transaction { () throws(SQLiteError) in
-                try statement("DELETE FROM track WHERE t_ms < ?").run([.integer(cutoff.milliseconds)])
-                let track = database.changes
-                try statement("DELETE FROM air WHERE hour_s < ?").run([.integer(Int64(cutoff.timeIntervalSince1970))])
-                let air = database.changes
-                try statement(
-                    "DELETE FROM segment WHERE id NOT IN (SELECT segment FROM track UNION SELECT segment FROM air)"
-                )
-                .run()
-                return (track, air)
+        let removed: [Int] = try with { c throws(SQLiteError) in
+            try c.database.transaction { () throws(SQLiteError) in
+                try LogbookIDs.keepHighest(c)
+                try c.run("DELETE FROM track WHERE t_ms < ?", [.integer(cutoff.milliseconds)])
+                let track = c.database.changes
+                try c.run("DELETE FROM air WHERE hour_s < ?", [.integer(Int64(cutoff.timeIntervalSince1970))])
+                let air = c.database.changes
+                try c.run(
+                    "DELETE FROM segment WHERE id NOT IN (SELECT segment FROM track UNION SELECT segment FROM air)")
+                return [track, air]
             }
-        } catch { throw .database(url.path, error) }
+        }
+        return (removed[0], removed[1])
     }
 
     /// A value kept beside the rows (the last error, the device id).
     public func meta(_ key: String) throws(LogbookError) -> String? {
-        do {
-            let query = try statement("SELECT value FROM meta WHERE key = ?")
-            try query.bind([.text(key)])
-            guard try query.step() else { return nil }
-            let value = query.text(0)
-            _ = try? query.step()
-            return value
-        } catch { throw .database(url.path, error) }
+        try with { c throws(SQLiteError) in try c.meta(key) }
     }
 
     /// Keeps `message` as the last error with its time, in one transaction (both or
     /// neither: a status never shows an error without its time); nil clears both.
     public func recordError(_ message: String?, at time: Date) throws(LogbookError) {
-        do {
-            try database.transaction { () throws(SQLiteError) in
-                let upsert = try statement(
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-                let delete = try statement("DELETE FROM meta WHERE key = ?")
-                if let message {
-                    try upsert.run([.text("last_error"), .text(message)])
-                    try upsert.run([.text("last_error_at"), .text(LogFields.time(time))])
-                } else {
-                    try delete.run([.text("last_error")])
-                    try delete.run([.text("last_error_at")])
-                }
+        try with { c throws(SQLiteError) in
+            try c.database.transaction { () throws(SQLiteError) in
+                try c.setMeta("last_error", message)
+                try c.setMeta("last_error_at", message == nil ? nil : LogFields.time(time))
             }
-        } catch { throw .database(url.path, error) }
-    }
-
-    public func setMeta(_ key: String, _ value: String?) throws(LogbookError) {
-        if let value {
-            try run(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [.text(key), .text(value)])
-        } else {
-            try run("DELETE FROM meta WHERE key = ?", [.text(key)])
         }
     }
 
+    public func setMeta(_ key: String, _ value: String?) throws(LogbookError) {
+        try with { c throws(SQLiteError) in try c.setMeta(key, value) }
+    }
+
     /// Runs `body` in one transaction (bulk imports, benchmarks; the logger commits row
-    /// by row).
+    /// by row). `body` may use this logbook: the transaction is this connection's.
     public func bulk(_ body: () throws -> Void) throws {
-        try database.execute("BEGIN IMMEDIATE")
+        try with { c throws(SQLiteError) in try c.database.execute("BEGIN IMMEDIATE") }
         do {
             try body()
-            try database.execute("COMMIT")
+            try with { c throws(SQLiteError) in try c.database.execute("COMMIT") }
         } catch {
-            try? database.execute("ROLLBACK")
+            _ = try? with { c throws(SQLiteError) in try c.database.execute("ROLLBACK") }
             throw error
         }
     }
 
     /// Moves the write-ahead log into the file (what SQLite does on its own every 1000 pages).
     public func checkpoint() throws(LogbookError) {
-        do { try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") } catch { throw .database(url.path, error) }
+        try with { c throws(SQLiteError) in try c.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// `PRAGMA integrity_check`: "ok", or what is damaged.
     public func integrityCheck() throws(LogbookError) -> [String] {
-        do { return try database.texts("PRAGMA integrity_check") } catch { throw .database(url.path, error) }
+        try with { c throws(SQLiteError) in try c.database.texts("PRAGMA integrity_check") }
     }
 }
 
 /// Why the logbook cannot be used.
-public enum LogbookError: Error, Sendable, CustomStringConvertible {
+public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
     case missing(String)
     /// The file exists but holds no logbook (0 bytes, or no tables yet).
     case empty(String)

@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 
 /// The rows still to be published to an MQTT broker (`sent = 0`), oldest first, and
@@ -57,13 +58,13 @@ extension Logbook {
     /// Contract: no cursor, so no row is skipped: a row whose content changed after it
     /// was handed out (its revision is not the one in flight) is handed out again.
     public func unsent(excluding published: [String: Int64], limit: Int) throws(LogbookError) -> [OutboxEntry] {
-        do {
+        try with { c throws(SQLiteError) in
             // In-flight rows are unsent too: read past them.
             let reading = Int64(limit + published.count)
             func rows(_ select: String, _ revisionColumn: Int32, _ make: (SQLiteDatabase.Statement) -> OutboxRow)
                 throws(SQLiteError) -> [OutboxEntry]
             {
-                let query = try statement(select)
+                let query = try c.statement(select)
                 try query.bind([.integer(reading)])
                 var found: [OutboxEntry] = []
                 while try query.step() {
@@ -89,7 +90,7 @@ extension Logbook {
                 ($0.element.row.time, $0.offset) < ($1.element.row.time, $1.offset)
             }
             return all.prefix(limit).map(\.element)
-        } catch { throw .database(url.path, error) }
+        }
     }
 
     /// Marks these rows (`t42`, `a7`) sent, each only if its content is still the
@@ -98,27 +99,33 @@ extension Logbook {
     public func markSent(_ rows: [(key: String, revision: Int64)], withheld: Bool = false) throws(LogbookError) {
         guard !rows.isEmpty else { return }
         let set = withheld ? "sent = 1, stored = 1" : "sent = 1"
-        do {
-            try database.transaction { () throws(SQLiteError) in
-                let track = try statement("UPDATE track SET \(set) WHERE id = ? AND revision = ?")
-                let air = try statement("UPDATE air SET \(set) WHERE id = ? AND revision = ?")
-                let sensor = try statement("UPDATE sensor SET \(set) WHERE id = ? AND revision = ?")
-                for (key, revision) in rows {
-                    guard let id = Int64(key.dropFirst()) else { continue }
-                    let update = key.hasPrefix("t") ? track : key.hasPrefix("a") ? air : sensor
-                    try update.run([.integer(id), .integer(revision)])
+        let keys = rows.map { RowKey(key: $0.key, revision: $0.revision) }
+        try with { c throws(SQLiteError) in
+            try c.database.transaction { () throws(SQLiteError) in
+                for row in keys {
+                    guard let kind = RowKind(id: row.key), let id = Int64(row.key.dropFirst()) else { continue }
+                    try c.run(
+                        "UPDATE \(kind.rawValue) SET \(set) WHERE id = ? AND revision = ?",
+                        [.integer(id), .integer(row.revision)])
                 }
             }
-        } catch { throw .database(url.path, error) }
+        }
     }
 
     /// How many rows wait for the broker.
     public func unsentCount() throws(LogbookError) -> Int {
-        do {
-            let track = try database.integer("SELECT count(*) FROM track WHERE sent = 0") ?? 0
-            let air = try database.integer("SELECT count(*) FROM air WHERE sent = 0") ?? 0
-            let sensor = try database.integer("SELECT count(*) FROM sensor WHERE sent = 0") ?? 0
-            return Int(track + air + sensor)
-        } catch { throw .database(url.path, error) }
+        try with { c throws(SQLiteError) in
+            var count: Int64 = 0
+            for kind in RowKind.allCases {
+                count += try c.integer("SELECT count(*) FROM \(kind.rawValue) WHERE sent = 0") ?? 0
+            }
+            return Int(count)
+        }
     }
+}
+
+/// A row's key and the revision of its content (what an acknowledgement is for).
+struct RowKey: Sendable {
+    var key: String
+    var revision: Int64
 }

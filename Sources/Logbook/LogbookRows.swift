@@ -71,54 +71,41 @@ public struct LogWindow: Sendable, Equatable {
 extension Logbook {
     /// Track points in time order, one at a time.
     public func trackPoints(in window: LogWindow = LogWindow()) throws(LogbookError) -> TrackCursor {
-        do {
-            let query = try database.prepare(
-                "\(LogbookRows.trackSelect) WHERE t_ms >= ? AND t_ms < ? ORDER BY t_ms, id")
-            try query.bind([
-                .integer(window.since?.milliseconds ?? Int64.min), .integer(window.until?.milliseconds ?? Int64.max),
-            ])
-            return TrackCursor(query: query, path: url.path)
-        } catch { throw .database(url.path, error) }
+        let query = try cursor(
+            "\(LogbookRows.trackSelect) WHERE t_ms >= ? AND t_ms < ? ORDER BY t_ms, id",
+            [.integer(window.since?.milliseconds ?? Int64.min), .integer(window.until?.milliseconds ?? Int64.max)])
+        return TrackCursor(query: query, path: url.path)
     }
 
     /// Air rows in hour order, one at a time.
     public func airRecords(in window: LogWindow = LogWindow()) throws(LogbookError) -> AirCursor {
-        do {
-            let query = try database.prepare(
-                "\(LogbookRows.airSelect) WHERE hour_s >= ? AND hour_s < ? ORDER BY hour_s, id")
-            try query.bind([
+        let query = try cursor(
+            "\(LogbookRows.airSelect) WHERE hour_s >= ? AND hour_s < ? ORDER BY hour_s, id",
+            [
                 .integer(window.since.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Int64.min),
                 .integer(window.until.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.max),
             ])
-            return AirCursor(query: query, path: url.path)
-        } catch { throw .database(url.path, error) }
+        return AirCursor(query: query, path: url.path)
     }
 
     /// What `log status` shows.
     public func status(now: Date) throws(LogbookError) -> LogStatus {
-        do {
+        var status = try with { c throws(SQLiteError) in
             var status = LogStatus()
-            status.trackRows = Int(try database.integer("SELECT count(*) FROM track") ?? 0)
-            status.airRows = Int(try database.integer("SELECT count(*) FROM air") ?? 0)
-            status.sensorRows = Int(try database.integer("SELECT count(*) FROM sensor") ?? 0)
-            status.segments = Int(try database.integer("SELECT count(*) FROM segment") ?? 0)
-            status.pending = Int(try database.integer("SELECT count(*) FROM air WHERE source = 'pending'") ?? 0)
-            status.unavailable = Int(try database.integer("SELECT count(*) FROM air WHERE source = 'unavailable'") ?? 0)
-            let first = try database.integer("SELECT min(t_ms) FROM track")
-            let last = try database.integer("SELECT max(t_ms) FROM track")
-            status.firstTime = first.map(Date.init(milliseconds:))
-            status.lastTime = last.map(Date.init(milliseconds:))
-            status.lastError = try meta("last_error")
-            status.lastErrorAt = try meta("last_error_at")
-            status.lastFixAge = status.lastTime.map { max(0, now.timeIntervalSince($0)) }
+            status.trackRows = Int(try c.integer("SELECT count(*) FROM track") ?? 0)
+            status.airRows = Int(try c.integer("SELECT count(*) FROM air") ?? 0)
+            status.sensorRows = Int(try c.integer("SELECT count(*) FROM sensor") ?? 0)
+            status.segments = Int(try c.integer("SELECT count(*) FROM segment") ?? 0)
+            status.pending = Int(try c.integer("SELECT count(*) FROM air WHERE source = 'pending'") ?? 0)
+            status.unavailable = Int(try c.integer("SELECT count(*) FROM air WHERE source = 'unavailable'") ?? 0)
+            status.firstTime = try c.integer("SELECT min(t_ms) FROM track").map(Date.init(milliseconds:))
+            status.lastTime = try c.integer("SELECT max(t_ms) FROM track").map(Date.init(milliseconds:))
+            status.lastError = try c.meta("last_error")
+            status.lastErrorAt = try c.meta("last_error_at")
             return status
-        } catch let error as LogbookError {
-            throw error
-        } catch let error as SQLiteError {
-            throw .database(url.path, error)
-        } catch {
-            throw .file(url.path, "\(error)")
         }
+        status.lastFixAge = status.lastTime.map { max(0, now.timeIntervalSince($0)) }
+        return status
     }
 }
 

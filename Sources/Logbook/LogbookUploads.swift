@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 
 /// What each upload has forwarded (docs/uploads.md): a cursor per upload and kind of row,
@@ -19,79 +20,77 @@ extension Logbook {
         public var lastSuccessAt: String?
     }
 
-    static let uploadTables = ["track": "track", "sensor": "sensor", "air": "air"]
-
     /// The upload's cursor for `kind` (0: nothing sent yet).
-    public func uploadCursor(_ name: String, kind: String) throws(LogbookError) -> Int64 {
-        do {
-            let query = try statement("SELECT last_id FROM upload WHERE name = ? AND kind = ?")
-            try query.bind([.text(name), .text(kind)])
-            guard try query.step() else { return 0 }
-            let id = query.int(0) ?? 0
-            _ = try? query.step()
-            return id
-        } catch { throw .database(url.path, error) }
+    public func uploadCursor(_ name: String, kind: RowKind) throws(LogbookError) -> Int64 {
+        try with { c throws(SQLiteError) in try Self.cursor(c, name, kind) }
+    }
+
+    static func cursor(_ c: LogbookConnection, _ name: String, _ kind: RowKind) throws(SQLiteError) -> Int64 {
+        try c.integer("SELECT last_id FROM upload WHERE name = ? AND kind = ?", [.text(name), .text(kind.rawValue)])
+            ?? 0
     }
 
     /// Moves the cursor of `kind` to `id` (never back) and counts `sent` and `skipped`
     /// rows, in one transaction.
-    public func advanceUpload(_ name: String, kind: String, to id: Int64, sent: Int, skipped: Int, at time: Date)
+    public func advanceUpload(_ name: String, kind: RowKind, to id: Int64, sent: Int, skipped: Int, at time: Date)
         throws(LogbookError)
     {
-        do {
-            try database.transaction { () throws(SQLiteError) in
-                try statement(
+        try with { c throws(SQLiteError) in
+            try c.database.transaction { () throws(SQLiteError) in
+                try c.run(
                     """
                     INSERT INTO upload (name, kind, last_id) VALUES (?, ?, ?)
                     ON CONFLICT (name, kind) DO UPDATE SET last_id = max(last_id, excluded.last_id)
-                    """
-                ).run([.text(name), .text(kind), .integer(id)])
-                try statement(
+                    """, [.text(name), .text(kind.rawValue), .integer(id)])
+                try c.run(
                     """
                     INSERT INTO upload_state (name, last_success_at, sent, skipped) VALUES (?, ?, ?, ?)
                     ON CONFLICT (name) DO UPDATE SET last_success_at = excluded.last_success_at,
                         sent = sent + excluded.sent, skipped = skipped + excluded.skipped,
                         last_error = CASE WHEN excluded.sent > 0 THEN NULL ELSE last_error END
-                    """
-                ).run([.text(name), .text(LogFields.time(time)), .integer(Int64(sent)), .integer(Int64(skipped))])
+                    """, [.text(name), .text(LogFields.time(time)), .integer(Int64(sent)), .integer(Int64(skipped))])
             }
-        } catch { throw .database(url.path, error) }
+        }
     }
 
     /// Keeps the upload's last error (nil: none now).
     public func recordUploadError(_ name: String, _ message: String, at time: Date) throws(LogbookError) {
-        try run(
-            """
-            INSERT INTO upload_state (name, last_error, last_error_at) VALUES (?, ?, ?)
-            ON CONFLICT (name) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at
-            """, [.text(name), .text(message), .text(LogFields.time(time))])
+        try with { c throws(SQLiteError) in
+            try c.run(
+                """
+                INSERT INTO upload_state (name, last_error, last_error_at) VALUES (?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET last_error = excluded.last_error,
+                    last_error_at = excluded.last_error_at
+                """, [.text(name), .text(message), .text(LogFields.time(time))])
+        }
     }
 
     /// The rows of `kind` above `after`, oldest first, at most `limit`.
-    public func uploadRows(kind: String, after: Int64, limit: Int) throws(LogbookError) -> [OutboxRow] {
-        do {
+    public func uploadRows(kind: RowKind, after: Int64, limit: Int) throws(LogbookError) -> [OutboxRow] {
+        try with { c throws(SQLiteError) in
+            var rows: [OutboxRow] = []
             switch kind {
-            case "track":
-                let query = try statement("\(LogbookRows.trackSelect) WHERE id > ? ORDER BY id LIMIT ?")
+            case .track:
+                let query = try c.statement("\(LogbookRows.trackSelect) WHERE id > ? ORDER BY id LIMIT ?")
                 try query.bind([.integer(after), .integer(Int64(limit))])
-                var rows: [OutboxRow] = []
                 while try query.step() { rows.append(.track(LogbookRows.track(query))) }
-                return rows
-            case "sensor":
-                let query = try statement("\(LogbookRows.sensorSelect) WHERE id > ? ORDER BY id LIMIT ?")
+            case .sensor:
+                let query = try c.statement("\(LogbookRows.sensorSelect) WHERE id > ? ORDER BY id LIMIT ?")
                 try query.bind([.integer(after), .integer(Int64(limit))])
-                var rows: [OutboxRow] = []
                 while try query.step() { rows.append(.sensor(LogbookRows.sensor(query))) }
-                return rows
-            default: return []
+            case .air:
+                let query = try c.statement("\(LogbookRows.airSelect) WHERE id > ? ORDER BY id LIMIT ?")
+                try query.bind([.integer(after), .integer(Int64(limit))])
+                while try query.step() { rows.append(.air(LogbookRows.air(query))) }
             }
-        } catch { throw .database(url.path, error) }
+            return rows
+        }
     }
 
     /// The newest air row whose hour is at or before `time` (the model's air at a position).
     public func air(before time: Date) throws(LogbookError) -> AirRecord? {
-        do {
-            let query = try statement(
+        try with { c throws(SQLiteError) in
+            let query = try c.statement(
                 "\(LogbookRows.airSelect) WHERE hour_s <= ? AND source <> 'pending' ORDER BY hour_s DESC, id DESC LIMIT 1"
             )
             try query.bind([.integer(Int64(time.timeIntervalSince1970.rounded(.down)))])
@@ -99,35 +98,32 @@ extension Logbook {
             let record = LogbookRows.air(query)
             _ = try? query.step()
             return record
-        } catch { throw .database(url.path, error) }
+        }
     }
 
     /// The newest sensor row at most `window` before `time`.
     public func measured(before time: Date, window: TimeInterval) throws(LogbookError) -> SensorRecord? {
-        do {
-            let query = try statement(
+        try with { c throws(SQLiteError) in
+            let query = try c.statement(
                 "\(LogbookRows.sensorSelect) WHERE t_ms <= ? AND t_ms >= ? ORDER BY t_ms DESC, id DESC LIMIT 1")
             try query.bind([.integer(time.milliseconds), .integer(time.addingTimeInterval(-window).milliseconds)])
             guard try query.step() else { return nil }
             let record = LogbookRows.sensor(query)
             _ = try? query.step()
             return record
-        } catch { throw .database(url.path, error) }
+        }
     }
 
     /// What `log status` shows of the upload `name` taking `kinds`.
-    public func uploadStatus(_ name: String, kinds: [String]) throws(LogbookError) -> UploadStatus {
-        do {
+    public func uploadStatus(_ name: String, kinds: [RowKind]) throws(LogbookError) -> UploadStatus {
+        try with { c throws(SQLiteError) in
             var backlog = 0
             for kind in kinds {
-                guard let table = Self.uploadTables[kind] else { continue }
-                let cursor = try uploadCursor(name, kind: kind)
-                let query = try statement("SELECT count(*) FROM \(table) WHERE id > ?")
-                try query.bind([.integer(cursor)])
-                if try query.step() { backlog += Int(query.int(0) ?? 0) }
-                _ = try? query.step()
+                let cursor = try Self.cursor(c, name, kind)
+                backlog += Int(
+                    try c.integer("SELECT count(*) FROM \(kind.rawValue) WHERE id > ?", [.integer(cursor)]) ?? 0)
             }
-            let query = try statement(
+            let query = try c.statement(
                 "SELECT sent, skipped, last_error, last_error_at, last_success_at FROM upload_state WHERE name = ?")
             try query.bind([.text(name)])
             var status = UploadStatus(backlog: backlog, sent: 0, skipped: 0)
@@ -140,12 +136,6 @@ extension Logbook {
                 _ = try? query.step()
             }
             return status
-        } catch let error as LogbookError {
-            throw error
-        } catch let error as SQLiteError {
-            throw .database(url.path, error)
-        } catch {
-            throw .file(url.path, "\(error)")
         }
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// Contract: `isFull` and `isReadOnly` single out the two conditions a field logger must
 /// survive (a full SD card, a file system remounted read-only): the logger reports them
 /// and keeps running, and the next write tries again.
-public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int32
     public var message: String
 
@@ -25,7 +25,7 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 /// Contract: one connection, used from one task at a time (the logbook's writer or a
 /// reader); statements are prepared once and reused; every error comes back as a
 /// ``SQLiteError`` with SQLite's own message. Text is UTF-8; integers 64-bit; reals IEEE.
-public final class SQLiteDatabase: @unchecked Sendable {
+public final class SQLiteDatabase {
     private var handle: OpaquePointer?
     public let path: String
 

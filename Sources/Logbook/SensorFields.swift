@@ -1,35 +1,48 @@
+import FleetWire
 import Foundation
 import Geo
 import Sensors
 
 /// A sensor row's fields in each export format (``LogFields`` has the rules).
 extension LogFields {
+    /// A sensor row's fields, named and ordered by ``SensorField``.
     static func sensorValues(_ r: SensorRecord) -> [(String, Value)] {
+        SensorField.allCases.map { ($0.rawValue, value($0, of: r)) }
+    }
+
+    static func value(_ field: SensorField, of r: SensorRecord) -> Value {
         let v = r.values
-        return [
-            ("id", .text("s\(r.id)")), ("kind", .text("sensor")), ("time", .text(time(r.time))),
-            ("latitude", .number(number(r.coordinate?.latitude))),
-            ("longitude", .number(number(r.coordinate?.longitude))), ("time_source", .text(r.timeSource)),
-            ("model", .text(r.model)), ("serial", .text(r.serial)), ("pm1_0", .number(number(v.pm1_0))),
-            ("pm2_5", .number(number(v.pm2_5))), ("pm4_0", .number(number(v.pm4_0))),
-            ("pm10", .number(number(v.pm10))), ("pm2_5_cf1", .number(number(v.pm2_5CF1))),
-            ("temperature_c", .number(number(v.temperatureC))),
-            ("relative_humidity", .number(number(v.relativeHumidity))),
-            ("samples", .number(String(r.samples))), ("window_s", .number(number(r.windowSeconds))),
-            ("us_aqi", .number(r.usAQI.map(String.init))), ("corrected_pm2_5", .number(number(r.correctedPM2_5))),
-            ("flags", .text(r.flags.joined(separator: " "))), ("segment", .number(r.segment.map(String.init))),
-        ]
+        switch field {
+        case .id: return .text("s\(r.id)")
+        case .kind: return .text(RowKind.sensor.rawValue)
+        case .time: return .text(time(r.time))
+        case .latitude: return .number(number(r.coordinate?.latitude))
+        case .longitude: return .number(number(r.coordinate?.longitude))
+        case .timeSource: return .text(r.timeSource)
+        case .model: return .text(r.model)
+        case .serial: return .text(r.serial)
+        case .pm1_0: return .number(number(v.pm1_0))
+        case .pm2_5: return .number(number(v.pm2_5))
+        case .pm4_0: return .number(number(v.pm4_0))
+        case .pm10: return .number(number(v.pm10))
+        case .pm2_5CF1: return .number(number(v.pm2_5CF1))
+        case .temperature: return .number(number(v.temperatureC))
+        case .humidity: return .number(number(v.relativeHumidity))
+        case .samples: return .number(String(r.samples))
+        case .window: return .number(number(r.windowSeconds))
+        case .usAQI: return .number(r.usAQI.map(String.init))
+        case .correctedPM2_5: return .number(number(r.correctedPM2_5))
+        case .flags: return .text(r.flags.joined(separator: " "))
+        case .segment: return .number(r.segment.map(String.init))
+        }
     }
 
     /// A sensor row's line; without `position` its latitude and longitude are null.
     static func sensorJSON(_ record: SensorRecord, position: Bool = true) -> String {
-        var fields = sensorValues(record)
-        if !position {
-            for index in fields.indices where ["latitude", "longitude"].contains(fields[index].0) {
-                fields[index].1 = .number(nil)
-            }
-        }
-        return json(fields)
+        json(
+            SensorField.allCases.map { field in
+                (field.rawValue, !position && field.position ? .number(nil) : value(field, of: record))
+            })
     }
 
     static let placeholderSensor = SensorRecord(

@@ -48,34 +48,46 @@ extension Logbook {
     @discardableResult
     public func append(_ record: SensorRecord) throws(LogbookError) -> Int64 {
         let v = record.values
-        try run(
-            """
-            INSERT INTO sensor (t_ms, time_source, lat, lon, model, serial, pm1_0, pm2_5, pm4_0, pm10, pm2_5_cf1,
-                                temperature_c, relative_humidity, samples, window_s, us_aqi, corrected_pm2_5, flags,
-                                segment, sent, stored)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .integer(record.time.milliseconds), .text(record.timeSource),
-                .double(record.coordinate?.latitude), .double(record.coordinate?.longitude), .text(record.model),
-                .string(record.serial), .double(v.pm1_0), .real(v.pm2_5), .double(v.pm4_0), .real(v.pm10),
-                .double(v.pm2_5CF1), .double(v.temperatureC), .double(v.relativeHumidity),
-                .integer(Int64(record.samples)), .real(record.windowSeconds), .int(record.usAQI),
-                .double(record.correctedPM2_5), .text(record.flags.joined(separator: " ")),
-                record.segment.map { .integer($0) } ?? nil, .integer(outbox ? 0 : 1), .integer(collector ? 0 : 1),
-            ])
-        return database.lastInsertedRow
+        let (outbox, collector) = (self.outbox, self.collector)
+        return try writing { c throws(SQLiteError) in
+            try c.run(
+                """
+                INSERT INTO sensor (id, t_ms, time_source, lat, lon, model, serial, pm1_0, pm2_5, pm4_0, pm10, pm2_5_cf1,
+                                    temperature_c, relative_humidity, samples, window_s, us_aqi, corrected_pm2_5, flags,
+                                    segment, sent, stored)
+                VALUES (\(LogbookIDs.next(.sensor)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(record.time.milliseconds), .text(record.timeSource),
+                    .double(record.coordinate?.latitude), .double(record.coordinate?.longitude), .text(record.model),
+                    .string(record.serial), .double(v.pm1_0), .real(v.pm2_5), .double(v.pm4_0), .real(v.pm10),
+                    .double(v.pm2_5CF1), .double(v.temperatureC), .double(v.relativeHumidity),
+                    .integer(Int64(record.samples)), .real(record.windowSeconds), .int(record.usAQI),
+                    .double(record.correctedPM2_5), .text(record.flags.joined(separator: " ")),
+                    record.segment.map { .integer($0) } ?? nil, .integer(outbox ? 0 : 1), .integer(collector ? 0 : 1),
+                ])
+            return c.database.lastInsertedRow
+        }
     }
 
     /// The sensor rows in `window`, in time order, one at a time.
     public func sensorRecords(in window: LogWindow) throws(LogbookError) -> SensorCursor {
-        do {
-            let query = try statement("\(LogbookRows.sensorSelect) WHERE t_ms >= ? AND t_ms < ? ORDER BY t_ms, id")
-            try query.bind([
-                .integer(window.since?.milliseconds ?? Int64.min), .integer(window.until?.milliseconds ?? Int64.max),
-            ])
-            return SensorCursor(query: query, path: url.path)
-        } catch { throw .database(url.path, error) }
+        let query = try cursor(
+            "\(LogbookRows.sensorSelect) WHERE t_ms >= ? AND t_ms < ? ORDER BY t_ms, id",
+            [.integer(window.since?.milliseconds ?? Int64.min), .integer(window.until?.milliseconds ?? Int64.max)])
+        return SensorCursor(query: query, path: url.path)
+    }
+
+    /// The newest sensor row, if any.
+    public func latestSensorRecord() throws(LogbookError) -> SensorRecord? {
+        try with { c throws(SQLiteError) in
+            let query = try c.statement("\(LogbookRows.sensorSelect) ORDER BY t_ms DESC, id DESC LIMIT 1")
+            try query.bind([])
+            guard try query.step() else { return nil }
+            let row = LogbookRows.sensor(query)
+            _ = try? query.step()
+            return row
+        }
     }
 
     /// Hourly means of measured PM2.5 over the 12 hours before `now`, newest first (nil

@@ -50,12 +50,18 @@ public struct Backoff: Sendable, Equatable {
         return min(pause, cap)
     }
 
+    /// ``pause(afterFailures:)`` with the jitter applied (`random` is a uniform number in
+    /// 0..<1; without `jitter` it changes nothing).
+    public func delay(afterFailures count: Int, random: Double = 1) -> Duration {
+        let pause = pause(afterFailures: count)
+        return jitter ? pause / 2 + pause / 2 * min(max(random, 0), 1) : pause
+    }
+
     /// One more failure: the pause before the next attempt. `server` is what the server
     /// asked for, if anything; `random` a uniform number in 0..<1 for the jitter.
     public mutating func failed(server: Duration? = nil, random: Double = 1) -> Duration {
         failures += 1
-        var pause = pause(afterFailures: failures)
-        if jitter { pause = pause / 2 + pause / 2 * min(max(random, 0), 1) }
+        let pause = delay(afterFailures: failures, random: random)
         guard let server else { return pause }
         let honoured = min(max(server, .zero), longestHonoured)
         return serverDecides ? honoured : max(pause, honoured)

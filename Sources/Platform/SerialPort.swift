@@ -102,9 +102,10 @@ public final class SerialPort {
     }
 
     /// The bytes that arrive until `deadline` once some have arrived (the rest of a burst
-    /// is read at once), or none when the deadline passes first.
-    public func read(until deadline: ContinuousClock.Instant) throws(Failure) -> [UInt8] {
-        guard try wait(for: Int16(POLLIN), until: deadline) else { return [] }
+    /// is read at once), or none when the deadline passes first — or `stop` is set (the
+    /// reading was cancelled: the caller looks at it, at once).
+    public func read(until deadline: ContinuousClock.Instant, stop: StopSignal? = nil) throws(Failure) -> [UInt8] {
+        guard try wait(for: Int16(POLLIN), until: deadline, stop: stop) else { return [] }
         var buffer = [UInt8](repeating: 0, count: 512)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -117,7 +118,9 @@ public final class SerialPort {
     }
 
     /// True when the descriptor is ready for `events` before `deadline`.
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(Failure) -> Bool {
+    private func wait(for events: Int16, until deadline: ContinuousClock.Instant, stop: StopSignal? = nil)
+        throws(Failure) -> Bool
+    {
         while true {
             let left = deadline - ContinuousClock.now
             let milliseconds =
@@ -127,8 +130,13 @@ public final class SerialPort {
                     min(
                         left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000
                     ))
-            var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let ready = poll(&entry, 1, milliseconds)
+            var entries = [
+                pollfd(fd: descriptor, events: events, revents: 0),
+                pollfd(fd: stop?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&entries, 2, milliseconds)
+            let entry = entries[0]
+            if entries[1].revents & Int16(POLLIN) != 0 { return false }
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .fromErrno(path)

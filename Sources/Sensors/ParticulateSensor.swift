@@ -1,6 +1,5 @@
 import Foundation
 import Platform
-import Synchronization
 
 /// Something that measures the air where the device is, as ``LocationProvider`` is
 /// something that says where it is: one reading per call.
@@ -34,23 +33,14 @@ public struct SerialSensor: ParticulateSensor {
     public var model: SensorModel { plan.model }
 
     public func read() async throws(SensorFailure) -> SensorSample {
-        let cancelled = CancelFlag()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<SensorSample, SensorFailure>, Never>) in
-                let plan = self.plan
-                let thread = Thread { continuation.resume(returning: Self.run(plan, cancelled: cancelled)) }
-                thread.name = "airloc-sensor"
-                thread.start()
-            }
-        } onCancel: {
-            cancelled.set()
-        }
-        return try result.get()
+        let plan = self.plan
+        // A cancellation sets the signal, which wakes the read at once: the cycle then puts
+        // an answering sensor to sleep on its way out.
+        return try await BlockingWork.run("airloc-sensor") { stop in Self.run(plan, cancelled: stop) }.get()
     }
 
     /// The cycle against the port, until it has an outcome.
-    static func run(_ plan: SensorCycle.Plan, cancelled: CancelFlag) -> Result<SensorSample, SensorFailure> {
+    static func run(_ plan: SensorCycle.Plan, cancelled: StopSignal) -> Result<SensorSample, SensorFailure> {
         let port: SerialPort
         do { port = try SerialPort(path: plan.device, baud: plan.model.baud) } catch {
             return .failure(SensorFailure(error))
@@ -67,7 +57,7 @@ public struct SerialSensor: ParticulateSensor {
                     continue
                 }
                 let deadline = action.next ?? .now + .seconds(1)
-                let bytes = try port.read(until: deadline)
+                let bytes = try port.read(until: deadline, stop: cancelled)
                 var next = SensorCycle.Action(next: deadline)
                 for frame in decoder.feed(bytes) {
                     next = cycle.received(frame, at: .now)
@@ -97,12 +87,4 @@ extension SensorFailure {
         }
         self = .device(path, reason: error.description, kind: kind)
     }
-}
-
-/// Set once from any thread (a task's cancellation), read by the sensor's thread.
-final class CancelFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -17,34 +18,33 @@ public enum PickerEvent: Sendable {
 /// Reads the terminal on a thread of its own and turns bytes into ``PickerEvent``s.
 ///
 /// Contract: blocking reads never run on Swift's cooperative threads (the online search
-/// needs them, and a Raspberry Pi may have only one); the thread wakes at least every
-/// 100 ms to notice ``stop()`` and SIGWINCH, and reads nothing after ``stop()`` returns
-/// plus one poll interval. A lone Esc is reported after 40 ms without a following byte.
-public final class KeyReader: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
-
-    private var isStopped: Bool { lock.withLock { stopped } }
+/// needs them, and a Raspberry Pi may have only one: ``BlockingWork``); ``stop()`` wakes
+/// the reader at once, and it reads nothing after; it looks for SIGWINCH every 100 ms. A
+/// lone Esc is reported after 40 ms without a following byte.
+public final class KeyReader: Sendable {
+    private let stopping = StopSignal()
 
     public init() {}
 
     public func start(_ events: AsyncStream<PickerEvent>.Continuation) {
-        let thread = Thread { [self] in self.loop(events) }
-        thread.name = "airloc-keys"
-        thread.start()
+        Task { await BlockingWork.run("airloc-keys") { _ in self.loop(events) } }
     }
 
-    public func stop() { lock.withLock { stopped = true } }
+    public func stop() { stopping.set() }
 
     private func loop(_ events: AsyncStream<PickerEvent>.Continuation) {
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 512)
-        while !isStopped {
-            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, decoder.isWaiting ? 40 : 100)
+        while !stopping.isSet {
+            var descriptors = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopping.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            // A window change is a signal, seen through a flag: looked at every 100 ms.
+            let ready = poll(&descriptors, 2, decoder.isWaiting ? 40 : 100)
             if RawTerminal.takeWindowChange() { events.yield(.resize) }
-            guard !isStopped else { return }
-            if ready > 0 {
+            guard descriptors[1].revents == 0 else { return }
+            if ready > 0 && descriptors[0].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
                 if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
                 guard count > 0 else {

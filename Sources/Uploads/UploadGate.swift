@@ -1,3 +1,5 @@
+import Platform
+
 /// When an upload may send its next request: paced after a success, backing off after a
 /// failure retrying can fix, stopped after one it cannot.
 ///
@@ -5,19 +7,24 @@
 /// is tested on a manual clock):
 /// - After ``accepted(at:)`` the next request waits `pace` (a server's fair use).
 /// - After ``retry(after:at:)`` (429, 5xx, no answer) it waits the server's Retry-After
-///   when it gave one (at most an hour), else 5 s doubling per failure in a row, to 10
-///   minutes: a server that is down is asked rarely, never in a storm.
+///   when it gave one (at most an hour), else ``backoff``'s pause: 5 s doubling per
+///   failure in a row, to 10 minutes — a server that is down is asked rarely, never in a
+///   storm.
 /// - After ``refused(_:)`` (bad credentials, an unknown box or device) it never sends
 ///   again: ``stopped`` says why.
 public struct UploadGate: Sendable {
     private enum State: Sendable {
         case ready(at: ContinuousClock.Instant?)
-        case backingOff(until: ContinuousClock.Instant, failures: Int)
+        case backingOff(until: ContinuousClock.Instant)
         case stopped(String)
     }
 
     private var state = State.ready(at: nil)
     public let pace: Duration
+    /// The uploads' back-off: 5 s doubling to 10 minutes; a server's Retry-After decides
+    /// when it gives one, up to an hour.
+    private var backoff = Backoff(
+        first: .seconds(5), cap: longestPause, longestHonoured: .seconds(3600), serverDecides: true)
     public static let longestPause = Duration.seconds(600)
 
     public init(pace: Duration) { self.pace = pace }
@@ -26,7 +33,7 @@ public struct UploadGate: Sendable {
     public func next(after now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         switch state {
         case .ready(let at): return max(now, at ?? now)
-        case .backingOff(let until, _): return max(now, until)
+        case .backingOff(let until): return max(now, until)
         case .stopped: return nil
         }
     }
@@ -37,13 +44,11 @@ public struct UploadGate: Sendable {
     }
 
     /// Failures in a row so far.
-    public var failures: Int {
-        if case .backingOff(_, let failures) = state { return failures }
-        return 0
-    }
+    public var failures: Int { backoff.failures }
 
     public mutating func accepted(at now: ContinuousClock.Instant) {
         guard stopped == nil else { return }
+        backoff.succeeded()
         state = .ready(at: now + pace)
     }
 
@@ -51,13 +56,9 @@ public struct UploadGate: Sendable {
     @discardableResult
     public mutating func retry(after serverSays: Duration?, at now: ContinuousClock.Instant) -> Duration {
         guard stopped == nil else { return .zero }
-        let count = failures + 1
-        let doubling = Duration.seconds(5) * (1 << min(count - 1, 7))
-        let pause = min(
-            serverSays.map { min($0, .seconds(3600)) } ?? doubling,
-            serverSays == nil ? Self.longestPause : .seconds(3600))
-        state = .backingOff(until: now + max(pause, pace), failures: count)
-        return max(pause, pace)
+        let pause = max(backoff.failed(server: serverSays), pace)
+        state = .backingOff(until: now + pause)
+        return pause
     }
 
     public mutating func refused(_ reason: String) { state = .stopped(reason) }

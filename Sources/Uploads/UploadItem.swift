@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 import Geo
 import Logbook
@@ -16,7 +17,7 @@ public struct UploadItem: Sendable {
     }
 
     public var row: Row
-    public var kind: String
+    public var kind: RowKind
     public var id: Int64
     public var time: Date
     public var place: Coordinate?
@@ -28,11 +29,11 @@ public struct UploadItem: Sendable {
         let coordinate: Coordinate?
         switch row {
         case .position(let point, _, _):
-            (kind, id, time, coordinate) = ("track", point.id, point.time, point.coordinate)
+            (kind, id, time, coordinate) = (.track, point.id, point.time, point.coordinate)
             accuracy = point.accuracy
             altitude = point.altitude
         case .measured(let reading):
-            (kind, id, time, coordinate) = ("sensor", reading.id, reading.time, reading.coordinate)
+            (kind, id, time, coordinate) = (.sensor, reading.id, reading.time, reading.coordinate)
         }
         switch plan.position {
         case .exact: place = coordinate

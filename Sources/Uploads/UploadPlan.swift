@@ -1,11 +1,53 @@
 import Airloc
+import FleetWire
 import Foundation
+import Logbook
+import MQTT
 import Platform
 
 /// Why an `[upload.NAME]` section cannot work as written, in the section's words.
 public struct UploadSetupError: Error, Sendable, CustomStringConvertible, Equatable {
-    public var description: String
-    init(_ name: String, _ problem: String) { description = "[upload.\(name)] \(problem)" }
+    public enum Problem: Sendable, Equatable {
+        /// No `type`.
+        case noType
+        /// A key the type needs is missing: what to add, in the section's words.
+        case needs(String)
+        /// `url` has the wrong scheme for the type: the scheme it must have.
+        case scheme(String)
+        /// The credentials file cannot be used.
+        case credentials(path: String, SecretFile.Problem)
+        /// The device id cannot be kept in the state directory.
+        case deviceID(String)
+        /// The logbook cannot be opened for the upload.
+        case logbook(LogbookError)
+        /// The broker connection cannot be made.
+        case mqtt(MQTTError)
+    }
+
+    public var name: String
+    public var problem: Problem
+
+    init(_ name: String, _ problem: Problem) {
+        self.name = name
+        self.problem = problem
+    }
+
+    public var description: String {
+        let text: String
+        switch problem {
+        case .noType:
+            text = "has no type: one of \(UploadSettings.Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .needs(let what): text = "needs \(what)"
+        case .scheme(let scheme): text = "url must be \(scheme)"
+        case .credentials(let path, let problem):
+            let advice = { if case .readableByOthers = problem { return ": chmod 600 \(path)" } else { return "" } }()
+            text = "credentials-file \(path): \(problem)\(advice)"
+        case .deviceID(let reason): text = "cannot keep the device id: \(reason)"
+        case .logbook(let error): text = "cannot open the logbook: \(error)"
+        case .mqtt(let error): text = "MQTT: \(error)"
+        }
+        return "[upload.\(name)] \(text)"
+    }
 }
 
 /// One upload as it will run: its section checked for its type, its secret read.
@@ -38,7 +80,7 @@ public struct UploadPlan: Sendable {
     /// For owntracks-mqtt without a url of its own: the `[mqtt]` broker and credentials.
     public var mqtt: MQTTSettings
 
-    public var kinds: [String] { type.rows }
+    public var kinds: [RowKind] { type.rows }
 
     /// The plans of every `[upload.NAME]`, or the first section that cannot work.
     public static func plans(_ settings: Settings, deviceID: String) throws(UploadSetupError) -> [UploadPlan] {
@@ -49,42 +91,38 @@ public struct UploadPlan: Sendable {
 
     public init(_ upload: UploadSettings, settings: Settings, deviceID: String) throws(UploadSetupError) {
         let name = upload.name
-        guard let type = upload.type else {
-            throw UploadSetupError(
-                name, "has no type: one of \(UploadSettings.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        guard let type = upload.type else { throw UploadSetupError(name, .noType) }
         var url = upload.url
         if type == .owntracksMQTT, url == nil { url = settings.mqtt.url }
         guard let url else {
             throw UploadSetupError(
-                name, type == .owntracksMQTT ? "needs url, or [mqtt] url to publish through" : "needs url")
+                name, .needs(type == .owntracksMQTT ? "url, or [mqtt] url to publish through" : "url"))
         }
         let isBroker = MQTTSettings.broker(url) != nil
         guard isBroker == (type == .owntracksMQTT) else {
-            throw UploadSetupError(name, type == .owntracksMQTT ? "url must be mqtt(s)://" : "url must be http(s)://")
+            throw UploadSetupError(name, .scheme(type == .owntracksMQTT ? "mqtt(s)://" : "http(s)://"))
         }
         if type == .owntracksMQTT || type == .owntracksHTTP {
             guard upload.user != nil, upload.device != nil else {
-                throw UploadSetupError(name, "needs user and device (OwnTracks' owntracks/<user>/<device>)")
+                throw UploadSetupError(name, .needs("user and device (OwnTracks' owntracks/<user>/<device>)"))
             }
         }
         if type == .openSenseMap {
-            guard upload.box != nil else { throw UploadSetupError(name, "needs box (the openSenseMap box id)") }
+            guard upload.box != nil else { throw UploadSetupError(name, .needs("box (the openSenseMap box id)")) }
             guard !upload.sensors.isEmpty else {
-                throw UploadSetupError(name, "needs a sensor id per value, e.g. sensor-pm2_5 and sensor-pm10")
+                throw UploadSetupError(name, .needs("a sensor id per value, e.g. sensor-pm2_5 and sensor-pm10"))
             }
             guard upload.credentialsFile != nil else {
-                throw UploadSetupError(name, "needs credentials-file (the box's access token, mode 0600)")
+                throw UploadSetupError(name, .needs("credentials-file (the box's access token, mode 0600)"))
             }
         }
         if type == .owntracksHTTP, upload.credentialsFile == nil {
-            throw UploadSetupError(name, "needs credentials-file (the Recorder's password, mode 0600)")
+            throw UploadSetupError(name, .needs("credentials-file (the Recorder's password, mode 0600)"))
         }
         var secret: String?
         if let file = upload.credentialsFile {
             do { secret = try SecretFile.read(file) } catch {
-                let advice = { if case .readableByOthers = error { return ": chmod 600 \(file)" } else { return "" } }()
-                throw UploadSetupError(name, "credentials-file \(file): \(error)\(advice)")
+                throw UploadSetupError(name, .credentials(path: file, error))
             }
         }
         self.name = name

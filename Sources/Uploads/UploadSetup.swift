@@ -1,33 +1,33 @@
 import Airloc
-import Fleet
+import FleetWire
 import Foundation
 import Logbook
+import MQTT
 import Platform
 import Web
 
 extension Uploader {
     /// The uploaders of every `[upload.NAME]`, each reading `logbook`'s file through a
-    /// connection of its own; owntracks-mqtt ones with their broker connection started.
-    /// Throws the first section that cannot work (exit 78). The device id (Traccar's and
-    /// sensor.community's default) is the one kept in the state directory.
+    /// connection of its own and waking on its ``Logbook/changes``; owntracks-mqtt ones
+    /// with their broker connection (a service to run in the same group). Throws the first
+    /// section that cannot work (exit 78). The device id (Traccar's and sensor.community's
+    /// default) is the one kept in the state directory.
     public static func make(
-        settings: Settings, logbook: Logbook, sender: any HTTPSender = NetworkTransport(),
-        notify: @escaping @Sendable (String) -> Void
+        settings: Settings, logbook: Logbook, sender: any HTTPSender = NetworkTransport()
     ) throws(UploadSetupError) -> [Uploader] {
         guard !settings.uploads.isEmpty else { return [] }
         let deviceID: String
         do { deviceID = try DeviceIdentity.id(stateDirectory: settings.directories.state) } catch {
-            throw UploadSetupError(settings.uploads[0].name, "cannot keep the device id: \(error)")
+            throw UploadSetupError(settings.uploads[0].name, .deviceID("\(error)"))
         }
         var uploaders: [Uploader] = []
         for plan in try UploadPlan.plans(settings, deviceID: deviceID) {
             let own: Logbook
-            do { own = try Logbook(url: logbook.url) } catch {
-                throw UploadSetupError(plan.name, "cannot open the logbook: \(error)")
-            }
+            do { own = try Logbook(url: logbook.url) } catch { throw UploadSetupError(plan.name, .logbook(error)) }
             let broker =
                 plan.type == .owntracksMQTT ? try connection(plan, settings: settings, deviceID: deviceID) : nil
-            uploaders.append(Uploader(plan: plan, logbook: own, sender: sender, broker: broker, notify: notify))
+            uploaders.append(
+                Uploader(plan: plan, logbook: own, sender: sender, broker: broker, changes: logbook.changes))
         }
         return uploaders
     }
@@ -35,29 +35,27 @@ extension Uploader {
     /// owntracks-mqtt's broker: its own `url` with `user` and the credentials file's
     /// password, or `[mqtt]`'s broker and credentials; a persistent session of its own.
     static func connection(_ plan: UploadPlan, settings: Settings, deviceID: String) throws(UploadSetupError)
-        -> MQTTConnection
+        -> any MQTTClient
     {
         guard let broker = MQTTSettings.broker(plan.url) else {
-            throw UploadSetupError(plan.name, "url is not mqtt(s)://")
+            throw UploadSetupError(plan.name, .scheme("mqtt(s)://"))
         }
         let clientID = "airloc-\(deviceID)-\(plan.name)".filter { $0.isLetter || $0.isNumber || $0 == "-" }
-        var options: MQTTConnection.Options
+        var options: MQTTOptions
         if plan.url == settings.mqtt.url {
-            do { options = try MQTTConnection.Options(settings: settings, broker: broker, clientID: clientID) } catch {
-                throw UploadSetupError(plan.name, "\(error)")
+            do { options = try MQTTOptions(settings: settings.mqtt, broker: broker, clientID: clientID) } catch {
+                throw UploadSetupError(plan.name, .needs("a readable [mqtt] password-file (\(error))"))
             }
         } else {
-            options = MQTTConnection.Options(host: broker.host, port: broker.port, clientID: clientID)
+            options = MQTTOptions(host: broker.host, port: broker.port, clientID: clientID)
             options.tls = broker.tls
             options.username = plan.secret == nil ? nil : plan.user
             options.password = plan.secret
         }
         options.inFlight = 10
-        do {
-            let connection = try MQTTConnection(options: options)
-            try connection.start()
-            return connection
-        } catch { throw UploadSetupError(plan.name, "MQTT: \(error)") }
+        do { return try MQTT.client(options, name: "mqtt.upload.\(plan.name)") } catch {
+            throw UploadSetupError(plan.name, .mqtt(error))
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 import Airloc
-import Fleet
+import FleetWire
 import Foundation
 import Logbook
+import MQTT
 import Platform
 import Web
 
@@ -15,72 +16,92 @@ import Web
 ///   again, nothing more.
 /// - Paced and backed off by ``UploadGate``; rows a server refuses for themselves are
 ///   skipped and counted (``UploadVerdict``); the last error is kept in the logbook.
-/// - ``run()`` returns the refusal that stopped it (bad credentials, an unknown box),
-///   with whether it came on the first request of the run, nil when cancelled.
-public struct Uploader: Sendable {
+/// - As a ``Service`` it wakes for the logger's new rows (``LogbookChanges``) and for the
+///   gate's next moment, never on a timer of its own. A refusal of the run's first
+///   request ends it with a ``ServiceFailure`` (a configuration matter, exit 78); a later
+///   one stops only this upload, which then waits for the stop.
+public struct Uploader: Service {
     public struct Stop: Sendable, Equatable {
         public var reason: String
         /// The first request of the run was refused: a configuration matter (exit 78).
         public var atStart: Bool
     }
 
+    public var name: String { "upload.\(plan.name)" }
     public let plan: UploadPlan
     public let logbook: Logbook
     public let sender: any HTTPSender
-    public let broker: MQTTConnection?
+    /// owntracks-mqtt's broker connection (a service of the same group).
+    public let broker: (any MQTTClient)?
     public var time: any TimeSource
-    public var notify: @Sendable (String) -> Void
+    public var changes: LogbookChanges?
+    public var notify: @Sendable (ServiceNotice) -> Void = { _ in }
     public var timeout: Duration = .seconds(15)
     private var gate: UploadGate
+    /// The batch whose first requests the server took before one failed, and how many:
+    /// the retry sends only the rest (a sensor.community reading is two pushes, and the
+    /// first must not be counted twice).
+    private var delivered: (kind: RowKind, last: Int64, requests: Int)?
     private var answered = false
     private var lastError: String?
+    private let acknowledgements: BrokerAcknowledgements?
 
     public init(
-        plan: UploadPlan, logbook: Logbook, sender: any HTTPSender, broker: MQTTConnection? = nil,
-        time: any TimeSource = SystemTime(), notify: @escaping @Sendable (String) -> Void = { _ in }
+        plan: UploadPlan, logbook: Logbook, sender: any HTTPSender, broker: (any MQTTClient)? = nil,
+        time: any TimeSource = SystemTime(), changes: LogbookChanges? = nil
     ) {
         self.plan = plan
         self.logbook = logbook
         self.sender = sender
         self.broker = broker
         self.time = time
-        self.notify = notify
+        self.changes = changes
         gate = UploadGate(pace: plan.pace)
+        acknowledgements = broker.map(BrokerAcknowledgements.init)
     }
 
-    /// Sends until cancelled, looking for new rows every second; the refusal that stopped
-    /// it, nil when cancelled.
-    public mutating func run() async -> Stop? {
-        defer { broker?.close() }
-        while !Task.isCancelled {
-            switch await step() {
-            case .stopped(let stop): return stop
-            case .idle: try? await time.sleep(for: .seconds(1))
+    private enum Input: Sendable, Equatable { case rowsChanged, due, stop }
+
+    public func run(_ context: ServiceContext) async throws(ServiceFailure) {
+        let inbox = Mailbox<Input>()
+        defer { inbox.close() }
+        if let changes { inbox.forward(changes.updates()) { _ in .rowsChanged } }
+        context.whenStopping { inbox.send(.stop) }
+        let listening = acknowledgements.map { waiter in Task { await waiter.listen() } }
+        defer { listening?.cancel() }
+        var uploader = self
+        uploader.notify = context.notify
+        var inputs = inbox.messages.makeAsyncIterator()
+        while !context.isStopping {
+            var wake: Mailbox<Input>.Timer?
+            switch await uploader.step() {
             case .worked: continue
+            case .stopped(let stop):
+                if stop.atStart {
+                    throw ServiceFailure(
+                        service: name, kind: .configuration, message: "[upload.\(plan.name)] \(stop.reason)",
+                        remedy: .check("[upload.\(plan.name)]"))
+                }
+                await context.stopRequested()
+                return
+            case .wait(let pause): wake = inbox.wake(after: pause, on: uploader.time, with: .due)
+            case .idle: break
             }
-        }
-        return nil
-    }
-
-    /// The upload as ``LoggingService`` runs it: until cancelled; a refusal of the run's
-    /// first request is returned (it ends the run, exit 78), a later one only stops this
-    /// upload (the logger goes on).
-    public var service: @Sendable () async -> String? {
-        let start = self
-        return {
-            var uploader = start
-            guard let stop = await uploader.run(), stop.atStart else { return nil }
-            return "[upload.\(uploader.plan.name)] \(stop.reason)"
+            // Nothing to send before this: new rows, the gate's moment, or the stop.
+            guard let input = await inputs.next(), input != .stop else { return }
+            wake?.cancel()
         }
     }
 
-    /// Sends until nothing is left to send (or a refusal stops it): a backlog drained.
+    /// Sends until nothing is left to send (or a refusal stops it), waiting out the gate
+    /// on `time`: a backlog drained.
     public mutating func drain() async -> Stop? {
         while !Task.isCancelled {
             switch await step() {
             case .stopped(let stop): return stop
             case .idle: return nil
             case .worked: continue
+            case .wait(let pause): try? await time.sleep(for: pause)
             }
         }
         return nil
@@ -89,29 +110,31 @@ public struct Uploader: Sendable {
     enum Step {
         case worked
         case idle
+        /// The gate's next moment is this far off.
+        case wait(Duration)
         case stopped(Stop)
     }
 
-    /// One request (or the wait before it), or idle when nothing is after the cursor.
+    /// One request, or what keeps it from going now.
     mutating func step() async -> Step {
         guard let next = gate.next(after: time.now) else {
             return .stopped(Stop(reason: gate.stopped ?? "stopped", atStart: !answered))
         }
         let wait = next - time.now
-        if wait > .zero {
-            try? await time.sleep(for: wait)
-            return .worked
-        }
+        if wait > .zero { return .wait(wait) }
         do {
             guard let batch = try nextBatch() else { return .idle }
-            switch await send(batch.items) {
+            let already = delivered.flatMap { $0.kind == batch.kind && $0.last == batch.last ? $0.requests : nil } ?? 0
+            let (verdict, accepted) = await send(batch.items, skipping: already)
+            delivered = verdict == .accepted ? nil : (batch.kind, batch.last, already + accepted)
+            switch verdict {
             case .accepted:
                 answered = true
                 gate.accepted(at: time.now)
                 try logbook.advanceUpload(
                     plan.name, kind: batch.kind, to: batch.last, sent: batch.items.count, skipped: batch.stale,
                     at: time.date)
-                if lastError != nil { notify("[upload.\(plan.name)] sending again") }
+                if lastError != nil { say(.info("sending again", from: name)) }
                 lastError = nil
             case .rejected(let reason):
                 answered = true
@@ -120,36 +143,44 @@ public struct Uploader: Sendable {
                     plan.name, kind: batch.kind, to: batch.last, sent: 0, skipped: batch.items.count + batch.stale,
                     at: time.date)
                 try logbook.recordUploadError(plan.name, "rows \(batch.range) refused: \(reason)", at: time.date)
-                notify("[upload.\(plan.name)] the server refused rows \(batch.range): \(reason); skipped")
+                say(.warning("the server refused rows \(batch.range): \(reason); skipped", from: name))
             case .retry(let after, let reason):
                 let pause = gate.retry(after: after, at: time.now)
                 try logbook.recordUploadError(plan.name, reason, at: time.date)
                 if reason != lastError {
-                    notify("[upload.\(plan.name)] \(reason); trying again in \(Int(pause.seconds)) s (the rows wait)")
+                    say(.warning("\(reason); trying again in \(Int(pause.seconds)) s (the rows wait)", from: name))
                 }
                 lastError = reason
             case .refused(let reason):
                 gate.refused(reason)
                 try logbook.recordUploadError(plan.name, reason, at: time.date)
-                notify("[upload.\(plan.name)] \(reason); stopped (retrying cannot help)")
+                say(.error("\(reason); stopped (retrying cannot help)", from: name))
             }
         } catch {
-            notify("[upload.\(plan.name)] \(error)")
-            try? await time.sleep(for: .seconds(5))
+            // The logbook could not be read or written: said, and tried again after the gate's pause.
+            say(.error("\(error)", from: name))
+            gate.retry(after: nil, at: time.now)
         }
         return .worked
     }
 
+    private func say(_ notice: ServiceNotice) {
+        // "[upload.home] sending again": the section, as the journal has always said it.
+        var notice = notice
+        notice.message = "[upload.\(plan.name)] \(notice.message)"
+        notice.source = nil
+        notify(notice)
+    }
+
     struct Batch {
-        var kind: String
+        var kind: RowKind
         var items: [UploadItem]
         /// Rows too old to send (`max-age`), passed over.
         var stale: Int
         var last: Int64
         var range: String {
-            let letter = kind == "track" ? "t" : "s"
-            guard let first = items.first?.id else { return "\(letter)\(last)" }
-            return first == last ? "\(letter)\(last)" : "\(letter)\(first)-\(letter)\(last)"
+            guard let first = items.first?.id else { return kind.id(last) }
+            return first == last ? kind.id(last) : "\(kind.id(first))-\(kind.id(last))"
         }
     }
 
@@ -182,12 +213,14 @@ public struct Uploader: Sendable {
         return nil
     }
 
-    /// Sends what `items` make; the first failure decides.
-    func send(_ items: [UploadItem]) async -> UploadVerdict {
+    /// Sends what `items` make, but the first `skipping` requests (taken already); the first
+    /// failure decides. Returns the verdict and how many requests the server took.
+    func send(_ items: [UploadItem], skipping: Int = 0) async -> (UploadVerdict, accepted: Int) {
         let messages =
             plan.type == .openSenseMap || plan.type == .sensorCommunity
             ? MeasuredFormats.outgoing(items, plan: plan) : PositionFormats.outgoing(items, plan: plan)
-        for message in messages {
+        var accepted = 0
+        for message in messages.dropFirst(skipping) {
             let verdict: UploadVerdict
             switch message {
             case .http(let request):
@@ -196,25 +229,13 @@ public struct Uploader: Sendable {
                     verdict = UploadVerdict.judge(answer, type: plan.type.rawValue, now: time.date)
                 } catch { verdict = .retry(after: nil, "\(error)") }
             case .mqtt(let topic, let payload):
-                verdict = await publish(topic, payload)
+                guard let acknowledgements else { return (.refused("no broker to publish to"), accepted) }
+                verdict = await acknowledgements.publish(
+                    topic, payload, timeout: timeout, time: time, section: "[upload.\(plan.name)]")
             }
-            if verdict != .accepted { return verdict }
+            if verdict != .accepted { return (verdict, accepted) }
+            accepted += 1
         }
-        return .accepted
-    }
-
-    /// Publishes on the upload's broker and waits for its PUBACK.
-    func publish(_ topic: String, _ payload: String) async -> UploadVerdict {
-        guard let broker else { return .refused("no broker to publish to") }
-        if broker.credentialsRefused { return .refused(broker.lastError ?? "the broker refused the credentials") }
-        guard broker.isConnected else { return .retry(after: nil, broker.lastError ?? "not connected to the broker") }
-        let mid: Int32
-        do { mid = try broker.publish(topic, payload) } catch { return .retry(after: nil, "\(error)") }
-        let end = time.now + timeout
-        while time.now < end {
-            if broker.takeAcknowledged().contains(mid) { return .accepted }
-            try? await time.sleep(for: .milliseconds(10))
-        }
-        return .retry(after: nil, "the broker did not acknowledge within \(Int(timeout.seconds)) s")
+        return (.accepted, accepted)
     }
 }

@@ -45,34 +45,3 @@ public struct HTTPAnswer: Sendable, Equatable {
 public protocol HTTPSender: Sendable {
     func send(_ request: HTTPRequest, service: String, timeout: Duration) async throws(WebError) -> HTTPAnswer
 }
-
-/// The first of several outcomes to arrive; whoever awaits ``value`` gets it, later ones
-/// are dropped. Resumes its waiter exactly once.
-final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var settled: Value?
-    private var waiter: CheckedContinuation<Value, Never>?
-
-    func settle(_ value: Value) {
-        let resume: CheckedContinuation<Value, Never>? = lock.withLock {
-            guard settled == nil else { return nil }
-            settled = value
-            defer { waiter = nil }
-            return waiter
-        }
-        resume?.resume(returning: value)
-    }
-
-    var value: Value {
-        get async {
-            await withCheckedContinuation { continuation in
-                let ready: Value? = lock.withLock {
-                    if let settled { return settled }
-                    waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
-}

@@ -36,29 +36,18 @@ public struct NetworkTransport: HTTPTransport, HTTPSender {
                 url: message.url.absoluteString, timeoutMilliseconds: Int((seconds * 1000).rounded(.up)),
                 maximumBody: maximumBody, headers: message.headers, body: message.body)
         else { throw .unreachable(service: service, reason: "out of memory") }
-        let outcome = FirstOutcome<Result<HTTPAnswer, WebError>>()
         // libcurl blocks: on a thread of its own, never on the cooperative pool, which a
-        // few slow requests would otherwise starve.
-        let thread = Thread {
+        // few slow requests would otherwise starve. The hard deadline races the request
+        // (libcurl keeps its own; this one holds even if that one slipped), and a
+        // cancellation ends the transfer at once.
+        let result = await BlockingWork.run(
+            "airloc-web", deadline: timeout + .milliseconds(250),
+            late: { .failure(WebError.timedOut(service: service, seconds: seconds)) },
+            interrupt: { request.cancel() }
+        ) { _ in
             request.perform()
-            outcome.settle(request.result(service: service, seconds: seconds))
+            return request.result(service: service, seconds: seconds)
         }
-        thread.start()
-        // The hard deadline races the request without waiting for it (libcurl keeps its
-        // own, this one holds even if that one slipped).
-        let deadline = Task {
-            try? await Task.sleep(for: .seconds(seconds + 0.25))
-            outcome.settle(.failure(.timedOut(service: service, seconds: seconds)))
-        }
-        let result = await withTaskCancellationHandler {
-            await outcome.value
-        } onCancel: {
-            request.cancel()
-            // Settling resumes this very task: not from under its status lock, which the
-            // canceller holds while this runs.
-            DispatchQueue.global().async { outcome.settle(.failure(.cancelled(service: service))) }
-        }
-        deadline.cancel()
         request.cancel()  // ends the transfer if the deadline won; a no-op once it is done
         if Task.isCancelled { throw .cancelled(service: service) }
         return try result.get()

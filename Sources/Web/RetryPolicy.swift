@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// When and how soon a failed request is tried again.
 ///
@@ -33,8 +34,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The pause before retry number `retry` (1-based), given a uniform random number
     /// in 0..<1: between half and all of `baseDelay × 2^(retry-1)`.
     public func delay(beforeRetry retry: Int, random: Double) -> Duration {
-        let full = baseDelay * (1 << max(0, min(retry - 1, 10)))
-        return full / 2 + full / 2 * min(max(random, 0), 1)
+        Backoff(first: baseDelay, cap: baseDelay * 1024, jitter: true).delay(afterFailures: retry, random: random)
     }
 }
 

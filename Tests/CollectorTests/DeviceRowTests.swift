@@ -1,4 +1,4 @@
-import Airloc
+import FleetWire
 import Foundation
 import Testing
 

@@ -181,12 +181,17 @@ struct CollectorEndToEndTests {
             "SELECT max(revision) || ' ' || string_agg(DISTINCT source, ',') FROM air WHERE device_id = '\(try Self.deviceID(worlds[0]))'"
         )
         #expect(settled == "1 live\n", "the pending hour is stored as it settled, at its newer revision")
+        // The loggers stopped cleanly: each said so on its status topic, and the collector
+        // keeps it with its next batch (waited for: that is an event, not a moment).
+        try await Poll.until("every device offline in collect status") {
+            let devices = (try await collector.status())["devices"] as? [[String: Any]] ?? []
+            return devices.count == 3 && devices.allSatisfy { $0["status"] as? String == "offline" }
+        }
         let status = try await collector.status()
         let devices = status["devices"] as? [[String: Any]] ?? []
         #expect(
             Set(devices.compactMap { $0["device_id"] as? String }) == Set(try worlds.map(Self.deviceID)), "\(status)")
         for device in devices {
-            // The loggers stopped cleanly: each said so on its status topic, and the collector kept it.
             #expect(device["status"] as? String == "offline", "\(device)")
             #expect((device["rows"] as? [String: Any])?["track"] as? Int ?? 0 >= 5, "\(device)")
         }

@@ -147,7 +147,9 @@ struct UploadEndToEndTests {
         #expect(owntracks.allSatisfy { $0["_user"] as? String == "field" && $0["_device"] as? String == "pi7" })
         // sensor.community: measured readings only, PM10 as P1 and PM2.5 as P2, in order.
         let pushes = (got["sensor_community"] ?? []).filter { $0["pin"] as? String == "1" }
-        #expect(pushes.count == sensor.count && sensor.count >= 10_000)
+        #expect(
+            pushes.count == sensor.count && sensor.count >= 10_000, "\(pushes.count) pushes of \(sensor.count) readings"
+        )
         let p2 = pushes.map { ($0["values"] as? [String: String])?["P2"].flatMap(Double.init) ?? -1 }
         #expect(p2 == sensor.map { $0["pm2_5"] as? Double ?? -2 })
         #expect(pushes.allSatisfy { $0["sensor"] as? String == "raspi-4711" })

@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 import TestSupport
 import Testing
@@ -47,12 +48,12 @@ import Testing
 
     @Test func theMessagesRoundTripAndForeignOnesAreIgnored() {
         let ack = CollectorMessages.Ack(
-            through: ["track": 42, "air": 0, "sensor": 7], revised: ["a3": 1],
+            through: [.track: 42, .air: 0, .sensor: 7], revised: ["a3": 1],
             time: Date(timeIntervalSince1970: 1_795_000_000))
         #expect(CollectorMessages.Ack(json: ack.json) == ack)
-        let replay = CollectorMessages.Replay(kind: "air", from: 1)
+        let replay = CollectorMessages.Replay(kind: .air, from: 1)
         #expect(CollectorMessages.Replay(json: replay.json) == replay)
-        let hello = CollectorMessages.Hello(device: "pi", software: "airloc 1", first: ["track": 1, "air": 0])
+        let hello = CollectorMessages.Hello(device: "pi", software: "airloc 1", first: [.track: 1, .air: 0])
         #expect(CollectorMessages.Hello(json: hello.json) == hello)
         #expect(
             CollectorMessages.Ack(json: ack.json.replacingOccurrences(of: "airloc.ack/1", with: "airloc.ack/2")) == nil)

@@ -1,4 +1,5 @@
 import Airloc
+import FleetWire
 import Foundation
 import Geo
 import Logbook
@@ -43,7 +44,7 @@ import Testing
         settings.mqtt.position = position
         let publisher = FleetPublisher(
             logbook: try Logbook(url: directory.file("logbook.sqlite")),
-            connection: try MQTTConnection(options: .init(host: "127.0.0.1", port: 1, clientID: "test")),
+            client: InProcessBroker(),
             settings: settings, deviceID: "test")
         guard let line = publisher.outbound(row) else { return nil }
         return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

@@ -1,4 +1,5 @@
 import Airloc
+import FieldLog
 import Foundation
 import Gazetteer
 import Geo

@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 import Geo
 import TestSupport
@@ -32,10 +33,10 @@ import Testing
         defer { directory.remove() }
         let logbook = try Self.publishedLogbook(directory)
         #expect(try logbook.unstoredCount() == 5)
-        #expect(try logbook.firstUnstored() == ["track": 1, "air": 1, "sensor": 1])
-        #expect(try logbook.markStored(through: ["track": 2, "air": 0], revised: [:]) == 2)
+        #expect(try logbook.firstUnstored() == [.track: 1, .air: 1, .sensor: 1])
+        #expect(try logbook.markStored(through: [.track: 2, .air: 0], revised: [:]) == 2)
         #expect(try logbook.unstoredCount() == 3)
-        #expect(try logbook.firstUnstored()["track"] == 3)
+        #expect(try logbook.firstUnstored()[.track] == 3)
         #expect(try logbook.requeueUnstored() == 3, "t3, t4 and a1 go out again")
         #expect(Set(try logbook.unsent(excluding: [:], limit: 10).map(\.key)) == ["t3", "t4", "a1"])
     }
@@ -44,14 +45,14 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let logbook = try Self.publishedLogbook(directory)
-        try logbook.markStored(through: ["track": 4, "air": 1], revised: [:])
+        try logbook.markStored(through: [.track: 4, .air: 1], revised: [:])
         #expect(try logbook.unstoredCount() == 0)
         var values = AirValues()
         values.usAQI = 60
         try logbook.settle(
             hour: Rows.hour, sent: .init(uncheckedLatitude: 52.52, longitude: 13.41), values: values, source: .live)
         #expect(try logbook.unstoredCount() == 1, "the settled hour is new content")
-        #expect(try logbook.markStored(through: ["air": 1], revised: [:]) == 0, "through speaks of revision 0 only")
+        #expect(try logbook.markStored(through: [.air: 1], revised: [:]) == 0, "through speaks of revision 0 only")
         #expect(try logbook.markStored(through: [:], revised: ["a1": 0]) == 0, "an older revision is not this one")
         #expect(try logbook.markStored(through: [:], revised: ["a1": 1]) == 1)
         #expect(try logbook.unstoredCount() == 0)
@@ -61,10 +62,9 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let logbook = try Self.publishedLogbook(directory)
-        try logbook.markStored(through: ["track": 1], revised: [:])
+        try logbook.markStored(through: [.track: 1], revised: [:])
         try logbook.markStored(through: [:], revised: [:])
-        #expect(try logbook.replay(kind: "track", from: 3) == 2, "t3 and t4")
-        #expect(try logbook.replay(kind: "wifi", from: 1) == 0)
+        #expect(try logbook.replay(kind: .track, from: 3) == 2, "t3 and t4")
         #expect(Set(try logbook.unsent(excluding: [:], limit: 10).map(\.key)) == ["t3", "t4"])
     }
 

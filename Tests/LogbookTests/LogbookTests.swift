@@ -1,3 +1,4 @@
+import FieldLog
 import Foundation
 import Geo
 import TestSupport

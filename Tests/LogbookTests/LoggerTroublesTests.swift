@@ -1,3 +1,4 @@
+import FieldLog
 import Testing
 
 @testable import Logbook

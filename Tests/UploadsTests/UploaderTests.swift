@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Logbook
 import Platform
+import Sensors
 import TestSupport
 import Testing
 import Web
@@ -83,7 +84,7 @@ import Web
         let time = ManualTime()
         var uploader = Uploader(plan: try Self.plan("traccar"), logbook: logbook, sender: server, time: time)
         #expect(await uploader.drain() == nil)
-        #expect(try logbook.uploadCursor("test", kind: "track") == 5)
+        #expect(try logbook.uploadCursor("test", kind: .track) == 5)
         let timestamps = server.bodies.compactMap { body in
             body.split(separator: "&").first { $0.hasPrefix("timestamp=") }.map { String($0.dropFirst(10)) }
         }
@@ -93,7 +94,36 @@ import Web
                 "1795000000", "1795000060", "1795000060", "1795000060", "1795000120", "1795000180", "1795000240",
             ])
         #expect(time.pauses.contains(.seconds(30)), "the server's Retry-After was waited")
-        let status = try logbook.uploadStatus("test", kinds: ["track"])
+        let status = try logbook.uploadStatus("test", kinds: [.track])
         #expect(status.backlog == 0 && status.sent == 5 && status.skipped == 0)
+    }
+
+    /// A sensor.community reading is two pushes (PM on pin 1, the position on pin 9): when
+    /// the second fails, the retry sends the second only — the map never counts a reading twice.
+    @Test func aReadingWhoseSecondPushFailedIsNotPushedTwice() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
+        try logbook.append(
+            SensorRecord(
+                SensorSample(
+                    model: .sds011, device: "/dev/null", serial: nil, mean: ParticulateValues(pm2_5: 12.5, pm10: 20),
+                    samples: 9, windowSeconds: 9, usAQI: 52, correctedPM2_5: nil, flags: []),
+                time: Date(timeIntervalSince1970: 1_795_000_000), timeSource: "gps",
+                coordinate: Coordinate(uncheckedLatitude: 52.52, longitude: 13.405), segment: nil))
+        var settings = Settings(directories: XDGDirectories(environment: ["HOME": "/nonexistent"]))
+        var upload = UploadSettings(name: "luftdaten")
+        upload.type = .sensorCommunity
+        upload.url = "http://127.0.0.1:9/"
+        upload.maxAge = 0
+        settings.uploads = [upload]
+        let server = ScriptedServer([(200, nil), (503, nil)])
+        var uploader = Uploader(
+            plan: try UploadPlan(upload, settings: settings, deviceID: "4711"), logbook: logbook, sender: server,
+            time: ManualTime())
+        #expect(await uploader.drain() == nil)
+        let pins = server.received.map { request in request.headers.first { $0.hasPrefix("X-Pin") } ?? "" }
+        #expect(pins == ["X-Pin: 1", "X-Pin: 9", "X-Pin: 9"], "the PM push once, the position again")
+        #expect(try logbook.uploadCursor("luftdaten", kind: .sensor) == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import TestSupport
 import Testing
 
@@ -88,12 +89,12 @@ struct NetworkTransportTests {
     @Test func aCancelledRequestEndsCancelled() async throws {
         let server = try SilentServer()
         let url = server.url
-        let started = FirstOutcome<Void>()
+        let started = OnceCell<Bool>()
         let request = Task {
-            started.settle(())
+            started.set(true)
             return try await NetworkTransport().get(url, service: "Open-Meteo", timeout: .seconds(60))
         }
-        await started.value
+        _ = await started.value
         request.cancel()
         await #expect(throws: WebError.cancelled(service: "Open-Meteo")) { try await request.value }
     }

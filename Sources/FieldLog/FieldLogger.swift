@@ -4,6 +4,7 @@ import Foundation
 import Gazetteer
 import Geo
 import Location
+import Logbook
 import Platform
 import Sensors
 import Web
@@ -33,7 +34,18 @@ public struct FieldLogger: Sendable {
     public var trigger: LogTrigger { engine.trigger }
     public var clock: GPSClock { engine.consumer.clock }
     /// Rows written by this run.
-    public var written: (track: Int, air: Int, pending: Int, backfilled: Int, sensor: Int) { engine.consumer.written }
+    public var written: Written { engine.consumer.written }
+
+    /// Rows written by a run, by kind.
+    public struct Written: Sendable, Equatable {
+        public var track = 0
+        public var air = 0
+        public var pending = 0
+        public var backfilled = 0
+        public var sensor = 0
+
+        public init() {}
+    }
 
     public init(
         logbook: Logbook, settings: Settings, gazetteer: Gazetteer, accuracy: AccuracyAuthorization,
@@ -69,4 +81,10 @@ public struct FieldLogger: Sendable {
     /// due air fetches — also after its events end (a fixed place reports once and is
     /// then logged on the air's own schedule).
     public mutating func run(_ following: LocationSession.Following) async { await engine.run(following) }
+
+    /// ``run(_:)`` until `context` asks it to stop: the event being handled is finished
+    /// (its row written), the sensor's reading in progress is ended (the sensor asleep).
+    public mutating func run(_ following: LocationSession.Following, until context: ServiceContext) async {
+        await engine.run(following, until: context)
+    }
 }

@@ -1,6 +1,7 @@
 import AirQuality
 import Airloc
 import Foundation
+import Logbook
 import Sensors
 
 /// The measured air for a report made now (`airloc now`): the logger's latest reading
@@ -34,20 +35,6 @@ public enum MeasuredNow {
         case .success(let sample): return .reading(MeasuredReading(sample: sample, nowcastUSAQI: nowcast))
         case .failure(let failure): return .failed(failure)
         }
-    }
-}
-
-extension Logbook {
-    /// The newest sensor row, if any.
-    public func latestSensorRecord() throws(LogbookError) -> SensorRecord? {
-        do {
-            let query = try statement("\(LogbookRows.sensorSelect) ORDER BY t_ms DESC, id DESC LIMIT 1")
-            try query.bind([])
-            guard try query.step() else { return nil }
-            let row = LogbookRows.sensor(query)
-            _ = try? query.bind([])
-            return row
-        } catch { throw .database(url.path, error) }
     }
 }
 

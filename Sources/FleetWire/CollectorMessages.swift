@@ -4,22 +4,21 @@ import Platform
 
 /// The messages a device and the collector exchange for the end-to-end acknowledgement
 /// (`[mqtt] end-to-end = collector`; docs/collector.md, "On the wire"). Row kinds are
-/// named as the export names them: `track`, `air`, `sensor`.
+/// named on the wire as the export names them (``RowKind``): `track`, `air`, `sensor`.
 ///
 /// Contract: each has a `schema`; a message with another schema, or not of this shape,
-/// decodes to nil and is ignored (a newer collector's message is never misread).
+/// decodes to nil and is ignored (a newer collector's message is never misread); a kind
+/// that is not a row's is left out.
 public enum CollectorMessages {
-    public static let kinds = ["track", "air", "sensor"]
-
     /// `<prefix>/ack`, retained, from the collector: per kind, every row through `through`
     /// is stored; `revised` rows (`t3` → 2) are stored at that revision or a newer one.
     public struct Ack: Sendable, Equatable {
         public static let schema = "airloc.ack/1"
-        public var through: [String: Int64]
+        public var through: [RowKind: Int64]
         public var revised: [String: Int64]
         public var time: Date
 
-        public init(through: [String: Int64], revised: [String: Int64], time: Date) {
+        public init(through: [RowKind: Int64], revised: [String: Int64], time: Date) {
             self.through = through
             self.revised = revised
             self.time = time
@@ -27,7 +26,8 @@ public enum CollectorMessages {
 
         public var json: String {
             CollectorMessages.encode([
-                "schema": Self.schema, "time": UTCTime.iso8601(time), "through": through, "revised": revised,
+                "schema": Self.schema, "time": UTCTime.iso8601(time), "through": CollectorMessages.named(through),
+                "revised": revised,
             ])
         }
 
@@ -36,7 +36,7 @@ public enum CollectorMessages {
                 let through = CollectorMessages.counts(object["through"]),
                 let time = (object["time"] as? String).flatMap(UTCTime.parse)
             else { return nil }
-            self.through = through.filter { kinds.contains($0.key) }
+            self.through = CollectorMessages.kinds(through)
             self.revised = CollectorMessages.counts(object["revised"] ?? [String: Any]()) ?? [:]
             self.time = time
         }
@@ -45,19 +45,21 @@ public enum CollectorMessages {
     /// `<prefix>/replay`, from the collector: send the rows of `kind` again from id `from`.
     public struct Replay: Sendable, Equatable {
         public static let schema = "airloc.replay/1"
-        public var kind: String
+        public var kind: RowKind
         public var from: Int64
 
-        public init(kind: String, from: Int64) {
+        public init(kind: RowKind, from: Int64) {
             self.kind = kind
             self.from = from
         }
 
-        public var json: String { CollectorMessages.encode(["schema": Self.schema, "kind": kind, "from": from]) }
+        public var json: String {
+            CollectorMessages.encode(["schema": Self.schema, "kind": kind.rawValue, "from": from])
+        }
 
         public init?(json: String) {
             guard let object = CollectorMessages.decode(json, schema: Self.schema),
-                let kind = object["kind"] as? String, kinds.contains(kind),
+                let kind = (object["kind"] as? String).flatMap(RowKind.init(rawValue:)),
                 let from = JSONNumber.integer(object["from"]), from > 0
             else { return nil }
             self.kind = kind
@@ -72,16 +74,18 @@ public enum CollectorMessages {
         public static let schema = "airloc.hello/1"
         public var device: String
         public var software: String
-        public var first: [String: Int64]
+        public var first: [RowKind: Int64]
 
-        public init(device: String, software: String, first: [String: Int64]) {
+        public init(device: String, software: String, first: [RowKind: Int64]) {
             self.device = device
             self.software = software
             self.first = first
         }
 
         public var json: String {
-            CollectorMessages.encode(["schema": Self.schema, "device": device, "software": software, "first": first])
+            CollectorMessages.encode([
+                "schema": Self.schema, "device": device, "software": software, "first": CollectorMessages.named(first),
+            ])
         }
 
         public init?(json: String) {
@@ -90,8 +94,20 @@ public enum CollectorMessages {
             else { return nil }
             self.device = device
             self.software = String((object["software"] as? String ?? "").prefix(100))
-            self.first = first.filter { kinds.contains($0.key) }
+            self.first = CollectorMessages.kinds(first)
         }
+    }
+
+    /// Counts by kind as the wire writes them (`{"track": 3}`).
+    static func named(_ counts: [RowKind: Int64]) -> [String: Int64] {
+        Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// The counts of the row kinds among `counts`; other keys are left out.
+    static func kinds(_ counts: [String: Int64]) -> [RowKind: Int64] {
+        var kinds: [RowKind: Int64] = [:]
+        for (name, count) in counts { if let kind = RowKind(rawValue: name) { kinds[kind] = count } }
+        return kinds
     }
 
     static func encode(_ object: [String: Any]) -> String {

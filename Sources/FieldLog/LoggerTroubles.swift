@@ -1,23 +1,9 @@
 import Foundation
+import Platform
 
-/// What the logger has to say to the journal (stderr under systemd).
-///
-/// Contract: never a precise position (the journal is readable by administrators and
-/// often shipped elsewhere); the place name at most. `remedy` names what can help, for
-/// the program that shows the notice to say in its own words (a library's text carries
-/// no command-line advice).
-public struct LoggerNotice: Sendable, Equatable {
-    public enum Level: String, Sendable { case info, warning, error }
-    public enum Remedy: Sendable, Equatable {
-        /// gpsd or the receiver: a health check of them helps.
-        case checkGPSD
-        /// The particulate sensor: a health check of it helps.
-        case checkSensor
-    }
-    public var level: Level
-    public var message: String
-    public var remedy: Remedy? = nil
-}
+/// What the logger has to say to the journal (stderr under systemd): every service's
+/// notice type, ``ServiceNotice`` (never a precise position; the remedy names what helps).
+public typealias LoggerNotice = ServiceNotice
 
 /// What is wrong with the logger right now, and what to say about it.
 ///

@@ -1,3 +1,5 @@
+import MQTT
+
 /// `[mqtt]`: where the logbook is published and how much of the position leaves the
 /// device with it (docs/fleet.md).
 ///
@@ -36,24 +38,6 @@ public struct MQTTSettings: Sendable, Equatable {
 
     public init() {}
 
-    /// The broker of `url`: (host, port, TLS), or nil when it is not an MQTT URL.
-    public static func broker(_ url: String) -> (host: String, port: Int, tls: Bool)? {
-        let tls: Bool
-        let rest: Substring
-        if url.hasPrefix("mqtt://") {
-            tls = false
-            rest = url.dropFirst(7)
-        } else if url.hasPrefix("mqtts://") {
-            tls = true
-            rest = url.dropFirst(8)
-        } else {
-            return nil
-        }
-        let authority = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-        guard let host = parts.first, !host.isEmpty, parts.count <= 2 else { return nil }
-        let port = parts.count == 2 ? Int(parts[1]) : (tls ? 8883 : 1883)
-        guard let port, (1...65535).contains(port) else { return nil }
-        return (String(host), port, tls)
-    }
+    /// The broker of `url`, or nil when it is not an MQTT URL.
+    public static func broker(_ url: String) -> MQTTBroker? { MQTTBroker(url: url) }
 }

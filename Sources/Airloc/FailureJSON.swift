@@ -1,12 +1,9 @@
-import Airloc
-import Arguments
-
 /// What a script reading `--json` gets when the command fails: still one JSON document on
 /// stdout, with the command's schema and an `error` object (docs/json-schema.md), so it
 /// never has to scrape stderr. The message is on stderr as well, for people.
-struct FailureJSON: Encodable {
-    var schema: String
-    var error: JSONError
+public struct FailureJSON: Encodable, Sendable {
+    public var schema: String
+    public var error: JSONError
 
     /// The schema of each command's `--json` document.
     static let schemas: [String: String] = [
@@ -17,12 +14,10 @@ struct FailureJSON: Encodable {
         "sense": "airloc.sense/1",
     ]
 
-    /// The document for `error` from `command`, when the command has a JSON form.
-    static func document(for error: CLIError, command: String) -> String? {
+    /// The document of a failure of `command` (its exit status and message), when the
+    /// command has a JSON form.
+    public static func document(code: Int, message: String, command: String) -> String? {
         guard let schema = schemas[command] else { return nil }
-        return JSONDocument.encode(
-            FailureJSON(
-                schema: schema,
-                error: JSONError(code: Int(error.code.rawValue), message: error.message)))
+        return JSONDocument.encode(FailureJSON(schema: schema, error: JSONError(code: code, message: message)))
     }
 }

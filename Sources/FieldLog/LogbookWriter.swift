@@ -4,6 +4,7 @@ import Foundation
 import Gazetteer
 import Geo
 import Location
+import Logbook
 import Platform
 import Sensors
 import Web
@@ -31,7 +32,7 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
     /// gpsd was unreachable, and has answered again (a fix is still to come).
     private var providerBack = false
     /// Rows written by this run.
-    public private(set) var written = (track: 0, air: 0, pending: 0, backfilled: 0, sensor: 0)
+    public private(set) var written = FieldLogger.Written()
 
     init(
         logbook: Logbook, settings: Settings, transport: any HTTPTransport, time: any TimeSource, bootID: String?,

@@ -1,6 +1,7 @@
 import AirQuality
 import Foundation
 import Geo
+import Logbook
 
 /// Store and forward: the hours the logger could not fetch (pending rows), asked again
 /// from the service's hourly history once it answers.

@@ -1,0 +1,127 @@
+import FleetWire
+import Foundation
+import MQTT
+import Platform
+
+/// The ``Collector``'s loop body: hands each input to ``CollectorMachine`` and performs
+/// what it returns — the database's work through ``BlockingWork`` (libpq blocks), the
+/// broker's through the client, the timers through the mailbox — until the stop.
+struct CollectorDriver {
+    let collector: Collector
+    let context: ServiceContext
+    let inbox: Mailbox<Collector.Input>
+    private(set) var machine: CollectorMachine
+    private var store: any CollectorStore { collector.store }
+    /// The earliest timer asked for and not gone off yet (one at a time is enough: every
+    /// wake makes the machine look at everything that is due).
+    private var wakeAt: ContinuousClock.Instant?
+    private var wakeTimer: Mailbox<Collector.Input>.Timer?
+    /// How often the status file is replaced.
+    static let statusEvery = Duration.seconds(2)
+
+    init(collector: Collector, context: ServiceContext, inbox: Mailbox<Collector.Input>) {
+        self.collector = collector
+        self.context = context
+        self.inbox = inbox
+        machine = CollectorMachine(settings: collector.plan.settings, window: collector.window)
+    }
+
+    private var plan: CollectorPlan { collector.plan }
+    private var time: any TimeSource { context.time }
+
+    enum Next { case goOn, done }
+
+    mutating func begin() async throws(ServiceFailure) {
+        if let file = plan.statusFile {
+            do { try PrivateDirectory.ensure(file.deletingLastPathComponent()) } catch {
+                context.notify(.warning("cannot keep \(file.path) for collect status: \(error)", from: "collect"))
+            }
+        }
+        try await perform(machine.started(at: time.date))
+        if plan.statusFile != nil {
+            writeStatus()
+            inbox.wake(after: Self.statusEvery, on: time, with: .writeStatus)
+        }
+    }
+
+    mutating func handle(_ input: Collector.Input) async throws(ServiceFailure) -> Next {
+        let (now, date) = (time.now, time.date)
+        switch input {
+        case .mqtt(.connected(let generation)):
+            try await perform(machine.brokerConnected(generation: generation, at: now, date: date))
+        case .mqtt(.disconnected(let problem)):
+            try await perform(machine.brokerDown(problem, at: now))
+        case .mqtt(.failed(let problem)):
+            try await perform(machine.brokerDown(problem, at: now))
+        case .mqtt(.message(let topic, let payload)):
+            try await perform(machine.received(topic: topic, payload: payload, at: now, date: date))
+        case .mqtt(.acknowledged):
+            break
+        case .wake:
+            wakeAt = nil
+            wakeTimer = nil
+            try await perform(machine.woke(at: now, date: date))
+        case .writeStatus:
+            writeStatus()
+            inbox.wake(after: Self.statusEvery, on: time, with: .writeStatus)
+        case .stop:
+            try await perform(machine.stopping(at: now, date: date))
+            try await perform(machine.finishing(at: time.now, date: time.date))
+            await store.close()
+            writeStatus()
+            return .done
+        }
+        return .goOn
+    }
+
+    /// Does what the machine said, and what its answers to that say, in order.
+    private mutating func perform(_ first: [CollectorMachine.Action]) async throws(ServiceFailure) {
+        var queue = first[...]
+        while let action = queue.popFirst() {
+            switch action {
+            case .connectDatabase:
+                switch await store.open(loading: machine.needsLedger) {
+                case .success(let opened):
+                    queue += machine.databaseConnected(
+                        serverVersion: opened.serverVersion, loaded: opened.ledger, prefixes: opened.prefixes,
+                        at: time.now, date: time.date)
+                case .failure(let error):
+                    queue += machine.databaseFailed(error, at: time.now)
+                }
+            case .store(let batch):
+                switch await store.write(batch) {
+                case .success(let refused):
+                    queue += machine.stored(batch, refused: refused, at: time.now, date: time.date)
+                case .failure(let error):
+                    queue += machine.storeFailed(batch, error: error, broken: error.isBroken, at: time.now)
+                }
+            case .subscribe(let topics):
+                for topic in topics { try? collector.client.subscribe(topic) }
+            case .publish(let topic, let payload, let retain):
+                _ = try? collector.client.publish(topic, payload, retain: retain)
+            case .pauseBroker:
+                collector.client.pause()
+            case .resumeBroker:
+                collector.client.resume()
+            case .say(let notice):
+                context.notify(notice)
+            case .wake(let pause):
+                schedule(time.now + pause)
+            case .fail(let failure):
+                throw failure
+            }
+        }
+    }
+
+    private mutating func schedule(_ instant: ContinuousClock.Instant) {
+        if let wakeAt, wakeAt <= instant { return }
+        wakeTimer?.cancel()
+        wakeAt = instant
+        wakeTimer = inbox.wake(after: max(instant - time.now, .zero), on: time, with: .wake)
+    }
+
+    private func writeStatus() {
+        guard let file = plan.statusFile else { return }
+        try? machine.status(at: time.date).json.write(to: file, atomically: true, encoding: .utf8)
+    }
+}

@@ -1,0 +1,91 @@
+import FleetWire
+import Foundation
+import Platform
+import Synchronization
+
+/// Where the collector keeps what it stored: the seam between ``CollectorDriver`` and
+/// PostgreSQL, so that the driver's timing runs in-process in tests on a store of the
+/// test's own.
+///
+/// Contract: ``open(loading:)`` connects (and makes or migrates the schema); with
+/// `loading`, it also says what was stored before (the ledger) and each device's topic
+/// prefix. ``write(_:)`` stores one batch in one transaction and returns the rows refused
+/// for their data; a failure that broke the connection (``DatabaseError/isBroken``)
+/// needs ``open(loading:)`` again. Neither ever blocks a cooperative thread.
+public protocol CollectorStore: Sendable {
+    func open(loading: Bool) async -> Result<StoreOpening, DatabaseError>
+    func write(_ batch: CollectorMachine.Batch) async -> Result<[(DeviceRow, DatabaseError)], DatabaseError>
+    func close() async
+}
+
+/// What a store says when it opens.
+public struct StoreOpening: Sendable {
+    public var serverVersion: Int
+    /// What was stored before (nil when not asked).
+    public var ledger: StoreLedger?
+    public var prefixes: [String: String]
+
+    public init(serverVersion: Int, ledger: StoreLedger?, prefixes: [String: String]) {
+        self.serverVersion = serverVersion
+        self.ledger = ledger
+        self.prefixes = prefixes
+    }
+}
+
+/// The collector's PostgreSQL: one connection, each command on a thread of its own
+/// (libpq blocks), one at a time.
+public final class PostgresStore: CollectorStore {
+    private let plan: CollectorPlan
+    private let connection = Mutex<PostgresConnection?>(nil)
+
+    public init(plan: CollectorPlan) { self.plan = plan }
+
+    public func open(loading: Bool) async -> Result<StoreOpening, DatabaseError> {
+        let plan = self.plan
+        let opened = await BlockingWork.run("airloc-collect-db") { _ in
+            Result { () throws(DatabaseError) -> (PostgresConnection, StoreOpening) in
+                let connection = try PostgresConnection(
+                    conninfo: plan.conninfo, password: plan.password, connectTimeout: plan.connectTimeout)
+                do throws(DatabaseError) {
+                    try CollectorSchema.prepare(connection)
+                    var opening = StoreOpening(serverVersion: connection.serverVersion, ledger: nil, prefixes: [:])
+                    if loading {
+                        var ledger = StoreLedger()
+                        opening.prefixes = try RowStore(database: connection).load(into: &ledger)
+                        opening.ledger = ledger
+                    }
+                    return (connection, opening)
+                } catch {
+                    connection.close()
+                    throw error
+                }
+            }
+        }
+        return opened.map { connection, opening in
+            self.connection.withLock { $0 = connection }
+            return opening
+        }
+    }
+
+    public func write(_ batch: CollectorMachine.Batch) async -> Result<[(DeviceRow, DatabaseError)], DatabaseError> {
+        guard let database = connection.withLock({ $0 }) else { return .failure(.connect("no connection")) }
+        let written = await BlockingWork.run("airloc-collect-db") { _ in
+            Result { () throws(DatabaseError) in
+                try RowStore(database: database).write(
+                    rows: batch.rows, devices: batch.devices, throughs: batch.throughs)
+            }
+        }
+        if case .failure(let error) = written, error.isBroken {
+            database.close()
+            connection.withLock { $0 = nil }
+        }
+        return written
+    }
+
+    public func close() async {
+        connection.withLock { connection in
+            connection?.close()
+            connection = nil
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import Airloc
+import Logbook
+
+extension LogStatusJSON.UploadSection {
+    /// An `[upload.NAME]` section as `log status` shows it.
+    public init(_ upload: UploadSettings) {
+        self.init(name: upload.name, type: upload.type?.rawValue ?? "", kinds: upload.type?.rows ?? [])
+    }
+}

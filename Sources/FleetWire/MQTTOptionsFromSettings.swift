@@ -1,0 +1,35 @@
+import Foundation
+import MQTT
+import Platform
+
+/// Why `[mqtt]` cannot be made into a connection: facts, for the program to turn into advice.
+public enum MQTTSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `[mqtt] password-file` cannot be read, or others may read it.
+    case passwordFile(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .passwordFile(let path, let reason): return "[mqtt] password-file \(path): \(reason)"
+        }
+    }
+}
+
+extension MQTTOptions {
+    /// How to reach `broker` as `[mqtt]` says: credentials (the password file read now,
+    /// its text never shown), TLS files.
+    public init(settings: MQTTSettings, broker: MQTTBroker, clientID: String) throws(MQTTSetupError) {
+        self.init(host: broker.host, port: broker.port, clientID: clientID)
+        tls = broker.tls
+        caFile = settings.caFile
+        certFile = settings.certFile
+        keyFile = settings.keyFile
+        username = settings.username
+        password = settings.password
+        if let file = settings.passwordFile {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw .passwordFile(path: file, reason: "cannot be read")
+            }
+            password = text.trimmingCharacters(in: .newlines)
+        }
+    }
+}

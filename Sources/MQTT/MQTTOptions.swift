@@ -1,0 +1,93 @@
+/// How to reach a broker and what session to keep there: everything a connection is made
+/// with, checked when it is made (a CA file that cannot be read is an error then, not on
+/// the first connection).
+///
+/// Contract: a persistent session (clean session off) under `clientID`, QoS 1, at most
+/// `inFlight` messages unacknowledged; the will is registered before connecting (the
+/// broker publishes it if the program dies); the farewell is published, retained, and
+/// waited for (2 s at most) when the connection is closed cleanly, and then the broker
+/// drops the will. The password is never in a description.
+public struct MQTTOptions: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var clientID: String
+    public var username: String?
+    public var password: String?
+    public var tls = false
+    public var caFile: String?
+    public var certFile: String?
+    public var keyFile: String?
+    public var keepalive = 30
+    /// A session the broker keeps across disconnects (the logger's, the collector's);
+    /// off for a probe.
+    public var persistentSession = true
+    /// At most this many QoS 1 messages in flight (unacknowledged) at once.
+    public var inFlight = 100
+    /// Published by the broker if this client dies: `offline` on a status topic.
+    public var will: Message?
+    /// Published on a clean close, before the disconnect: `offline` on a status topic.
+    public var farewell: Message?
+
+    /// A retained or plain message on a topic.
+    public struct Message: Sendable, Equatable {
+        public var topic: String
+        public var payload: String
+        public var retain: Bool
+
+        public init(topic: String, payload: String, retain: Bool = true) {
+            self.topic = topic
+            self.payload = payload
+            self.retain = retain
+        }
+    }
+
+    public init(host: String, port: Int, clientID: String) {
+        self.host = host
+        self.port = port
+        self.clientID = clientID
+    }
+
+    /// `mqtt://host:1883` or `mqtts://host:8883`, for people.
+    public var place: String { "\(tls ? "mqtts" : "mqtt")://\(host):\(port)" }
+
+    public static func == (a: MQTTOptions, b: MQTTOptions) -> Bool {
+        (a.host, a.port, a.clientID, a.username, a.password, a.tls) == (
+            b.host, b.port, b.clientID, b.username, b.password, b.tls
+        )
+            && (a.caFile, a.certFile, a.keyFile, a.keepalive, a.persistentSession, a.inFlight)
+                == (b.caFile, b.certFile, b.keyFile, b.keepalive, b.persistentSession, b.inFlight)
+            && a.will == b.will && a.farewell == b.farewell
+    }
+}
+
+/// A broker's address as airloc.conf writes it: `mqtt://host[:port]` or
+/// `mqtts://host[:port]` (TLS; nothing is sent in clear).
+public struct MQTTBroker: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var tls: Bool
+
+    /// nil when `url` is not an MQTT URL (another scheme, no host, a port out of range).
+    public init?(url: String) {
+        let rest: Substring
+        if url.hasPrefix("mqtt://") {
+            tls = false
+            rest = url.dropFirst(7)
+        } else if url.hasPrefix("mqtts://") {
+            tls = true
+            rest = url.dropFirst(8)
+        } else {
+            return nil
+        }
+        let authority = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+        guard let host = parts.first, !host.isEmpty, parts.count <= 2 else { return nil }
+        let port = parts.count == 2 ? Int(parts[1]) : (tls ? 8883 : 1883)
+        guard let port, (1...65535).contains(port) else { return nil }
+        self.host = String(host)
+        self.port = port
+    }
+
+    /// `mqtt://host:1883`, for people.
+    public var place: String { "\(tls ? "mqtts" : "mqtt")://\(host):\(port)" }
+}

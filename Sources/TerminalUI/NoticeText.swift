@@ -1,0 +1,21 @@
+import Platform
+
+/// A service's notice as the journal shows it (stderr under systemd): one line, the part
+/// that speaks or the level first, and what can help in the command line's words.
+///
+/// Contract: the line ends in a newline and holds no more than the notice does (no
+/// position, no secret: ``ServiceNotice``'s contract); a remedy the command line does not
+/// know adds nothing.
+public enum NoticeText {
+    public static func line(_ notice: ServiceNotice) -> String {
+        "airloc: \(notice)\(remedy(notice.remedy))\n"
+    }
+
+    static func remedy(_ remedy: ServiceNotice.Remedy?) -> String {
+        switch remedy {
+        case .checkGPSD?: return " (`airloc doctor` checks gpsd and the receiver)"
+        case .checkSensor?: return " (`airloc doctor` checks the sensor; `airloc sense` reads it once)"
+        default: return ""
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Airloc
+import FleetWire
+import Foundation
+import Geo
+import Logbook
+import MQTT
+import Platform
+import TestSupport
+import Testing
+
+@testable import Fleet
+
+/// The publisher's loop in-process: the logger's logbook, a broker of the test's own, a
+/// clock that moves only when the test says. It publishes when a row is written, not on
+/// a timer; it drains at the stop; it gives up on a silent broker after its patience.
+@Suite struct FleetPublisherTimingTests {
+    struct Rig {
+        let directory: TemporaryDirectory
+        let writer: Logbook
+        let broker = InProcessBroker()
+        let time = ManualTime(sleepers: .waitForAdvance)
+        let context: ServiceContext
+        let run: Task<ServiceFailure?, Never>
+
+        init(collector: Bool = false) throws {
+            directory = try TemporaryDirectory()
+            let writer = try Logbook(url: directory.file("logbook.sqlite"), outbox: true, collector: collector)
+            self.writer = writer
+            var settings = Settings(directories: XDGDirectories(environment: ["HOME": directory.url.path]))
+            settings.mqtt.url = "mqtt://broker.test"
+            settings.mqtt.discovery = false
+            settings.mqtt.position = .exact
+            let outbox = try Logbook(url: writer.url, outbox: true, collector: collector)
+            var publisher = FleetPublisher(
+                logbook: outbox, client: broker, settings: settings, deviceID: "pi", changes: writer.changes)
+            if collector {
+                publisher.collector = CollectorLink(
+                    logbook: outbox, prefix: publisher.prefix, deviceID: "pi", ackTimeout: .seconds(120))
+            }
+            let context = ServiceContext(name: "publisher", time: time) { _ in }
+            self.context = context
+            let running = publisher
+            run = Task {
+                do throws(ServiceFailure) {
+                    try await running.run(context)
+                    return nil
+                } catch { return error }
+            }
+        }
+
+        /// A track point written by "the logger".
+        func write(_ seconds: Double) throws {
+            let segment = try writer.startSegment(
+                at: Date(timeIntervalSince1970: 1_795_000_000), bootID: nil, reason: "start")
+            try writer.append(
+                TrackPoint(
+                    time: Date(timeIntervalSince1970: 1_795_000_000 + seconds),
+                    fix: Fix(coordinate: Coordinate(uncheckedLatitude: 52.52, longitude: 13.405), source: .gps),
+                    provider: "gpsd", segment: segment))
+        }
+
+        /// The ids published on the history topic, in order (repeats included).
+        var history: [String] {
+            broker.published.filter { $0.topic == "airloc/pi/history" }.compactMap { message in
+                (try? JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])?["id"]
+                    as? String
+            }
+        }
+
+        func connected() async throws {
+            broker.connect()
+            try await Poll.until("greeted") { broker.published.contains { $0.topic == "airloc/pi/status" } }
+        }
+    }
+
+    @Test func aRowIsPublishedWhenItIsWrittenAndNothingWaitsOnTheClock() async throws {
+        let rig = try Rig()
+        defer { rig.directory.remove() }
+        try await rig.connected()
+        try rig.write(0)
+        try await Poll.until("t1 published") { rig.history == ["t1"] }
+        #expect(rig.time.sleepers == 0, "no timer of its own: it waits for the next row or event")
+        rig.broker.acknowledgeAll()
+        try await Poll.until("t1 marked sent") { (try? rig.writer.unsentCount()) == 0 }
+        try rig.write(5)
+        try await Poll.until("t2 published") { rig.history == ["t1", "t2"] }
+        rig.context.requestStop()
+        rig.broker.acknowledgeAll()
+        #expect(await rig.run.value == nil)
+    }
+
+    @Test func aReconnectPublishesAgainWhatWasNotAcknowledged() async throws {
+        let rig = try Rig()
+        defer { rig.directory.remove() }
+        try await rig.connected()
+        try rig.write(0)
+        try rig.write(5)
+        try await Poll.until("both published") { rig.history == ["t1", "t2"] }
+        rig.broker.drop()
+        rig.broker.connect()
+        try await Poll.until("both again") { rig.history == ["t1", "t2", "t1", "t2"] }
+        rig.broker.acknowledgeAll()
+        try await Poll.until("both sent") { (try? rig.writer.unsentCount()) == 0 }
+        rig.context.requestStop()
+        #expect(await rig.run.value == nil)
+    }
+
+    @Test func theStopWaitsForWhatIsInFlight() async throws {
+        let rig = try Rig()
+        defer { rig.directory.remove() }
+        try await rig.connected()
+        for second in [0.0, 5, 10] { try rig.write(second) }
+        try await Poll.until("three published") { rig.history.count == 3 }
+        rig.context.requestStop()
+        // The stop handled: its patience timer runs, and the publisher waits for the broker.
+        await rig.time.waitForSleepers(1)
+        rig.broker.acknowledgeAll()
+        #expect(await rig.run.value == nil)
+        #expect(try rig.writer.unsentCount() == 0, "drained before it ended")
+    }
+
+    @Test func aSilentBrokerIsGivenUpAfterFiveSecondsAndTheRowsWait() async throws {
+        let rig = try Rig()
+        defer { rig.directory.remove() }
+        try await rig.connected()
+        try rig.write(0)
+        try await Poll.until("t1 published") { rig.history == ["t1"] }
+        rig.context.requestStop()
+        await rig.time.waitForSleepers(1)
+        #expect(rig.time.nextWake == .seconds(5))
+        rig.time.advance(by: .seconds(5))
+        #expect(await rig.run.value == nil)
+        #expect(try rig.writer.unsentCount() == 1, "the row waits in the logbook for the next run")
+    }
+
+    @Test func refusedCredentialsEndItAsAConfigurationMatter() async throws {
+        let rig = try Rig()
+        defer { rig.directory.remove() }
+        rig.broker.fail(.refused(reason: "not authorised", credentials: true))
+        let failure = await rig.run.value
+        #expect(failure?.kind == .configuration && failure?.message.contains("not authorised") == true)
+    }
+
+    @Test func aCollectorsSilencePublishesAgainAfterTheAckTimeout() async throws {
+        let rig = try Rig(collector: true)
+        defer { rig.directory.remove() }
+        try await rig.connected()
+        try rig.write(0)
+        try await Poll.until("t1 published") { rig.history == ["t1"] }
+        rig.broker.acknowledgeAll()
+        try await Poll.until("t1 sent") { (try? rig.writer.unsentCount()) == 0 }
+        // The broker has it; the collector never said it stored it: after 120 s it goes again.
+        await rig.time.waitForSleepers(1)
+        #expect(rig.time.nextWake == .seconds(120))
+        rig.time.advance(by: .seconds(120))
+        try await Poll.until("t1 again") { rig.history == ["t1", "t1"] }
+        rig.context.requestStop()
+        rig.broker.acknowledgeAll()
+        #expect(await rig.run.value == nil)
+    }
+}
