@@ -15,7 +15,7 @@ let package = Package(
             name: "AirlocKit",
             targets: [
                 "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
-                "FieldLog", "MQTT", "FleetWire", "Fleet", "Sensors", "TerminalUI", "Arguments", "Collector", "Uploads",
+                "FieldLog", "MQTT", "FleetWire", "Fleet", "Sensors", "TerminalUI", "Collector", "Uploads", "Plot",
             ]),
     ],
     targets: [
@@ -113,6 +113,9 @@ let package = Package(
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
         .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Arguments", "Configuration", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
+        .testTarget(
+            name: "FieldLogTests",
+            dependencies: ["FieldLog", "Logbook", "Airloc", "Gazetteer", "Geo", "Platform", "Web", "TestSupport"]),
         .testTarget(
             name: "LogbookTests",
             dependencies: ["Logbook", "FieldLog", "FleetWire", "Airloc", "Sensors", "TestSupport"]),

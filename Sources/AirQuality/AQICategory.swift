@@ -12,6 +12,7 @@ public enum AQICategory: String, Sendable, Codable, CaseIterable {
     case veryUnhealthy = "very_unhealthy"
     case hazardous
 
+    /// The category of `aqi`.
     public init(aqi: Int) {
         switch aqi {
         case ..<51: self = .good
@@ -59,6 +60,7 @@ public enum AQICategory: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The face the card shows for it.
     public var emoji: String {
         switch self {
         case .good: return "🙂"

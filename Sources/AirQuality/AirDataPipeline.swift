@@ -22,14 +22,19 @@ import Web
 ///   (recorded in the cache directory, so later runs honour it too).
 /// - `coordinate` is sent as given: the caller has already rounded it for privacy.
 public struct AirDataPipeline: Sendable {
+    /// Where the services are and how the fetch behaves.
     public struct Options: Sendable {
+        /// The air-quality service (with its API key, if any).
         public var airQuality: OpenMeteoEndpoint
+        /// The archive service (the climate trend).
         public var archive: OpenMeteoEndpoint
         /// One request, connection to last byte.
         public var requestTimeout: Duration = .seconds(10)
         /// Everything, retries and pauses included.
         public var deadline: Duration = .seconds(15)
+        /// What is retried (503s, timeouts) and how soon.
         public var retry = RetryPolicy()
+        /// Where answers are cached (nil: not cached).
         public var cache: ResponseCache?
         /// How old a cached answer may be and still stand in for a failed fetch.
         public var maxStale: TimeInterval = 6 * 3600
@@ -38,18 +43,21 @@ public struct AirDataPipeline: Sendable {
         /// Fetch the climate trend too.
         public var climate = true
 
+        /// The options for these services, with the documented defaults.
         public init(airQuality: OpenMeteoEndpoint, archive: OpenMeteoEndpoint) {
             self.airQuality = airQuality
             self.archive = archive
         }
     }
 
+    /// How it fetches.
     public var options: Options
     /// What the requests travel over: the network, or a test's scripted services.
     public var transport: any HTTPTransport
     /// The clock the deadline, retry pauses, cache ages and back-off windows use.
     public var time: any TimeSource
 
+    /// A pipeline over `transport` on `time` (the network and the system clock unless given).
     public init(
         options: Options, transport: any HTTPTransport = NetworkTransport(), time: any TimeSource = SystemTime()
     ) {
@@ -58,6 +66,7 @@ public struct AirDataPipeline: Sendable {
         self.time = time
     }
 
+    /// Everything known about the air at `coordinate` (see the contract).
     public func fetch(at coordinate: Coordinate) async -> AirData {
         let start = time.date
         let deadline = time.now + options.deadline
@@ -265,16 +274,20 @@ public struct AirDataPipeline: Sendable {
 /// What the fetch-all produced: the air quality (or why not), where it came from, and
 /// the climate trend's outcome.
 public struct AirData: Sendable {
+    /// The air quality, or why there is none.
     public var air: Result<AirQualityReading, AirQualityError>
     /// How old the answer is when it came from the cache; nil when fetched just now.
     public var airCachedAge: TimeInterval?
     /// True when a cached answer stood in for a failed fetch.
     public var airIsStale = false
+    /// The climate trend, or why there is none.
     public var climate: ClimateOutcome = .notRequested
+    /// What the user should know about the answer (a stale cache standing in).
     public var warnings: [String] = []
     /// HTTP requests sent (retries included).
     public var requests = 0
 
+    /// The fetch's outcome.
     public init(
         air: Result<AirQualityReading, AirQualityError>, airCachedAge: TimeInterval? = nil, airIsStale: Bool = false,
         warnings: [String] = [], requests: Int = 0
@@ -298,6 +311,7 @@ public enum ClimateOutcome: Sendable {
     /// Not asked for (`--no-climate`).
     case notRequested
 
+    /// The trend, when it was computed.
     public var trend: ClimateTrend? {
         if case .ok(let trend) = self { return trend }
         return nil

@@ -9,7 +9,9 @@ import Geo
 /// index), so a report can say which it shows. A pollutant whose value the service left
 /// null is absent from `concentrations`, never zero.
 public struct AirQualityReading: Sendable, Hashable {
+    /// The US AQI (0-500).
     public var usAQI: Int
+    /// Its EPA category.
     public var category: AQICategory { AQICategory(aqi: usAQI) }
     /// µg/m³ per pollutant, as reported.
     public var concentrations: [Pollutant: Double]
@@ -23,21 +25,25 @@ public struct AirQualityReading: Sendable, Hashable {
     public var pollen = PollenReading(species: [:])
     /// The data's own time ("2024-02-21T16:00", local to `timezone`).
     public var time: String
+    /// The place's IANA time zone, as the service gave it.
     public var timezone: String
     /// Centre of the model grid cell that answered.
     public var gridCoordinate: Coordinate?
     /// Open-Meteo's European AQI and its sub-indices (no CO), when it gave them.
     public var europeanAQI: Int?
+    /// The European index of each pollutant, when the service gave them.
     public var europeanSubIndices: [Pollutant: Int] = [:]
     /// The instant `time` stands for, and the data's interval (3600 s; 900 before
     /// Nov 2025): the reading is current until `dataTime + interval`.
     public var dataTime: Date?
+    /// Seconds between the data's values (hourly).
     public var interval: Int = 3600
 
     /// When the service will have a newer value: the next boundary of the data's own
     /// interval. Nil when the answer had no parseable time.
     public var nextUpdate: Date? { dataTime.map { $0.addingTimeInterval(Double(max(interval, 60))) } }
 
+    /// A reading.
     public init(
         usAQI: Int, concentrations: [Pollutant: Double], subIndices: [Pollutant: Int] = [:],
         time: String, timezone: String = "GMT", gridCoordinate: Coordinate? = nil

@@ -4,8 +4,10 @@ import Foundation
 public struct DailyTemperature: Sendable, Hashable, Codable {
     /// "2026-11-21", the local calendar day.
     public var date: String
+    /// The day's mean temperature, °C.
     public var meanCelsius: Double
 
+    /// The mean of `date` (YYYY-MM-DD).
     public init(date: String, meanCelsius: Double) {
         self.date = date
         self.meanCelsius = meanCelsius
@@ -22,13 +24,17 @@ public struct DailyTemperature: Sendable, Hashable, Codable {
 /// (it changes only when the baseline period does); days the archive left null are
 /// skipped, and a calendar day with no value at all has no normal.
 public struct Climatology: Sendable, Hashable, Codable {
+    /// The climate normal's period.
     public static let period = "1991-2020"
+    /// Its first day.
     public static let firstDay = "1991-01-01"
+    /// Its last day.
     public static let lastDay = "2020-12-31"
 
     /// Mean °C by "MM-DD".
     public var normals: [String: Double]
 
+    /// Normals by month and day ("11-30" → °C).
     public init(normals: [String: Double]) { self.normals = normals }
 
     /// Averages a daily series by calendar day.
@@ -43,6 +49,7 @@ public struct Climatology: Sendable, Hashable, Codable {
         normals = sums.mapValues { $0.total / Double($0.count) }
     }
 
+    /// The normal of `day`'s month and day.
     public func normal(on day: DailyTemperature) -> Double? { normals[day.monthDay] }
 }
 
@@ -54,11 +61,14 @@ public struct Climatology: Sendable, Hashable, Codable {
 /// and those are skipped, never read as 0 °C. `baselineMean` averages the normals of
 /// exactly those calendar days, so the two means always cover the same window.
 public struct ClimateTrend: Sendable, Hashable {
+    /// The recent days, oldest first.
     public var days: [DailyTemperature]
     /// The normal of each day in `days`, same order.
     public var normals: [Double]
 
+    /// The recent days' mean, °C.
     public var recentMean: Double { days.map(\.meanCelsius).reduce(0, +) / Double(days.count) }
+    /// The normals' mean over the same days, °C.
     public var baselineMean: Double { normals.reduce(0, +) / Double(normals.count) }
     /// Recent minus normal, °C.
     public var difference: Double { recentMean - baselineMean }

@@ -14,6 +14,7 @@ public enum EuropeanAQICategory: String, Sendable, Codable, CaseIterable {
     case veryPoor = "very_poor"
     case extremelyPoor = "extremely_poor"
 
+    /// The band of `index`.
     public init(index: Int) {
         switch index {
         case ..<21: self = .good
@@ -61,6 +62,7 @@ public enum EuropeanAQICategory: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The face the card shows for it.
     public var emoji: String {
         switch self {
         case .good: return "😊"

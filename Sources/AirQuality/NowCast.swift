@@ -9,6 +9,7 @@ import Foundation
 /// w = max(w*, 0.5); NowCast = Σ wⁱ⁻¹·cᵢ / Σ wⁱ⁻¹ over the hours present. PM2.5 is
 /// truncated to 0.1 µg/m³ (PM10 to 1), then placed in the AQI table.
 public enum NowCast {
+    /// The NowCast of `hourly` means (newest first; nil for a missing hour), or nil when too few.
     public static func concentration(_ hourly: [Double?]) -> Double? {
         let hours = Array(hourly.prefix(12))
         guard hours.prefix(3).compactMap({ $0 }).count >= 2 else { return nil }

@@ -9,18 +9,25 @@ import Web
 /// and why. The coordinate is sent exactly as given: rounding for privacy is the
 /// caller's decision (see ``AirReportBuilder``).
 public struct OpenMeteoAirQuality: Sendable {
+    /// The service's name in messages.
     public static let serviceName = "Open-Meteo air quality"
+    /// Open-Meteo's public endpoint.
     public static let defaultBaseURL = ServiceURL(string: "https://air-quality-api.open-meteo.com")!
+    /// What the card and the JSON credit.
     public static let attribution = "Open-Meteo.com, CAMS"
 
+    /// Where the service is, with its API key.
     public var endpoint: OpenMeteoEndpoint
+    /// The client requests go through.
     public var client: HTTPClient
 
+    /// The service at `baseURL` (public, no key).
     public init(baseURL: ServiceURL = OpenMeteoAirQuality.defaultBaseURL, client: HTTPClient = HTTPClient()) {
         self.init(
             endpoint: OpenMeteoEndpoint(base: baseURL, publicBase: Self.defaultBaseURL, apiKey: nil), client: client)
     }
 
+    /// The service at `endpoint`.
     public init(endpoint: OpenMeteoEndpoint, client: HTTPClient = HTTPClient()) {
         self.endpoint = endpoint
         self.client = client
@@ -50,6 +57,7 @@ public struct OpenMeteoAirQuality: Sendable {
         return text
     }
 
+    /// The current air quality and pollen at `coordinate`.
     public func current(at coordinate: Coordinate) async throws(AirQualityError) -> AirQualityReading {
         let body: Data
         do {
@@ -158,6 +166,7 @@ public enum AirQualityError: Error, Sendable, Equatable, CustomStringConvertible
     /// The service answered but had no usable data for this place and time.
     case noData(reason: String)
 
+    /// What failed, naming the service.
     public var description: String {
         switch self {
         case .web(let error): return error.description
@@ -165,6 +174,7 @@ public enum AirQualityError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// True for a failure a later attempt may cure.
     public var isRetryable: Bool {
         if case .web(let error) = self { return error.isRetryable }
         return false

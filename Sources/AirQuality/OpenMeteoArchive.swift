@@ -9,16 +9,21 @@ import Web
 /// calendar days (`timezone=auto`); days the archive does not have yet come back as
 /// nil, never as an error or as 0. The coordinate is sent as given (the caller rounds).
 public struct OpenMeteoArchive: Sendable {
+    /// The service's name in messages.
     public static let serviceName = "Open-Meteo archive"
+    /// Open-Meteo's public archive endpoint.
     public static let defaultBaseURL = ServiceURL(string: "https://archive-api.open-meteo.com")!
     /// How many days back the recent window asks for: the archive lags about 5 days, so
     /// 15 days hold the latest 7 with data even when it lags a week.
     public static let recentWindowDays = 15
 
+    /// Where the service is, with its API key.
     public var endpoint: OpenMeteoEndpoint
 
+    /// The archive at `endpoint`.
     public init(endpoint: OpenMeteoEndpoint) { self.endpoint = endpoint }
 
+    /// The request for daily mean temperatures at `coordinate` from `start` to `end`.
     public func requestURL(for coordinate: Coordinate, from start: String, to end: String) -> URL {
         endpoint.url(
             path: "/v1/archive",
@@ -96,6 +101,7 @@ public struct OpenMeteoArchive: Sendable {
 /// a free host, which would redirect, nor to a proxy or test double), so configuring a
 /// key cannot leak it to a third party.
 public struct OpenMeteoEndpoint: Sendable {
+    /// The base URL requests go to.
     public var base: ServiceURL
     var apiKey: String?
 
@@ -116,6 +122,7 @@ public struct OpenMeteoEndpoint: Sendable {
     /// True when requests carry the API key.
     public var sendsAPIKey: Bool { apiKey != nil }
 
+    /// `path` with `query`, and the API key where it may be sent.
     public func url(path: String, query: [(String, String)]) -> URL {
         base.url(path: path, query: query + (apiKey.map { [("apikey", $0)] } ?? []))
     }

@@ -25,6 +25,7 @@ public enum PollenSpecies: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// Trees, grasses or weeds: how the card groups them.
     public var group: PollenGroup {
         switch self {
         case .alder, .birch, .olive: return .tree
@@ -52,6 +53,7 @@ public enum PollenGroup: String, Sendable, CaseIterable, Codable {
     case grass
     case weed
 
+    /// "Grass": the name on the card.
     public var name: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
 
@@ -63,6 +65,7 @@ public enum PollenLevel: String, Sendable, Codable, Comparable, CaseIterable {
     case high
     case veryHigh = "very_high"
 
+    /// "low", "moderate", "high", "very high".
     public var name: String {
         switch self {
         case .none: return "none"
@@ -74,6 +77,7 @@ public enum PollenLevel: String, Sendable, Codable, Comparable, CaseIterable {
     }
 
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    /// Ordered from none to very high.
     public static func < (a: PollenLevel, b: PollenLevel) -> Bool { a.rank < b.rank }
 }
 
@@ -82,6 +86,7 @@ public struct PollenReading: Sendable, Hashable {
     /// grains/m³ per species, only those the service reported.
     public var species: [PollenSpecies: Double]
 
+    /// The readings of each species (grains/m³).
     public init(species: [PollenSpecies: Double]) { self.species = species }
 
     /// False when the service reported no species at all (outside Europe, out of season).

@@ -17,8 +17,10 @@ public struct RateLimitBackoff: Codable, Sendable, Equatable {
     public var limit: String
     /// The service's own words.
     public var reason: String
+    /// No request before this.
     public var until: Date
 
+    /// A back-off for `limit` ("hourly"), the service's `reason`, until `until`.
     public init(limit: String, reason: String, until: Date) {
         self.limit = limit
         self.reason = reason
@@ -43,6 +45,7 @@ public struct RateLimitBackoff: Codable, Sendable, Equatable {
         return RateLimitBackoff(limit: limit, reason: text, until: now.addingTimeInterval(60))
     }
 
+    /// True until `until`.
     public func isActive(at now: Date) -> Bool { now < until }
 
     /// The service's reason with airloc's promise: "Hourly API request limit exceeded.
@@ -63,6 +66,7 @@ public struct RateLimitBackoff: Codable, Sendable, Equatable {
         return backoff.isActive(at: now) ? backoff : nil
     }
 
+    /// Keeps the back-off for the next runs.
     public func save(to cache: ResponseCache, now: Date) {
         guard let body = try? JSONEncoder().encode(self) else { return }
         cache.write(Self.cacheKey, .init(storedAt: now, validUntil: until, body: body))
@@ -76,8 +80,10 @@ public struct RateLimitBackoff: Codable, Sendable, Equatable {
 ///
 /// Contract: without a cache the gate is always open and records nothing.
 public struct OpenMeteoGate: Sendable {
+    /// Where the back-off is kept.
     public let cache: ResponseCache?
 
+    /// The gate over `cache`.
     public init(cache: ResponseCache?) { self.cache = cache }
 
     /// The back-off in force at `now`, if any.

@@ -12,8 +12,10 @@ import Platform
 /// the (rounded) coordinates sent. Failing to write is silent: the cache is an
 /// optimisation.
 public struct ResponseCache: Sendable {
+    /// The cache directory (0700).
     public let directory: URL
 
+    /// A cache in `directory`.
     public init(directory: URL) { self.directory = directory }
 
     /// One stored answer.
@@ -25,13 +27,16 @@ public struct ResponseCache: Sendable {
         /// The answer body, as received (or as airloc derived it).
         public var body: Data
 
+        /// An answer kept at `storedAt`, current until `validUntil`.
         public init(storedAt: Date, validUntil: Date, body: Data) {
             self.storedAt = storedAt
             self.validUntil = validUntil
             self.body = body
         }
 
+        /// True while the answer is current (and not from a clock that went backwards).
         public func isFresh(at now: Date) -> Bool { now < validUntil && now >= storedAt.addingTimeInterval(-300) }
+        /// How old it is.
         public func age(at now: Date) -> TimeInterval { max(0, now.timeIntervalSince(storedAt)) }
     }
 
@@ -43,6 +48,7 @@ public struct ResponseCache: Sendable {
         return directory.appendingPathComponent(safe + ".json")
     }
 
+    /// The answer kept under `key`, if any.
     public func read(_ key: String) -> Entry? {
         let url = file(key)
         guard let data = try? Data(contentsOf: url) else { return nil }
@@ -55,6 +61,7 @@ public struct ResponseCache: Sendable {
         return entry
     }
 
+    /// Keeps `entry` under `key` (atomically, 0600; a failure is not an error).
     public func write(_ key: String, _ entry: Entry) {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -63,5 +70,6 @@ public struct ResponseCache: Sendable {
         try? AtomicFile.write(data, to: file(key))
     }
 
+    /// Forgets `key`.
     public func remove(_ key: String) { try? FileManager.default.removeItem(at: file(key)) }
 }

@@ -11,6 +11,7 @@ public enum TemperatureUnit: String, Sendable, CaseIterable {
         ["US", "PR", "GU", "VI", "AS", "MP", "UM"].contains(code?.uppercased() ?? "") ? .imperial : .metric
     }
 
+    /// "°C" or "°F".
     public var symbol: String { self == .metric ? "°C" : "°F" }
 
     /// A temperature, "12.3 °C" / "54.1 °F".

@@ -33,13 +33,21 @@ public protocol AirFollowConsumer {
 }
 
 extension AirFollowConsumer {
+    /// Nothing by default.
     public mutating func arrived(_ fix: Fix, provider: String, received: Date) async {}
+    /// Nothing by default.
     public mutating func record(_ fix: Fix, provider: String, received: Date, newSegment: Bool) async {}
+    /// Always, by default.
     public func mayFetchAir() -> Bool { true }
+    /// Nothing by default.
     public mutating func noPosition(_ reason: String, kind: FollowEvent.Kind) {}
+    /// Nothing by default.
     public mutating func reachable(_ provider: String) {}
+    /// Nothing by default.
     public mutating func measured(_ result: Result<SensorSample, SensorFailure>, fix: Fix?, provider: String?) async {}
+    /// Nothing by default.
     public mutating func ticked(at now: Date) async {}
+    /// Nothing by default.
     public mutating func settled() async {}
 }
 
@@ -64,9 +72,13 @@ extension AirFollowConsumer {
 ///   ``AirFollowConsumer/measured(_:fix:provider:)``. A failed reading (the sensor
 ///   unplugged) is tried again at the next interval: the port is opened afresh each time.
 public struct AirFollow<Consumer: AirFollowConsumer> {
+    /// What handles the happenings (the logger's writer, the watch's screen).
     public var consumer: Consumer
+    /// When to record and fetch.
     public private(set) var trigger: LogTrigger
+    /// The settings it runs with.
     public let settings: Settings
+    /// The clock of its ticks.
     public let time: any TimeSource
     /// Fetches the report for a fix (the logger's without the climate, the watch's as asked).
     let fetch: @Sendable (Fix, String) async -> AirReport
@@ -78,6 +90,7 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     /// The reading in progress, ended (the sensor put to sleep) when the loop ends.
     private var reading: Task<Void, Never>?
 
+    /// The loop over `consumer`, fetching with `fetch`.
     public init(
         consumer: Consumer, settings: Settings, time: any TimeSource, sensor: (any ParticulateSensor)? = nil,
         fetch: @escaping @Sendable (Fix, String) async -> AirReport

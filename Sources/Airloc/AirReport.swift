@@ -14,37 +14,48 @@ import Web
 /// error that prevented one, so a failed air fetch never hides the location part, and
 /// a failed climate fetch never hides the air.
 public struct AirReport: Sendable {
+    /// The fix the report is for.
     public var fix: Fix
     /// The provider that answered ("gpsd", "manual", "chosen", "postal").
     public var provider: String
     /// What each provider of the chain did.
     public var attempts: [LocationChain.Attempt] = []
+    /// The place the fix is in.
     public var place: NearestPlace?
     /// The coordinate sent to the services (rounded for privacy).
     public var sentCoordinate: Coordinate
+    /// What the services said.
     public var data: AirData
+    /// The air quality, or why there is none.
     public var air: Result<AirQualityReading, AirQualityError> { data.air }
     /// The air-quality service's base URL when it is not the public one (a test double,
     /// a proxy): shown so a reader knows where the numbers came from.
     public var airServiceOverride: String?
+    /// "full" or "reduced".
     public var accuracy: String
+    /// What a user should know.
     public var warnings: [String] = []
     /// The particulate sensor's reading beside the model (nil without a sensor).
     public var measured: MeasuredAir?
+    /// When it was made.
     public var generatedAt: Date
+    /// The temperature unit the card uses.
     public var units = TemperatureUnit.metric
+    /// The index the card leads with.
     public var scale = AQIScale.us
 
     /// What a caller wants of a report beyond the place: units, scale, cache use, climate.
     public struct Request: Sendable {
         /// nil: the usual unit of the place's country (°F in the US).
         public var units: TemperatureUnit?
+        /// The index the card leads with.
         public var scale: AQIScale
         /// Ask the services even when the cached answer is current.
         public var refresh: Bool
         /// Fetch the climate trend too (one or two requests more on a cold cache).
         public var climate: Bool
 
+        /// What to ask for.
         public init(units: TemperatureUnit? = nil, scale: AQIScale = .us, refresh: Bool = false, climate: Bool = true) {
             self.units = units
             self.scale = scale

@@ -16,7 +16,10 @@ public protocol AuthorizationPrompter: Sendable {
 
 /// For unattended use: never asks.
 public struct NeverPrompt: AuthorizationPrompter {
+    /// A prompter that never asks.
     public init() {}
+    /// It cannot ask: an unattended program.
     public var canAsk: Bool { false }
+    /// Denied, were it asked.
     public func ask(purpose: String) -> LocationAuthorization.Answer { .deny }
 }

@@ -11,6 +11,7 @@ import Location
 /// manual place that cannot be used fails the configuration's own check too, since it is
 /// a line of the configuration.
 public struct Checkup: Sendable {
+    /// The checks so far, in order.
     public var checks: [HealthCheck] = []
     /// Why the configured manual place cannot be used (unknown or ambiguous), if it cannot.
     public var placeFailure: LocationSessionError?
@@ -18,13 +19,17 @@ public struct Checkup: Sendable {
     /// lookups met damage).
     public var gazetteer: Gazetteer?
 
+    /// The checks that failed.
     public var failed: [HealthCheck] { checks.filter { $0.status == .fail } }
 
     /// How a program words two failures for its users (the command line adds what to do).
     public struct Wording: Sendable {
+        /// How to say that the place data is broken.
         public var placeData: @Sendable (GazetteerError) -> String
+        /// How to say that the manual place cannot be used.
         public var manualPlace: @Sendable (LocationSessionError) -> String
 
+        /// A wording.
         public init(
             placeData: @escaping @Sendable (GazetteerError) -> String,
             manualPlace: @escaping @Sendable (LocationSessionError) -> String
@@ -32,6 +37,7 @@ public struct Checkup: Sendable {
             (self.placeData, self.manualPlace) = (placeData, manualPlace)
         }
 
+        /// The errors' own descriptions.
         public static let plain = Wording(placeData: \.description, manualPlace: \.description)
     }
 

@@ -12,12 +12,18 @@ import Platform
 public struct ChosenPlace: Sendable, Equatable {
     /// GeoNames id; 0 for a coordinate the user gave.
     public var id: Int
+    /// The place's name.
     public var name: String
+    /// "Berlin, Berlin, Germany".
     public var displayName: String
+    /// Where it is.
     public var coordinate: Coordinate
+    /// ISO 3166 alpha-2.
     public var countryCode: String
+    /// When it was chosen.
     public var chosenAt: Date
 
+    /// `place`, chosen at `date`.
     public init(place: Place, at date: Date = Date()) {
         id = place.id
         name = place.name
@@ -27,6 +33,7 @@ public struct ChosenPlace: Sendable, Equatable {
         chosenAt = date
     }
 
+    /// A choice as it was kept.
     public init(id: Int, name: String, displayName: String, coordinate: Coordinate, countryCode: String, chosenAt: Date)
     {
         self.id = id

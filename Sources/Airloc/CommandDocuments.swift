@@ -8,12 +8,18 @@ import Location
 ///
 /// `airloc locate --json`, schema `airloc.locate/1`.
 public struct LocateJSON: Encodable {
+    /// The document's schema.
     public var schema = "airloc.locate/1"
+    /// Where the device is.
     public var location: LocationJSON
+    /// The place it is in.
     public var place: PlaceJSON?
+    /// Each provider tried.
     public var providers: [AttemptJSON]
+    /// Providers left out, and why.
     public var warnings: [String]
 
+    /// A `locate --json` document.
     public init(location: LocationJSON, place: PlaceJSON?, providers: [AttemptJSON], warnings: [String]) {
         (self.location, self.place, self.providers, self.warnings) = (location, place, providers, warnings)
     }
@@ -21,13 +27,21 @@ public struct LocateJSON: Encodable {
 
 /// One line of `airloc locate --watch`, schema `airloc.watch/1`.
 public struct WatchEventJSON: Encodable {
+    /// The document's schema.
     public var schema = "airloc.watch/1"
+    /// "fix", "stale", "lost", "no_fix_yet", "disconnected" or "connected".
     public var event: String
+    /// When it happened.
     public var time: String
+    /// The provider followed.
     public var provider: String
+    /// The position, with a fix.
     public var location: LocationJSON?
+    /// The place, with a fix.
     public var place: PlaceJSON?
+    /// Why, for the events without a fix.
     public var reason: String?
+    /// When the provider is tried again, seconds.
     public var retryInS: Double?
 
     /// The line for a follow event; the place is the locality of its fix.
@@ -50,11 +64,14 @@ public struct UseJSON: Encodable {
         case saved, shown, cleared, none
     }
 
+    /// The document's schema.
     public var schema = "airloc.use/1"
     /// The place now chosen; null after --clear or when none is.
     public var place: PlaceJSON?
+    /// What `use` did.
     public var action: Outcome
 
+    /// The document of choosing `place` (nil: cleared).
     public init(place: Place?, action: Outcome) {
         self.place = place.map { PlaceJSON(NearestPlace(place: $0, from: $0.coordinate)) }
         self.action = action
@@ -63,13 +80,18 @@ public struct UseJSON: Encodable {
 
 /// `airloc auth status --json`, schema `airloc.auth/1`.
 public struct AuthStatusJSON: Encodable {
+    /// The document's schema.
     public var schema = "airloc.auth/1"
+    /// The authorization status.
     public var status: String
+    /// "full" or "reduced".
     public var accuracy: String
+    /// The administrator's policy mode.
     public var policy: String
     /// Whether runs without a terminal (scripts, cron, systemd, the logger) may sense.
     public var unattended: Bool
 
+    /// The document of `machine` under `policy`.
     public init(_ machine: LocationAuthorization, policy: AuthorizationPolicy) {
         (status, accuracy, self.policy) = (machine.status.rawValue, machine.accuracy.rawValue, policy.mode.rawValue)
         unattended = machine.status == .authorizedAlways
@@ -78,12 +100,16 @@ public struct AuthStatusJSON: Encodable {
 
 /// `airloc doctor --json`, schema `airloc.doctor/1`.
 public struct DoctorJSON: Encodable {
+    /// The document's schema.
     public var schema = "airloc.doctor/1"
+    /// True when no check failed.
     public var ok: Bool
+    /// Every check, in order.
     public var checks: [HealthCheck]
     /// What the exit status says when a check failed (null when all needed parts work).
     public var error: JSONError?
 
+    /// The document of `checks`.
     public init(ok: Bool, checks: [HealthCheck], error: JSONError?) {
         (self.ok, self.checks, self.error) = (ok, checks, error)
     }

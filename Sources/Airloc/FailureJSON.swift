@@ -2,7 +2,9 @@
 /// stdout, with the command's schema and an `error` object (docs/json-schema.md), so it
 /// never has to scrape stderr. The message is on stderr as well, for people.
 public struct FailureJSON: Encodable, Sendable {
+    /// The failing command's schema.
     public var schema: String
+    /// What failed.
     public var error: JSONError
 
     /// The schema of each command's `--json` document.

@@ -19,6 +19,7 @@ public enum FollowInput: Sendable {
 }
 
 extension LocationSession.Following {
+    /// The events with a tick between them (see the contract).
     public func withTicks(
         every interval: Duration = .seconds(1), time: any TimeSource, also extra: AsyncStream<FollowInput>? = nil,
         until stop: ServiceContext? = nil

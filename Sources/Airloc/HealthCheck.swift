@@ -18,11 +18,16 @@ public struct HealthCheck: Encodable, Sendable {
         case fail
     }
 
+    /// What was checked ("gpsd").
     public var name: String
+    /// ok, warn or fail.
     public var status: Status
+    /// What was found.
     public var detail: String
+    /// What to do about it.
     public var advice: String?
 
+    /// A check's result.
     public init(name: String, status: Status, detail: String, advice: String? = nil) {
         self.name = name
         self.status = status

@@ -4,6 +4,7 @@ import Foundation
 /// `null` rather than absent (``NullPreserving``), slashes unescaped, one document per
 /// line when not pretty. The schemas are in docs/json-schema.md.
 public enum JSONDocument {
+    /// `value` as the document (pretty: one key a line; else one line).
     public static func encode(_ value: any Encodable, pretty: Bool = true) -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase

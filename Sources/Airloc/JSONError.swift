@@ -7,11 +7,16 @@
 /// stable for scripts to switch on; `retryable` is true exactly when `code` is 75 (the
 /// same command may succeed later without any change).
 public struct JSONError: Encodable, Sendable, Equatable {
+    /// The exit status.
     public var code: Int
+    /// The sysexits name of the status ("config").
     public var kind: String
+    /// What went wrong.
     public var message: String
+    /// True when trying again later may help.
     public var retryable: Bool
 
+    /// An error of exit status `code`.
     public init(code: Int, message: String) {
         self.code = code
         self.kind = Self.kind(code)

@@ -5,21 +5,26 @@ import Location
 /// One thing that happened while following the device's location (`locate --watch`,
 /// the logger): a fix, or a change in the followed provider's state.
 public struct FollowEvent: Sendable, Equatable {
+    /// What happened to the followed location.
     public enum Kind: String, Sendable, Equatable {
         case connected, fix, stale, lost, disconnected
         case noFixYet = "no_fix_yet"
     }
 
+    /// What happened.
     public var kind: Kind
     /// The provider the event is about ("gpsd", or the fallback that answered).
     public var provider: String
     /// The fix (as the authorization allows) for `fix` and `stale`.
     public var fix: Fix?
+    /// Why, for the events without a fix.
     public var reason: String?
     /// Seconds until the next reconnection attempt, for `disconnected`.
     public var retryIn: Double?
+    /// When this device received it.
     public var time: Date
 
+    /// An event.
     public init(
         kind: Kind, provider: String, fix: Fix? = nil, reason: String? = nil, retryIn: Double? = nil, time: Date
     ) {
@@ -46,6 +51,7 @@ public struct FollowEvent: Sendable, Equatable {
 ///   only as a stand-in, so the followed provider's next fix takes over again.
 /// - With `maximumFixes`, the stream finishes after that many fixes.
 public struct LocationFollower: Sendable {
+    /// What the session does.
     public enum Action: Sendable, Equatable {
         case none
         case report(FollowEvent)
@@ -60,12 +66,17 @@ public struct LocationFollower: Sendable {
         case finished
     }
 
+    /// The provider followed.
     public let provider: String
+    /// The accuracy every fix is limited to.
     public let accuracy: AccuracyAuthorization
+    /// True when the chain has providers to stand in.
     public let hasFallback: Bool
+    /// Stop after this many fixes (nil: never).
     public let maximumFixes: Int?
     private var state = State.following(held: nil, heldIsCurrent: false, askedFallback: false, fixes: 0)
 
+    /// A follower of `provider`.
     public init(provider: String, accuracy: AccuracyAuthorization, hasFallback: Bool, maximumFixes: Int? = nil) {
         self.provider = provider
         self.accuracy = accuracy

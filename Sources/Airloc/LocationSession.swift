@@ -19,13 +19,18 @@ import Web
 /// - Reduced accuracy snaps every sensed fix to ``Privacy/reducedGrid``.
 /// - `unattended` (a logger, cron, a stream without a terminal) needs the "always" grant.
 public struct LocationSession: Sendable {
+    /// The settings it runs with.
     public var settings: Settings
+    /// The place data.
     public var gazetteer: Gazetteer
+    /// How a person is asked (a daemon never asks).
     public var prompter: any AuthorizationPrompter
+    /// True for a program nobody watches: it needs the "always" grant.
     public var unattended: Bool
     /// The clock that stamps followed events.
     public var time: any TimeSource
 
+    /// A session.
     public init(
         settings: Settings, gazetteer: Gazetteer, prompter: any AuthorizationPrompter = NeverPrompt(),
         unattended: Bool = false, time: any TimeSource = SystemTime()
@@ -39,10 +44,13 @@ public struct LocationSession: Sendable {
 
     /// Where the device is, and how that was found out.
     public struct Location: Sendable {
+        /// The fix, limited to the allowed accuracy.
         public var fix: Fix
         /// The provider that answered ("gpsd", "ip", "manual").
         public var provider: String
+        /// Every provider tried.
         public var attempts: [LocationChain.Attempt]
+        /// The accuracy allowed.
         public var accuracy: AccuracyAuthorization
         /// What went wrong on the way (a provider refused or without an answer).
         public var warnings: [String]
@@ -229,7 +237,15 @@ extension LocationSession {
         public var warnings: [String]
         /// The accuracy the authorization allows (every fix is limited to it).
         public var accuracy: AccuracyAuthorization
+        /// The events, in order.
         public var events: AsyncStream<FollowEvent>
+
+        /// Events of the program's own (a replay, a test) followed as a session's would be.
+        public init(warnings: [String] = [], accuracy: AccuracyAuthorization, events: AsyncStream<FollowEvent>) {
+            self.warnings = warnings
+            self.accuracy = accuracy
+            self.events = events
+        }
     }
 
     /// Follows the first provider of the chain (see ``LocationFollower`` for the rules)

@@ -26,6 +26,7 @@ public enum LocationSessionError: Error, Sendable, CustomStringConvertible {
     /// The task asking was cancelled.
     case cancelled
 
+    /// What went wrong, as facts (the program adds the advice).
     public var description: String {
         switch self {
         case .notAuthorized(.notDetermined):

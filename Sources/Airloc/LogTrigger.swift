@@ -19,18 +19,28 @@ import Platform
 ///   After a failure, retried after a pause doubling from `firstRetryPause` up to
 ///   `maxRetryPause`, or at the time the caller gives (a 429's back-off), whichever is later.
 public struct LogTrigger: Sendable {
+    /// The `[log]` rules.
     public struct Options: Sendable, Equatable {
+        /// Seconds between track points at most.
         public var trackInterval: TimeInterval = 5
+        /// Metres moved that make a point at once.
         public var trackDistance: Double = 10
+        /// A fix with a larger error radius (metres) is skipped.
         public var maxError: Double = 100
+        /// Seconds without a fix that open a new segment.
         public var segmentGap: TimeInterval = 60
+        /// Metres moved that make the air fetched again.
         public var airDistance: Double = 2000
+        /// The first pause after a failed fetch, seconds.
         public var firstRetryPause: TimeInterval = 5
+        /// The longest pause, seconds.
         public var maxRetryPause: TimeInterval = 60
 
+        /// The defaults (docs/configuration.md).
         public init() {}
     }
 
+    /// What the logger does.
     public enum Action: Sendable, Equatable {
         /// Record this fix; `newSegment` when it starts one.
         case recordPoint(newSegment: Bool)
@@ -45,6 +55,7 @@ public struct LogTrigger: Sendable {
         case failing(retryAt: Date)
     }
 
+    /// The rules.
     public let options: Options
     private var lastPoint: (time: Date, coordinate: Coordinate)?
     private var lastFix: Date?
@@ -55,6 +66,7 @@ public struct LogTrigger: Sendable {
     private var retries: Backoff
     private var segmentPending = true
 
+    /// A trigger with nothing recorded yet.
     public init(options: Options = Options()) {
         self.options = options
         retries = Backoff(

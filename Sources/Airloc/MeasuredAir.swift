@@ -13,14 +13,18 @@ public enum MeasuredAir: Sendable {
     case failed(SensorFailure)
 }
 
+/// A reading for a report.
 public struct MeasuredReading: Sendable {
+    /// The reading.
     public var sample: SensorSample
     /// Seconds since the reading ended (0 for one made for this report).
     public var ageSeconds: Double
     /// True when it is the logger's latest row (the logger holds the sensor).
     public var fromLogbook: Bool
+    /// The NowCast of the logbook's measured hours.
     public var nowcastUSAQI: Int?
 
+    /// A reading, `ageSeconds` old.
     public init(sample: SensorSample, ageSeconds: Double = 0, fromLogbook: Bool = false, nowcastUSAQI: Int? = nil) {
         (self.sample, self.ageSeconds, self.fromLogbook, self.nowcastUSAQI) =
             (sample, ageSeconds, fromLogbook, nowcastUSAQI)
@@ -31,27 +35,46 @@ public struct MeasuredReading: Sendable {
 /// after a failure), how old the reading is, where it came from, the NowCast, and `error`
 /// (null unless the sensor failed).
 public struct MeasuredJSON: Encodable {
+    /// Which sensor.
     public var model: String?
+    /// Its device.
     public var device: String?
+    /// Its serial number.
     public var serial: String?
+    /// PM1.0, µg/m³.
     public var pm1_0: Double?
+    /// PM2.5, µg/m³.
     public var pm2_5: Double?
+    /// PM4.0, µg/m³.
     public var pm4_0: Double?
+    /// PM10, µg/m³.
     public var pm10: Double?
+    /// PM2.5 at CF=1, µg/m³.
     public var pm2_5Cf1: Double?
+    /// °C.
     public var temperatureC: Double?
+    /// %.
     public var relativeHumidity: Double?
+    /// Frames averaged.
     public var samples: Int?
+    /// Seconds they span.
     public var windowS: Double?
+    /// The US AQI of the reading.
     public var usAqi: Int?
+    /// PM2.5 after the correction.
     public var correctedPm2_5: Double?
+    /// What may make it mislead.
     public var flags: [String]?
+    /// How old it is, seconds.
     public var ageS: Double?
     /// "sensor" (read for this report) or "logbook" (the logger's latest).
     public var source: String?
+    /// The NowCast AQI of the measured hours.
     public var nowcastUsAqi: Int?
+    /// Why there is no reading.
     public var error: JSONError?
 
+    /// The object of `measured`.
     public init(_ measured: MeasuredAir) {
         switch measured {
         case .failed(let failure):

@@ -8,6 +8,7 @@ import Geo
 /// (Paris, France over Paris, Texas is not ambiguous; the Springfields are). Returns the
 /// namesakes to choose from (at most 9), or none when the name is clear.
 public enum Namesakes {
+    /// The places of `namesakes` a name alone cannot tell apart.
     public static func ambiguous(_ namesakes: [Place]) -> [Place] {
         guard namesakes.count > 1 else { return [] }
         if namesakes[0].population >= 5 * max(namesakes[1].population, 1) { return [] }

@@ -7,18 +7,26 @@ import Foundation
 /// It mirrors the value with `Mirror`: each stored property becomes a key (converted to
 /// snake_case by the encoder), nested structs recurse, arrays map element-wise.
 public struct NullPreserving: Encodable {
+    /// The value.
     public let value: Any
 
+    /// `value`, to be encoded with its nils as null.
     public init(_ value: Any) { self.value = value }
 
     private struct Key: CodingKey {
+        /// The key.
         public var stringValue: String
+        /// Keys are never integers here.
         public var intValue: Int? { nil }
+        /// The key `string`.
         public init(_ string: String) { stringValue = string }
+        /// The key `stringValue`.
         public init?(stringValue: String) { self.stringValue = stringValue }
+        /// Keys are never integers here.
         public init?(intValue: Int) { nil }
     }
 
+    /// Encodes the value, an absent optional as null.
     public func encode(to encoder: any Encoder) throws {
         let mirror = Mirror(reflecting: value)
         switch value {

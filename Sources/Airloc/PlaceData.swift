@@ -10,8 +10,10 @@ import Platform
 /// source tree this binary was built from (development builds). A missing file is a
 /// clear error listing where it looked — never a crash.
 public enum PlaceData {
+    /// The place data's file name.
     public static let fileName = "gazetteer.bin"
 
+    /// Where the place data is looked for, in order.
     public static func candidates(environment: [String: String]) -> [String] {
         var paths: [String] = []
         if let data = environment["AIRLOC_DATA"], !data.isEmpty {

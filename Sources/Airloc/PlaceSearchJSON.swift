@@ -6,16 +6,21 @@ import Web
 
 /// `airloc search --json` (schema airloc.search/1, docs/json-schema.md).
 public struct SearchJSON: Encodable {
+    /// The document's schema.
     public var schema = "airloc.search/1"
+    /// The query as typed.
     public var query: String
+    /// The places found, best first.
     public var results: [SearchResultJSON]
     /// Why `results` is empty: "query_too_short" or "no_results"; null otherwise.
     public var reason: String?
+    /// What the online search did, when it was asked.
     public var online: OnlineSearchJSON?
     /// Set when the search could not be done (a query too short, the online search failed
     /// with nothing offline); null for results and for a plain "no results".
     public var error: JSONError?
 
+    /// A search document.
     public init(query: String, results: [SearchResultJSON], reason: String?, online: OnlineSearchJSON?) {
         self.query = query
         self.results = results
@@ -26,28 +31,44 @@ public struct SearchJSON: Encodable {
 
 /// One result: the fields of an Open-Meteo geocoding result, plus how it matched.
 public struct SearchResultJSON: Encodable {
+    /// GeoNames' id.
     public var id: Int
+    /// The place's name.
     public var name: String
+    /// Degrees north.
     public var latitude: Double
+    /// Degrees east.
     public var longitude: Double
+    /// GeoNames' feature code.
     public var featureCode: String
+    /// ISO 3166 alpha-2.
     public var countryCode: String
+    /// The country's name.
     public var country: String
+    /// The admin-1 region.
     public var admin1: String
+    /// Its IANA time zone.
     public var timezone: String
+    /// Its population.
     public var population: Int
+    /// "Berlin, Berlin, Germany".
     public var displayName: String
     /// The name that matched, as written (an alternate name such as "München").
     public var matchedName: String?
     /// "exact", "prefix", "typo" or "online".
     public var match: String
+    /// Typos forgiven to match it.
     public var typos: Int
     /// "offline" (built-in data) or "online" (Open-Meteo geocoding).
     public var source: String
+    /// From the point searched near, km.
     public var distanceKm: Double?
+    /// Its UTC offset now.
     public var utcOffset: String?
+    /// The time there now.
     public var localTime: String?
 
+    /// A result.
     public init(place: Place, match: String, typos: Int, matchedName: String?, source: String, distance: Double?) {
         id = place.id
         name = place.name
@@ -70,6 +91,7 @@ public struct SearchResultJSON: Encodable {
         localTime = local?.localDateTime
     }
 
+    /// The result of an offline search.
     public init(_ result: SearchResult, source: String) {
         let (match, typos): (String, Int) =
             switch result.match {
@@ -85,15 +107,21 @@ public struct SearchResultJSON: Encodable {
 
 /// What happened online: "ok", "skipped", or the failure.
 public struct OnlineSearchJSON: Encodable {
+    /// "ok", "no_results" or "failed".
     public var status: String
+    /// Why it failed.
     public var message: String?
+    /// How many places it gave.
     public var results: Int
 }
 
 /// The online half of `airloc search`: Open-Meteo geocoding, merged by GeoNames id.
 public enum OnlineSearch {
+    /// What an online search gave.
     public struct Outcome {
+        /// Its places.
         public var results: [SearchResultJSON]
+        /// What the document says of it.
         public var json: OnlineSearchJSON
     }
 

@@ -7,20 +7,30 @@ import Gazetteer
 /// Contract: every country with codes in the offline data or covered by Zippopotam.us,
 /// by ISO code; `answered` is `offline`, `offline+online` or `online`.
 public struct PostalCountriesJSON: Encodable {
+    /// One country.
     public struct Row: Encodable, Sendable {
+        /// ISO 3166 alpha-2.
         public var code: String
+        /// The country's name.
         public var name: String
+        /// Its codes' format ("#####").
         public var format: String
+        /// The format in words.
         public var formatDescription: String?
+        /// Codes known offline.
         public var offlineCodes: Int
+        /// The lowest and highest code known ("00501-99950").
         public var range: String?
         /// "offline", "offline+online", "online".
         public var answered: String
     }
 
+    /// The document's schema.
     public var schema = "airloc.postal-countries/1"
+    /// Every country, by code.
     public var countries: [Row]
 
+    /// The countries `gazetteer` knows.
     public init(gazetteer: Gazetteer) {
         var codes = Set(Zippopotam.countries)
         for code in gazetteer.countryCodes where (gazetteer.postalFormat(countryCode: code)?.offlineCount ?? 0) > 0 {

@@ -6,27 +6,39 @@ import Web
 /// `airloc postal --json` (schema airloc.postal/1, docs/json-schema.md): the places a
 /// postal code belongs to, where each came from, and the `--air` report of the first.
 public struct PostalJSON: Encodable {
+    /// The document's schema.
     public var schema = "airloc.postal/1"
+    /// ISO 3166 alpha-2.
     public var country: String
+    /// The country's name.
     public var countryName: String
+    /// The code as normalised.
     public var code: String
     /// What was looked up offline and what was asked online (GB outward code, ZIP).
     public var offlineKey: String
+    /// The code as sent to the online service.
     public var onlineCode: String
     /// What the answer covers when that is more than the code: "area SW", "4-digit
     /// district 1011", "outward code GY1", "ZIP code 90210"; null when it is the code.
     public var granularity: String?
+    /// The places of the code.
     public var places: [PlaceJSON]
     /// Null when the service was not asked or answered; else what went wrong.
     public var onlineError: String?
     /// The air report for the first place (`--air`), schema airloc.report/1.
     public var report: ReportJSON?
 
+    /// One place of a code.
     public struct PlaceJSON: Encodable, Sendable {
+        /// Its name.
         public var placeName: String
+        /// Its admin-1 region.
         public var admin1: String
+        /// The region's code.
         public var admin1Code: String
+        /// Degrees north.
         public var latitude: Double
+        /// Degrees east.
         public var longitude: Double
         /// "offline", "online" or "offline+online".
         public var source: String
@@ -40,9 +52,13 @@ public struct PostalJSON: Encodable {
         public var acceptableNames: [String]
         /// From the first place, when the places differ.
         public var distanceKm: Double?
+        /// Its IANA time zone, when known.
         public var timezone: String?
+        /// Its UTC offset now ("+01:00").
         public var utcOffset: String?
+        /// The time there now.
         public var localTime: String?
+        /// A link to it on OpenStreetMap.
         public var openstreetmapUrl: String
     }
 
@@ -61,6 +77,7 @@ public struct PostalJSON: Encodable {
         self.report = report.map(ReportJSON.init)
     }
 
+    /// The document's place of `place`.
     public static func placeJSON(_ place: PostalPlace, first: PostalPlace?, gazetteer: Gazetteer) -> PlaceJSON {
         let timezone = gazetteer.nearest(to: place.coordinate)?.place.timezone
         let local = timezone.flatMap { LocalTime(timezone: $0) }

@@ -20,6 +20,7 @@ public enum PostalSearch {
         case offlineOnly
     }
 
+    /// The places of a postal code: offline where the gazetteer knows the country, else online.
     public static func places(
         country: String, code: String, sources: Sources, gazetteer: Gazetteer, settings: Settings,
         transport: any HTTPTransport = NetworkTransport()
@@ -73,6 +74,7 @@ public enum PostalSearch {
 
 /// What a postal search found.
 public struct PostalAnswer: Sendable {
+    /// What was looked up.
     public var lookup: PostalLookup
     /// Offline places first, then online ones not already among them.
     public var places: [PostalPlace]
@@ -105,7 +107,9 @@ public enum PostalSearchError: Error, Sendable {
 
 /// A country and code as typed, checked and normalised.
 public struct PostalLookup: Sendable {
+    /// ISO 3166 alpha-2.
     public var country: String
+    /// The country's name.
     public var countryName: String
     /// The normalised code as the user gave it ("SW1A 1AA").
     public var code: String

@@ -10,16 +10,24 @@ import Geo
 /// µg/m³, seconds). No colour, no emoji. New keys may be added within `/1`; renaming or
 /// removing one bumps the schema.
 public struct ReportJSON: Encodable {
+    /// The document's schema.
     public static let schema = "airloc.report/1"
 
+    /// `airloc.report/1`.
     public var schema = ReportJSON.schema
+    /// When the report was made (ISO 8601 UTC).
     public var generatedAt: String
+    /// Where the device is.
     public var location: LocationJSON
+    /// Each provider tried, in order.
     public var providers: [AttemptJSON]
+    /// The place the position is in, when the gazetteer knows one.
     public var place: PlaceJSON?
+    /// The air quality; null when its request failed.
     public var airQuality: Air?
     /// Null when the air-quality request failed (pollen comes with it).
     public var pollen: PollenJSON?
+    /// The climate trend, or why there is none.
     public var climate: ClimateJSON
     /// What became of each part: "ok", "cached", "stale", "unavailable", "failed", "skipped".
     public var parts: Parts
@@ -29,9 +37,13 @@ public struct ReportJSON: Encodable {
     public var scale: String
     /// HTTP requests this report sent (0 when the cache answered).
     public var httpRequests: Int
+    /// The coordinate sent to the services (rounded to `outbound-precision`).
     public var sentCoordinate: CoordinateJSON
+    /// What the data is credited to.
     public var attribution: String
+    /// The services asked, by name and URL.
     public var sources: [String]
+    /// What a user should know (a stale cache standing in).
     public var warnings: [String]
     /// Each part that failed, required or not.
     public var errors: [ErrorJSON]
@@ -41,24 +53,39 @@ public struct ReportJSON: Encodable {
     /// the exit status says, as every failing `--json` document has it; null otherwise.
     public var error: JSONError?
 
+    /// A coordinate.
     public struct CoordinateJSON: Encodable {
+        /// Degrees north.
         public var latitude: Double
+        /// Degrees east.
         public var longitude: Double
     }
 
+    /// The air quality as the card leads with it.
     public struct Air: Encodable {
+        /// The US AQI.
         public var usAqi: Int
         /// "open-meteo", or "computed" (EPA table, from the concentrations).
         public var usAqiSource: String
+        /// The EPA category's key (`good`, `moderate`...).
         public var category: String
+        /// The category's name as the EPA writes it.
         public var categoryName: String
+        /// The category's colour (#RRGGBB).
         public var color: String
+        /// What the category means.
         public var description: String
+        /// What to do about it.
         public var advice: String
+        /// The pollutant that sets the index.
         public var dominantPollutant: String?
+        /// The data's hour (local time of the place, as the service gives it).
         public var time: String
+        /// The place's IANA time zone.
         public var timezone: String
+        /// Each pollutant's value.
         public var pollutants: [PollutantJSON]
+        /// The European index, when the service gave it.
         public var europeanAqi: EuropeanJSON?
         /// Seconds since the answer was fetched when it came from the cache; null when fresh.
         public var cachedAgeS: Double?
@@ -66,36 +93,55 @@ public struct ReportJSON: Encodable {
         public var stale: Bool
     }
 
+    /// What became of each part.
     public struct Parts: Encodable {
+        /// What became of the air quality: "ok", "cached", "stale" or "failed".
         public var airQuality = "failed"
+        /// What became of the pollen, as of the other parts.
         public var pollen = "failed"
+        /// What became of the climate trend, as of the other parts.
         public var climate = "skipped"
     }
 
+    /// The European Air Quality Index.
     public struct EuropeanJSON: Encodable {
+        /// The index (0-100+).
         public var index: Int
+        /// The band's key.
         public var category: String
+        /// The band's name.
         public var categoryName: String
+        /// The band's colour (#RRGGBB).
         public var color: String
     }
 
+    /// The last week against the 1991-2020 normal.
     public struct ClimateJSON: Encodable {
+        /// True when the trend was computed.
         public var available: Bool
         /// "ok", "unavailable", "failed" or "skipped".
         public var status: String
+        /// Why not, when it was not.
         public var reason: String?
+        /// The recent days' mean, °C.
         public var recentMeanC: Double?
+        /// The normal's mean over the same days, °C.
         public var baselineMeanC: Double?
+        /// The difference, °C.
         public var differenceC: Double?
+        /// The normal's period.
         public var baselinePeriod = Climatology.period
+        /// Each recent day.
         public var days: [Day]
 
+        /// One day of the trend.
         public struct Day: Encodable {
             var date: String
             var meanC: Double
             var normalC: Double
         }
 
+        /// The trend of `outcome`.
         public init(_ outcome: ClimateOutcome) {
             available = outcome.trend != nil
             days = []
@@ -118,25 +164,37 @@ public struct ReportJSON: Encodable {
         public static func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
     }
 
+    /// One pollutant.
     public struct PollutantJSON: Encodable {
+        /// Open-Meteo's name (`pm2_5`).
         public var id: String
+        /// The name for people ("PM2.5").
         public var name: String
+        /// Its value.
         public var value: Double
+        /// Its unit (µg/m³).
         public var unit: String
+        /// Its own AQI, when the EPA defines one.
         public var aqi: Int?
+        /// That AQI's category.
         public var category: String?
         /// Where `aqi` comes from: "open-meteo" or "computed"; null without an index.
         public var aqiSource: String?
     }
 
+    /// Pollen, Europe only, in season.
     public struct PollenJSON: Encodable {
         /// False outside Europe or out of season: every species null, never zero.
         public var available: Bool
+        /// The scale the levels are on.
         public var scale =
             "none 0, low 1-10, moderate 11-50, high 51-200 (trees) / 51-100 (grass, weeds), very high above"
+        /// Trees, grasses and weeds.
         public var groups: [Group]
+        /// Each species.
         public var species: [Species]
 
+        /// One group's level.
         public struct Group: Encodable {
             var id: String
             var level: String
@@ -144,6 +202,7 @@ public struct ReportJSON: Encodable {
             var value: Double
         }
 
+        /// One species' count and level.
         public struct Species: Encodable {
             var id: String
             var name: String
@@ -153,6 +212,7 @@ public struct ReportJSON: Encodable {
             var level: String
         }
 
+        /// The pollen of `pollen`.
         public init(_ pollen: PollenReading) {
             available = pollen.isAvailable
             groups = PollenGroup.allCases.compactMap { group in
@@ -172,13 +232,19 @@ public struct ReportJSON: Encodable {
         }
     }
 
+    /// A part that failed.
     public struct ErrorJSON: Encodable {
+        /// Which part ("air_quality", "climate").
         public var part: String
+        /// The service that failed.
         public var service: String?
+        /// Why.
         public var message: String
+        /// True when trying again later may help.
         public var retryable: Bool
     }
 
+    /// The document of `report`.
     public init(_ report: AirReport) {
         let fix = report.fix
         generatedAt = UTCTime.iso8601Seconds(report.generatedAt)

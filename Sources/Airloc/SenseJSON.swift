@@ -9,24 +9,42 @@ import Sensors
 /// `us_aqi` is the EPA index of this mean, an instantaneous estimate (`us_aqi_basis`),
 /// not the 24-hour figure the index is defined on.
 public struct SenseJSON: Encodable {
+    /// The document's schema.
     public var schema = "airloc.sense/1"
+    /// Which sensor.
     public var model: String
+    /// Its device.
     public var device: String
+    /// Its serial number.
     public var serial: String?
+    /// PM1.0, µg/m³.
     public var pm1_0: Double?
+    /// PM2.5, µg/m³.
     public var pm2_5: Double
+    /// PM4.0, µg/m³.
     public var pm4_0: Double?
+    /// PM10, µg/m³.
     public var pm10: Double
+    /// PM2.5 at CF=1 (Plantower), µg/m³.
     public var pm2_5Cf1: Double?
+    /// °C, when the sensor measures it.
     public var temperatureC: Double?
+    /// %, when the sensor measures it.
     public var relativeHumidity: Double?
+    /// Frames averaged.
     public var samples: Int
+    /// Seconds they span.
     public var windowS: Double
+    /// The US AQI of the (corrected) PM2.5.
     public var usAqi: Int?
+    /// What the AQI is: of one reading, not a 24-hour mean.
     public var usAqiBasis = "instantaneous estimate"
+    /// PM2.5 after the correction.
     public var correctedPm2_5: Double?
+    /// What may make it mislead.
     public var flags: [String]
 
+    /// The document of `sample`.
     public init(_ sample: SensorSample) {
         (model, device, serial) = (sample.model.rawValue, sample.device, sample.serial)
         let mean = sample.mean

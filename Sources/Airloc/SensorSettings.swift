@@ -8,21 +8,31 @@ import Sensors
 /// exists (the udev rule in docs/sensors.md), else `/dev/ttyUSB0`. The `epa-pms`
 /// correction needs humidity, so only the PMS5003T takes it.
 public struct SensorSettings: Sendable, Equatable {
+    /// Which sensor (nil: none).
     public var model: SensorModel?
+    /// Its serial device.
     public var device: String?
+    /// Seconds the fan runs before sampling.
     public var warmUpSeconds = 30.0
+    /// Seconds of sampling.
     public var sampleSeconds = 10.0
     /// The logger's reading interval.
     public var interval = 60.0
+    /// Sleep between readings (the laser lasts longer).
     public var sleepBetween = true
+    /// Seconds without an answer before a reading is given up.
     public var timeout = 10.0
+    /// The correction applied to PM2.5.
     public var correction = SensorSample.Correction.none
+    /// Above this humidity (%) a reading is flagged.
     public var humidityLimit = 70.0
 
+    /// The defaults (docs/sensors.md).
     public init() {}
 
     /// The link the udev rule makes, and the adapter's usual node without it.
     public static let preferredDevice = "/dev/airloc-pm"
+    /// The device when none is set.
     public static let fallbackDevice = "/dev/ttyUSB0"
 
     /// The device to open.

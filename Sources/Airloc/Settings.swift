@@ -13,11 +13,13 @@ import Web
 /// Contract: every value is already valid (ranges are checked where it is read); the
 /// defaults are the documented ones (docs/configuration.md). Nothing here reads a file.
 public struct Settings: Sendable {
+    /// Where gpsd is.
     public var gpsd = GPSDProvider.Options()
     /// Seconds to wait for a first GPS fix.
     public var gpsdTimeout: Double = 10
     /// Seconds without a valid fix before it is stale, and before it is lost.
     public var gpsdStaleAfter: Double = 5
+    /// Seconds without a valid fix before the position is lost.
     public var gpsdLostAfter: Double = 30
     /// The location providers in the order they are tried.
     public var providers: [ProviderName] = [.gpsd, .manual]
@@ -25,15 +27,22 @@ public struct Settings: Sendable {
     public var manualPlace: String?
     /// Where the manual location was set ("~/.config/airloc/airloc.conf:3"), for errors.
     public var manualOrigin: String?
+    /// The manual location's latitude (`[location] latitude`).
     public var manualLatitude: Double?
+    /// The manual location's longitude.
     public var manualLongitude: Double?
     /// Coordinates given for one run (`--lat/--lon`): nothing is sensed, and the chosen
     /// place does not stand in. `origin` says where they came from ("--lat/--lon").
     public var givenCoordinate: (coordinate: Coordinate, origin: String)?
+    /// The IP geolocation service.
     public var ipService = IPService.ipwhois
+    /// Open-Meteo air quality.
     public var airQualityURL = OpenMeteoAirQuality.defaultBaseURL
+    /// Open-Meteo geocoding.
     public var geocodingURL = ServiceURL(string: "https://geocoding-api.open-meteo.com")!
+    /// Open-Meteo's archive.
     public var archiveURL = OpenMeteoArchive.defaultBaseURL
+    /// Zippopotam.us.
     public var postalURL = ServiceURL(string: "https://api.zippopotam.us")!
     /// nil: the chosen ``ipService``'s own endpoint.
     public var ipURL: ServiceURL?
@@ -47,11 +56,13 @@ public struct Settings: Sendable {
     public var maxStale: Double = 6 * 3600
     /// nil = auto (imperial for US places).
     public var units: TemperatureUnit?
+    /// The index the card leads with.
     public var scale = AQIScale.us
     /// Degrees to which coordinates are rounded before they leave the device.
     public var outboundPrecision: Double = 0.01
     /// The administrator's authorization policy (`[authorization]` in the system file).
     public var policy = AuthorizationPolicy()
+    /// When to colour the output.
     public var color = ColorChoice.auto
     /// Where the user's state (authorization, chosen place) and cache live.
     public var directories: XDGDirectories
@@ -61,10 +72,12 @@ public struct Settings: Sendable {
     /// `doctor` warns when others can read them.
     public var secretSources: [String] = []
 
+    /// The defaults, with these directories.
     public init(directories: XDGDirectories) {
         self.directories = directories
     }
 
+    /// When to colour the output.
     public enum ColorChoice: String, Sendable, CaseIterable { case auto, always, never }
 
     /// The location providers a chain can hold.
@@ -80,6 +93,7 @@ public struct Settings: Sendable {
         OpenMeteoEndpoint(base: airQualityURL, publicBase: OpenMeteoAirQuality.defaultBaseURL, apiKey: openMeteoAPIKey)
     }
 
+    /// The archive service, with the API key applied where it may be sent.
     public var archiveEndpoint: OpenMeteoEndpoint {
         OpenMeteoEndpoint(base: archiveURL, publicBase: OpenMeteoArchive.defaultBaseURL, apiKey: openMeteoAPIKey)
     }

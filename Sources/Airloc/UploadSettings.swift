@@ -9,6 +9,7 @@ import FleetWire
 /// complete for its type is checked when the uploads start (`UploadPlan` in module
 /// `Uploads`), with the section's name in the message.
 public struct UploadSettings: Sendable, Equatable {
+    /// The servers an upload can go to.
     public enum Kind: String, Sendable, CaseIterable {
         case owntracksMQTT = "owntracks-mqtt"
         case owntracksHTTP = "owntracks-http"
@@ -26,10 +27,15 @@ public struct UploadSettings: Sendable, Equatable {
 
     /// The section's name after `upload.` (`[upload.home]` → `home`).
     public var name: String
+    /// The server's kind.
     public var type: Kind?
+    /// Where it is.
     public var url: String?
+    /// A file (0600) with the password or token.
     public var credentialsFile: String?
+    /// OwnTracks' user.
     public var user: String?
+    /// OwnTracks' device.
     public var device: String?
     /// Traccar's device identifier (default: the device id).
     public var id: String?
@@ -37,12 +43,15 @@ public struct UploadSettings: Sendable, Equatable {
     public var box: String?
     /// openSenseMap's sensor id per value (`pm2_5` → `5f…`), from the `sensor-<value>` keys.
     public var sensors: [String: String] = [:]
+    /// What of the position goes (the type's default when nil).
     public var position: MQTTSettings.Position?
+    /// Rows a request (openSenseMap).
     public var batch: Int?
     /// Rows older than this many seconds are not sent (0: every row); unset: the type's
     /// default, 15 minutes for sensor.community (it stamps readings on arrival), none else.
     public var maxAge: Double?
 
+    /// A section `[upload.NAME]` with nothing set.
     public init(name: String) { self.name = name }
 
     /// What leaves the device: the section's `position`, else the type's default.

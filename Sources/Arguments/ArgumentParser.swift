@@ -1,7 +1,7 @@
 /// A deliberately small GNU-style parser: `--name value`, `--name=value`, `-h`, `--`
 /// ends options. Negative numbers ("-33.9") are values, not options.
-public enum ArgumentParser {
-    public static func parse(_ arguments: [String], spec: CommandSpec) throws(CLIError) -> ParsedArguments {
+package enum ArgumentParser {
+    package static func parse(_ arguments: [String], spec: CommandSpec) throws(CLIError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
         var optionsEnded = false
@@ -67,7 +67,7 @@ public enum ArgumentParser {
 }
 
 extension String {
-    public func trimmingTrailingSpaces() -> String {
+    package func trimmingTrailingSpaces() -> String {
         var copy = self
         while copy.hasSuffix(" ") { copy.removeLast() }
         return copy

@@ -1,23 +1,23 @@
 import Foundation
 
 /// A command's interface: what `--help` prints and what the parser accepts.
-public struct CommandSpec: Sendable {
-    public var name: String
-    public var summary: String
+package struct CommandSpec: Sendable {
+    package var name: String
+    package var summary: String
     /// What comes before the options in the usage line ("QUERY...", "LAT LON", or forms
     /// such as "PLACE... | --lat DEG --lon DEG"); the options it names are not repeated.
-    public var operands: String = ""
+    package var operands: String = ""
     /// Options written in `operands`.
-    public var operandOptions: [OptionName] = []
-    public var discussion: String = ""
-    public var options: [OptionSpec]
+    package var operandOptions: [OptionName] = []
+    package var discussion: String = ""
+    package var options: [OptionSpec]
     /// Positional arguments accepted (names for help); nil = any number.
-    public var maxPositionals: Int? = 0
+    package var maxPositionals: Int? = 0
     /// The actions it takes as its first word, and the one taken without a word.
-    public var actions: [ActionSpec] = []
-    public var defaultAction: String? = nil
+    package var actions: [ActionSpec] = []
+    package var defaultAction: String? = nil
 
-    public init(
+    package init(
         name: String, summary: String, operands: String = "", operandOptions: [OptionName] = [],
         discussion: String = "", options: [OptionSpec], maxPositionals: Int? = 0, actions: [ActionSpec] = [],
         defaultAction: String? = nil
@@ -53,11 +53,11 @@ public struct CommandSpec: Sendable {
     }
 
     /// The actions' names, for completion and suggestions.
-    public var verbs: [String] { actions.map(\.name) }
+    package var verbs: [String] { actions.map(\.name) }
 
     /// Usage after "airloc <name>": the operands and the options (``Usage``); with actions,
     /// theirs, separated by " | ".
-    public var usageLine: String {
+    package var usageLine: String {
         guard actions.isEmpty else {
             return actions.map { "\($0.name) \(usage(of: $0))".trimmingTrailingSpaces() }.joined(separator: " | ")
         }
@@ -66,18 +66,18 @@ public struct CommandSpec: Sendable {
     }
 
     /// Usage after "airloc <name> <action>".
-    public func usage(of action: ActionSpec) -> String {
+    package func usage(of action: ActionSpec) -> String {
         let written = Usage.line(options.filter { action.options.contains($0.name) }, required: action.required)
         return [action.operands, written].filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// The action's name a parsed command line gives: its first word, or the default.
-    public func actionName(_ arguments: ParsedArguments) -> String {
+    package func actionName(_ arguments: ParsedArguments) -> String {
         arguments.positionals.first ?? defaultAction ?? ""
     }
 
     /// The action a parsed command line names (or the default one), if the command has it.
-    public func action(for arguments: ParsedArguments) -> ActionSpec? {
+    package func action(for arguments: ParsedArguments) -> ActionSpec? {
         let name = actionName(arguments)
         return actions.first { $0.name == name }
     }
@@ -85,7 +85,7 @@ public struct CommandSpec: Sendable {
     /// An option of this command given to an action that does not take it, as a usage
     /// error that names what it takes (`log status --format json` printed text and
     /// exited 0 before).
-    public func checkOptions(_ arguments: ParsedArguments) throws(CLIError) {
+    package func checkOptions(_ arguments: ParsedArguments) throws(CLIError) {
         guard let action = action(for: arguments) else { return }
         let own = Set(options.map(\.name))
         let allowed = Set(action.options)
@@ -100,14 +100,14 @@ public struct CommandSpec: Sendable {
             command: name)
     }
 
-    public static let commonOptions: [OptionSpec] = [
+    package static let commonOptions: [OptionSpec] = [
         .value(.config, "PATH", "read this configuration file instead of the user's (also AIRLOC_CONFIG)"),
         .flag(.help, short: "h", "show this help"),
     ]
 
-    public var allOptions: [OptionSpec] { options + Self.commonOptions }
+    package var allOptions: [OptionSpec] { options + Self.commonOptions }
 
-    public var helpText: String {
+    package var helpText: String {
         var lines = ["\(summary)", "", "Usage: airloc \(name) \(usageLine)".trimmingTrailingSpaces()]
         if !actions.isEmpty {
             lines +=
@@ -119,7 +119,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// `airloc <command> <action> --help`: the action's usage, what it does, and only its options.
-    public func helpText(for action: ActionSpec) -> String {
+    package func helpText(for action: ActionSpec) -> String {
         var lines = [
             "\(action.summary)", "",
             "Usage: airloc \(name) \(action.name) \(usage(of: action))".trimmingTrailingSpaces(),
@@ -133,7 +133,7 @@ public struct CommandSpec: Sendable {
         return lines.joined(separator: "\n") + "\n" + Self.optionLines(taken)
     }
 
-    public static func optionLines(_ options: [OptionSpec]) -> String {
+    package static func optionLines(_ options: [OptionSpec]) -> String {
         var lines = ["", "Options:"]
         for option in options {
             var left = "  "
@@ -148,15 +148,15 @@ public struct CommandSpec: Sendable {
 }
 
 /// The parsed command line of one command.
-public struct ParsedArguments: Sendable {
-    public var values: [OptionName: String] = [:]
-    public var flags: Set<OptionName> = []
-    public var positionals: [String] = []
+package struct ParsedArguments: Sendable {
+    package var values: [OptionName: String] = [:]
+    package var flags: Set<OptionName> = []
+    package var positionals: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public func has(_ flag: OptionName) -> Bool { flags.contains(flag) }
+    package func has(_ flag: OptionName) -> Bool { flags.contains(flag) }
     /// Every option given, flag or value.
-    public var given: Set<OptionName> { flags.union(values.keys) }
-    public func value(_ name: OptionName) -> String? { values[name] }
+    package var given: Set<OptionName> { flags.union(values.keys) }
+    package func value(_ name: OptionName) -> String? { values[name] }
 }

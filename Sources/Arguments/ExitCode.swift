@@ -1,6 +1,6 @@
 /// sysexits(3) codes, the contract between airloc and the scripts that call it
 /// (documented in docs/cli.md).
-public enum ExitCode: Int32, Sendable, CaseIterable {
+package enum ExitCode: Int32, Sendable, CaseIterable {
     case ok = 0
     /// Esc in an interactive picker / a negative answer.
     case cancelled = 1
@@ -18,28 +18,28 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case interrupted = 130
 
     /// A search found nothing (like grep's 1).
-    public static var noMatch: ExitCode { .cancelled }
+    package static var noMatch: ExitCode { .cancelled }
 }
 
 /// A failure the CLI reports to the user: one message, one exit code.
 ///
 /// Contract: `message` is complete and actionable on its own (what failed, why, what to
 /// do); usage errors also print the command's usage line and a pointer to `--help`.
-public struct CLIError: Error, Sendable {
-    public var code: ExitCode
-    public var message: String
+package struct CLIError: Error, Sendable {
+    package var code: ExitCode
+    package var message: String
     /// For usage errors: the command whose usage to print ("now", or "" for airloc).
-    public var usageOf: String?
+    package var usageOf: String?
 
-    public static func usage(_ message: String, command: String) -> CLIError {
+    package static func usage(_ message: String, command: String) -> CLIError {
         CLIError(code: .usage, message: message, usageOf: command)
     }
 
-    public static func config(_ message: String) -> CLIError {
+    package static func config(_ message: String) -> CLIError {
         CLIError(code: .config, message: message, usageOf: nil)
     }
 
-    public init(code: ExitCode, message: String, usageOf: String? = nil) {
+    package init(code: ExitCode, message: String, usageOf: String? = nil) {
         self.code = code
         self.message = message
         self.usageOf = usageOf

@@ -5,14 +5,14 @@
 /// declared ``OptionSpec/Grouping/withNext`` share a bracket with the next one ("[--lat
 /// DEG --lon DEG]"), ``OptionSpec/Grouping/orNext`` are alternatives to it ("[--json |
 /// --format FORMAT]"). `--help` and `--config`, which every command takes, are left out.
-public enum Usage {
+package enum Usage {
     /// "run, status, export, prune or plot".
-    public static func alternatives(_ words: [String]) -> String {
+    package static func alternatives(_ words: [String]) -> String {
         guard words.count > 1 else { return words.first ?? "" }
         return words.dropLast().joined(separator: ", ") + " or " + words.last!
     }
 
-    public static func line(_ options: [OptionSpec], required: [OptionName] = []) -> String {
+    package static func line(_ options: [OptionSpec], required: [OptionName] = []) -> String {
         var parts: [String] = []
         var group: [String] = []
         var joiner = " "
@@ -34,7 +34,7 @@ public enum Usage {
 
 extension OptionSpec {
     /// How the option is written in a usage line beside the one declared after it.
-    public enum Grouping: Sendable {
+    package enum Grouping: Sendable {
         case alone
         /// Given together with the next: one bracket ("--lat DEG --lon DEG").
         case withNext
@@ -43,14 +43,14 @@ extension OptionSpec {
     }
 
     /// This option, given together with the next one declared.
-    public func withNext() -> OptionSpec {
+    package func withNext() -> OptionSpec {
         var copy = self
         copy.grouping = .withNext
         return copy
     }
 
     /// This option, an alternative to the next one declared.
-    public func orNext() -> OptionSpec {
+    package func orNext() -> OptionSpec {
         var copy = self
         copy.grouping = .orNext
         return copy

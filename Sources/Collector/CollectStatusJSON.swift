@@ -9,30 +9,52 @@ import Geo
 /// `running` is false when the process that wrote it is gone; `database_error` says why
 /// the devices could not be read (then `devices` is empty). Times are ISO 8601 UTC.
 public struct CollectStatusJSON: Encodable, Sendable {
+    /// The document's schema.
     public var schema = "airloc.collect-status/1"
+    /// The database, without any password.
     public var database: String
+    /// Why the devices could not be read.
     public var databaseError: String?
+    /// What the running collector says of itself.
     public var collector: Service?
+    /// Every device the database knows.
     public var devices: [Device] = []
 
+    /// The collector's own state.
     public struct Service: Encodable, Sendable {
+        /// False when its process is gone.
         public var running: Bool
+        /// Its process.
         public var pid: Int
+        /// When it started.
         public var started: String?
+        /// When it last wrote its state.
         public var updated: String?
+        /// Its database's state.
         public var database: String
+        /// Why the database is down.
         public var databaseError: String?
+        /// Its broker's state.
         public var broker: String
+        /// Rows received and not yet stored.
         public var buffered: Int
+        /// Rows stored by this run.
         public var stored: Int
+        /// Messages refused.
         public var refused: Int
     }
 
+    /// One device.
     public struct Device: Encodable, Sendable {
+        /// Its id.
         public var deviceId: String
+        /// When it was first heard from.
         public var firstSeen: String?
+        /// When it was last heard from.
         public var lastSeen: String?
+        /// Its status topic's last word.
         public var status: String?
+        /// What it runs.
         public var softwareVersion: String?
         /// Rows per kind in the database.
         public var rows: [String: Int]

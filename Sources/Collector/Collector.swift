@@ -17,14 +17,20 @@ import Platform
 /// - On the stop it stores what it holds if it can and publishes the acknowledgements
 ///   still owed; ``report`` then holds what it did.
 public struct Collector: Service {
+    /// Its name in the group.
     public let name = "collect"
+    /// What it runs with.
     public let plan: CollectorPlan
+    /// The broker connection (a service of the same group).
     public let client: any MQTTClient
+    /// Where the rows are stored.
     public let store: any CollectorStore
+    /// How long a batch waits after its first row.
     public var window: Duration = .seconds(1)
     /// What the collector did, once it has stopped.
     public let report = OnceCell<CollectorState>()
 
+    /// A collector on `client` into `store`.
     public init(plan: CollectorPlan, client: any MQTTClient, store: any CollectorStore) {
         self.plan = plan
         self.client = client
@@ -43,6 +49,7 @@ public struct Collector: Service {
         case stop
     }
 
+    /// Collects until the stop (see the contract).
     public func run(_ context: ServiceContext) async throws(ServiceFailure) {
         let inbox = Mailbox<Input>()
         defer { inbox.close() }

@@ -20,6 +20,7 @@ import Platform
 /// - A malformed, hostile or foreign message is refused, counted and said at most once a
 ///   minute per device; gaps are asked for as ``StoreLedger`` decides.
 public struct CollectorMachine: Sendable {
+    /// What the driver does.
     public enum Action: Sendable {
         case connectDatabase
         /// Store these rows, device updates and acknowledged ids in one transaction.
@@ -37,8 +38,11 @@ public struct CollectorMachine: Sendable {
 
     /// What one transaction stores.
     public struct Batch: Sendable {
+        /// The rows, newest revision of each key.
         public var rows: [DeviceRow]
+        /// What is known of each device from this batch.
         public var devices: [String: RowStore.DeviceUpdate]
+        /// Each stream's `through`, kept so that a restart starts there.
         public var throughs: [StoreLedger.StreamKey: Int64]
     }
 
@@ -57,8 +61,11 @@ public struct CollectorMachine: Sendable {
         case paused
     }
 
+    /// `[collect]`.
     public let settings: CollectSettings
+    /// How long a batch waits after its first row.
     public let window: Duration
+    /// Rows held at most while the database is down.
     public var bufferLimit: Int { settings.batch * 4 }
     private var database = Database.connecting
     private var broker = Broker.connecting
@@ -75,8 +82,10 @@ public struct CollectorMachine: Sendable {
     private var lastAck: [String: ContinuousClock.Instant] = [:]
     private var lastRefusalNote: [String: ContinuousClock.Instant] = [:]
     private var brokerProblem: String?
+    /// What it is doing, for the status file.
     public private(set) var state = CollectorState()
 
+    /// A machine that has not started.
     public init(settings: CollectSettings, window: Duration = .seconds(1)) {
         self.settings = settings
         self.window = window
@@ -87,6 +96,7 @@ public struct CollectorMachine: Sendable {
 
     // MARK: events
 
+    /// The collector starts.
     public mutating func started(at date: Date) -> [Action] {
         state.started = date
         return [.connectDatabase]
@@ -119,6 +129,7 @@ public struct CollectorMachine: Sendable {
         return actions + due(at: now, date: date)
     }
 
+    /// The database could not be reached or prepared.
     public mutating func databaseFailed(_ error: DatabaseError, at now: ContinuousClock.Instant) -> [Action] {
         if case .newerSchema = error {
             return [.fail(ServiceFailure(service: "collect", kind: .configuration, message: error.description))]
@@ -138,6 +149,7 @@ public struct CollectorMachine: Sendable {
         return actions + [.wake(after: pause)]
     }
 
+    /// The broker accepted the connection.
     public mutating func brokerConnected(generation: Int, at now: ContinuousClock.Instant, date: Date) -> [Action] {
         broker = .connected(generation: generation)
         state.broker = "connected"

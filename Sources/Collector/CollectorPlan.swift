@@ -9,6 +9,7 @@ public enum CollectorSetupError: Error, Sendable, Equatable, CustomStringConvert
     case passwordFile(key: String, path: String, reason: String)
     case broker(String)
 
+    /// What is wrong with `[collect]`.
     public var description: String {
         switch self {
         case .missing(let key): return "[collect] \(key) is not set (or AIRLOC_COLLECT_\(key.uppercased()))"
@@ -25,20 +26,29 @@ public enum CollectorSetupError: Error, Sendable, Equatable, CustomStringConvert
 /// 0600 or stricter): a password others can read is refused, never used. The password is
 /// kept here and handed to libpq; it is in no description and no log line.
 public struct CollectorPlan: Sendable {
+    /// `[collect]`.
     public var settings: CollectSettings
+    /// The broker connection's options.
     public var broker: MQTTOptions
+    /// `mqtt://host:port`, for people.
     public var brokerPlace: String
+    /// The libpq connection string (it may hold no password: see ``password``).
     public var conninfo: String
+    /// The database password, from the password file (never shown).
     public var password: String?
+    /// The topic levels before every device's topics.
     public var topicPrefix: String { settings.topicPrefix }
+    /// Rows a transaction at most.
     public var batch: Int { settings.batch }
     /// Rows held at most while the database is down (then the broker is left).
     public var bufferLimit: Int { settings.batch * 4 }
+    /// Seconds a connection attempt may take.
     public var connectTimeout = 10
     /// Where the running collector writes what `collect status` shows (nil: nowhere):
     /// `collect-status.json` in the state directory unless given.
     public var statusFile: URL?
 
+    /// The plan of `collect`, the status file in `stateDirectory` unless given.
     public init(settings collect: CollectSettings, stateDirectory: URL, statusFile: URL? = nil)
         throws(CollectorSetupError)
     {

@@ -8,23 +8,37 @@ import Geo
 /// `connected` or `down` (with `database_error`), `broker` says `connected`,
 /// `connecting: …`, `paused: …` or `stopped`. No password and no row is in it.
 public struct CollectorState: Sendable, Equatable {
+    /// The file's schema.
     public static let schema = "airloc.collect-state/1"
+    /// The collector's process.
     public var pid = Int(ProcessInfo.processInfo.processIdentifier)
+    /// When it started.
     public var started: Date?
+    /// When it wrote this.
     public var written: Date?
+    /// "connected", "down" or "connecting".
     public var database = "connecting"
+    /// Why the database is down.
     public var databaseError: String?
+    /// "connected", "connecting: …", "paused: …" or "stopped".
     public var broker = "connecting"
     /// Rows received and not yet stored.
     public var buffered = 0
+    /// Rows stored by this run.
     public var stored = 0
+    /// Messages refused.
     public var refused = 0
+    /// Acknowledgements published.
     public var acksPublished = 0
+    /// Replays asked for.
     public var replaysAsked = 0
+    /// Devices known.
     public var devices = 0
 
+    /// The state before anything happened.
     public init() {}
 
+    /// The file's content.
     public var json: String {
         var object: [String: Any] = [
             "schema": Self.schema, "pid": pid, "database": database, "broker": broker, "buffered": buffered,

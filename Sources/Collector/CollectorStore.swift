@@ -20,11 +20,14 @@ public protocol CollectorStore: Sendable {
 
 /// What a store says when it opens.
 public struct StoreOpening: Sendable {
+    /// The server's version (150018 for 15.18).
     public var serverVersion: Int
     /// What was stored before (nil when not asked).
     public var ledger: StoreLedger?
+    /// Each device's topic prefix, as stored.
     public var prefixes: [String: String]
 
+    /// What a store said.
     public init(serverVersion: Int, ledger: StoreLedger?, prefixes: [String: String]) {
         self.serverVersion = serverVersion
         self.ledger = ledger
@@ -38,8 +41,10 @@ public final class PostgresStore: CollectorStore {
     private let plan: CollectorPlan
     private let connection = Mutex<PostgresConnection?>(nil)
 
+    /// The database `plan` names.
     public init(plan: CollectorPlan) { self.plan = plan }
 
+    /// Connects and prepares the schema (see ``CollectorStore``).
     public func open(loading: Bool) async -> Result<StoreOpening, DatabaseError> {
         let plan = self.plan
         let opened = await BlockingWork.run("airloc-collect-db") { _ in
@@ -67,6 +72,7 @@ public final class PostgresStore: CollectorStore {
         }
     }
 
+    /// Stores a batch (see ``CollectorStore``).
     public func write(_ batch: CollectorMachine.Batch) async -> Result<[(DeviceRow, DatabaseError)], DatabaseError> {
         guard let database = connection.withLock({ $0 }) else { return .failure(.connect("no connection")) }
         let written = await BlockingWork.run("airloc-collect-db") { _ in
@@ -82,6 +88,7 @@ public final class PostgresStore: CollectorStore {
         return written
     }
 
+    /// Closes the connection.
     public func close() async {
         connection.withLock { connection in
             connection?.close()

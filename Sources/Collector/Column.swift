@@ -8,9 +8,12 @@ import FleetWire
 /// and `payload` (the published line, jsonb) besides these; a column's name is the export's
 /// field name, so a row's columns read as its NDJSON line does.
 public struct Column: Sendable, Equatable {
+    /// The column's name (the field's).
     public var name: String
+    /// Its value's type.
     public var type: FieldType
 
+    /// The typed columns of `kind`'s table, in order.
     public static func of(_ kind: RowKind) -> [Column] {
         kind.fields.filter(\.column).map { Column(name: $0.name, type: $0.type) }
     }

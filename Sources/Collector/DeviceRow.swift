@@ -28,6 +28,7 @@ public struct DeviceRow: Sendable, Equatable {
         case futureTime(String)
         case badValue(String)
 
+        /// Why, in words for the journal.
         public var description: String {
             switch self {
             case .tooLarge(let bytes): return "a payload of \(bytes) bytes (at most \(DeviceRow.maximumBytes))"
@@ -45,17 +46,22 @@ public struct DeviceRow: Sendable, Equatable {
     /// What a history payload may weigh: a row is about 500 bytes.
     public static let maximumBytes = 16_384
 
+    /// The device, as its topic says.
     public var device: String
+    /// The row's kind.
     public var kind: Kind
     /// The number of its id (42 for `t42`): sequential per device and kind.
     public var number: Int64
+    /// Which version of the row's content.
     public var revision: Int64
+    /// The row's time.
     public var time: Date
     /// The columns of its kind (``Column``s), JSON-ready values; NSNull for null.
     public var columns: [String: ColumnValue]
     /// The row as published, for the `payload` jsonb column.
     public var line: String
 
+    /// `t42`.
     public var id: String { kind.id(number) }
 
     /// A typed column value, as JSON.

@@ -12,6 +12,7 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The database holds a collector schema newer than this program knows.
     case newerSchema(found: Int, known: Int)
 
+    /// What failed, in words a person can act on.
     public var description: String {
         switch self {
         case .library(let reason): return reason
@@ -39,12 +40,12 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
 /// - `connectTimeout` bounds the connection attempt; libpq's TCP keepalives (on by
 ///   default) notice a server that vanished. A broken connection makes every later
 ///   command fail with SQLSTATE class 08 (``isBroken``): the caller opens a new one.
-public final class PostgresConnection: @unchecked Sendable {
+package final class PostgresConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
 
     /// Connects to `conninfo` (a libpq connection string or a postgresql:// URI), with
     /// `password` (read from a file by the caller; nil: libpq's own PGPASSFILE or none).
-    public init(conninfo: String, password: String?, connectTimeout: Int = 10) throws(DatabaseError) {
+    package init(conninfo: String, password: String?, connectTimeout: Int = 10) throws(DatabaseError) {
         if let missing = airloc_pq_load() { throw .library(String(cString: missing)) }
         let connection = airloc_pq_connect(conninfo, password, Int32(connectTimeout))
         guard airloc_pq_ok(connection) == 1 else {
@@ -57,18 +58,18 @@ public final class PostgresConnection: @unchecked Sendable {
 
     deinit { close() }
 
-    public func close() {
+    package func close() {
         if let handle { airloc_pq_finish(handle) }
         handle = nil
     }
 
     /// The server's version as libpq reports it (150018 for 15.18).
-    public var serverVersion: Int { handle.map { Int(airloc_pq_server_version($0)) } ?? 0 }
+    package var serverVersion: Int { handle.map { Int(airloc_pq_server_version($0)) } ?? 0 }
 
     /// Runs `command` with `parameters` ($1, $2, ...; nil is NULL) and returns its rows,
     /// each column as text or nil.
     @discardableResult
-    public func execute(_ command: String, _ parameters: [String?] = []) throws(DatabaseError) -> [[String?]] {
+    package func execute(_ command: String, _ parameters: [String?] = []) throws(DatabaseError) -> [[String?]] {
         guard let handle else { throw .command(state: "08003", message: "the connection is closed") }
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
@@ -97,7 +98,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs `body` inside BEGIN … COMMIT; any error rolls back and is thrown.
-    public func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+    package func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
         try execute("BEGIN")
         do {
             let value = try body()
@@ -119,7 +120,7 @@ public final class PostgresConnection: @unchecked Sendable {
 extension DatabaseError {
     /// The connection is gone (SQLSTATE class 08, or 57P01: the server shuts down):
     /// open a new one.
-    public var isBroken: Bool {
+    package var isBroken: Bool {
         switch self {
         case .connect: return true
         case .command(let state, _): return state.hasPrefix("08") || state.hasPrefix("57P")

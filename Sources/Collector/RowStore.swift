@@ -16,22 +16,27 @@ import Geo
 public struct RowStore: Sendable {
     /// What is known of a device from this batch: its topics, its status, its software.
     public struct DeviceUpdate: Sendable, Equatable {
+        /// The device's topics' prefix.
         public var prefix: String
+        /// When it was last heard from.
         public var seen: Date
+        /// Its status topic's last word ("online", "offline").
         public var status: String?
+        /// What it runs.
         public var software: String?
         /// How far behind its newest row this batch stores (ms).
         public var lag: Int64?
 
+        /// An update heard at `seen` on `prefix`.
         public init(prefix: String, seen: Date) {
             self.prefix = prefix
             self.seen = seen
         }
     }
 
-    public let database: PostgresConnection
+    package let database: PostgresConnection
 
-    public init(database: PostgresConnection) { self.database = database }
+    package init(database: PostgresConnection) { self.database = database }
 
     /// Stores `rows` (deduplicated by the caller or not: the newest revision of a key
     /// wins), `devices` and the `throughs`; returns the rows refused for their data.

@@ -18,15 +18,20 @@ import FleetWire
 ///   (the newest `revisedLimit` such rows), so that the device learns which revision
 ///   of a changed row is stored: `through` alone speaks of ids, not of content.
 public struct StoreLedger: Sendable {
+    /// One device's rows of one kind.
     public struct StreamKey: Hashable, Sendable, Comparable {
+        /// The device.
         public var device: String
+        /// The kind.
         public var kind: RowKind
 
+        /// Ordered by device, then kind.
         public static func < (a: StreamKey, b: StreamKey) -> Bool { (a.device, a.kind) < (b.device, b.kind) }
     }
 
     /// What the device is told: `<prefix>/ack`, retained.
     public struct Acknowledgement: Sendable, Equatable {
+        /// The device told.
         public var device: String
         /// Per kind, every row through this id is stored (0: none yet).
         public var through: [RowKind: Int64]
@@ -36,8 +41,11 @@ public struct StoreLedger: Sendable {
 
     /// "Send the rows of `kind` again, from id `from`": `<prefix>/replay`.
     public struct ReplayRequest: Sendable, Equatable {
+        /// The device asked.
         public var device: String
+        /// The kind asked for.
         public var kind: RowKind
+        /// The first id asked for.
         public var from: Int64
     }
 
@@ -61,10 +69,14 @@ public struct StoreLedger: Sendable {
     private var known = Set<String>()
     private var dueAcknowledgements = Set<String>()
     private var revised: [String: (order: [String], revisions: [String: Int64])] = [:]
+    /// How long a gap may stay open before it is asked for.
     public let gapGrace: Duration
+    /// How often an open gap is asked for again.
     public let replayEvery: Duration
+    /// Changed rows listed in an acknowledgement at most.
     public let revisedLimit: Int
 
+    /// A ledger with nothing stored.
     public init(gapGrace: Duration = .seconds(10), replayEvery: Duration = .seconds(30), revisedLimit: Int = 1024) {
         self.gapGrace = gapGrace
         self.replayEvery = replayEvery
@@ -148,6 +160,7 @@ public struct StoreLedger: Sendable {
         revised[row.device] = entry
     }
 
+    /// What `device` is told now.
     public func acknowledgement(for device: String) -> Acknowledgement {
         var through: [RowKind: Int64] = [:]
         for kind in RowKind.allCases {

@@ -4,7 +4,10 @@
 /// was expected there — never the value of a secret (an API key, a password) — because a
 /// typo in a privacy setting must never silently fall back to a default.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, with the file and line.
     public var message: String
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }

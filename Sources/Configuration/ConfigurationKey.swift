@@ -12,7 +12,9 @@ import Web
 /// Contract: `apply` sets the value and returns true, or returns false and leaves the
 /// settings alone when the value does not have the form `expected` describes.
 public struct ConfigurationKey: Sendable {
+    /// The section (`log`, `mqtt`).
     public let section: String
+    /// The key.
     public let name: String
     /// The form of a valid value, in words ("seconds, 0.1-3600").
     public let expected: String

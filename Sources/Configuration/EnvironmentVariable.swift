@@ -1,9 +1,12 @@
 /// Every environment variable airloc reads, once: the man page's ENVIRONMENT section is
 /// made from this table, and a test finds every variable the sources read in it.
 public struct EnvironmentVariable: Sendable {
+    /// Its name (`AIRLOC_GPSD`).
     public var name: String
+    /// What it sets.
     public var meaning: String
 
+    /// Every variable airloc reads.
     public static let all: [EnvironmentVariable] =
         [
             .init(

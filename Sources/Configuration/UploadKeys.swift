@@ -11,7 +11,9 @@ import Foundation
 /// key per openSenseMap value (`sensor-pm2_5`). A key is applied to the section of its
 /// name, created on its first key.
 public struct UploadKey: Sendable {
+    /// The key.
     public let name: String
+    /// What its value must be.
     public let expected: String
     let apply: @Sendable (inout UploadSettings, String) -> Bool
 
@@ -36,6 +38,7 @@ public struct UploadKey: Sendable {
     /// The values an openSenseMap box may take, as `sensor-<value>` keys.
     public static let openSenseMapValues = ["pm1_0", "pm2_5", "pm4_0", "pm10", "temperature_c", "relative_humidity"]
 
+    /// Every key an `[upload.NAME]` section takes.
     public static let all: [UploadKey] =
         [
             UploadKey("type", UploadSettings.Kind.allCases.map(\.rawValue).joined(separator: ", ")) { settings, value in

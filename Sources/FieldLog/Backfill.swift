@@ -15,9 +15,13 @@ import Logbook
 public enum Backfill {
     /// One request's worth: a place and a run of consecutive hours.
     public struct Span: Sendable, Equatable {
+        /// The coordinate that was sent (and is asked again).
         public var sent: Coordinate
+        /// The first pending hour.
         public var first: Date
+        /// The last pending hour.
         public var last: Date
+        /// The rows it fills.
         public var rows: [Int64]
     }
 
@@ -57,8 +61,11 @@ public enum Backfill {
 
     /// What one back-fill run did.
     public struct Outcome: Sendable, Equatable {
+        /// History requests sent.
         public var requests = 0
+        /// Hours filled.
         public var filled = 0
+        /// Hours the service had no data for.
         public var unavailable = 0
         /// The failure that left rows pending (nil when none did).
         public var failure: String?

@@ -28,25 +28,36 @@ import Web
 /// - Times come from the events (when this device received a fix), not from when they
 ///   are processed, so a slow air fetch does not shift the track.
 public struct FieldLogger: Sendable {
+    /// The loop it runs.
     public private(set) var engine: AirFollow<LogbookWriter>
 
+    /// Where it writes.
     public var logbook: Logbook { engine.consumer.logbook }
+    /// When it records and fetches.
     public var trigger: LogTrigger { engine.trigger }
+    /// What it makes of the clock.
     public var clock: GPSClock { engine.consumer.clock }
     /// Rows written by this run.
     public var written: Written { engine.consumer.written }
 
     /// Rows written by a run, by kind.
     public struct Written: Sendable, Equatable {
+        /// Track points.
         public var track = 0
+        /// Air readings (and pending hours settled).
         public var air = 0
+        /// Pending hours recorded.
         public var pending = 0
+        /// Hours back-filled.
         public var backfilled = 0
+        /// Measured readings.
         public var sensor = 0
 
+        /// Nothing written.
         public init() {}
     }
 
+    /// A logger writing `logbook` (the services, the clock and the boot clock injected for tests).
     public init(
         logbook: Logbook, settings: Settings, gazetteer: Gazetteer, accuracy: AccuracyAuthorization,
         transport: any HTTPTransport = NetworkTransport(), time: any TimeSource = SystemTime(),

@@ -20,6 +20,7 @@ import Web
 ///   clock that boots at 2000-01-01 is before it, and GPS then corrects it as before).
 /// The first disbelieved fix returns `.disbelieved`, once; rows keep the system clock.
 public struct GPSClock: Sendable {
+    /// What a fix says about the clock.
     public enum Verdict: Sendable, Equatable {
         /// Not yet trusted, or nothing changed.
         case unchanged
@@ -29,16 +30,21 @@ public struct GPSClock: Sendable {
         case disbelieved(String)
     }
 
+    /// Seconds the clocks may disagree.
     public let tolerance: TimeInterval
+    /// No true time is earlier (this airloc's release).
     public let notBefore: Date
+    /// How far a receiver may be ahead of a set clock, seconds.
     public let maximumLead: TimeInterval
     private var saidDisbelief = false
     private var consecutive = 0
     private var seen = 0
+    /// True once GPS time is trusted.
     public private(set) var trusted = false
     /// What to add to the system clock (0 when it agrees with GPS or is not yet judged).
     public private(set) var offset: TimeInterval = 0
 
+    /// A clock not judged yet.
     public init(
         tolerance: TimeInterval = 2, notBefore: Date = AirlocVersion.date, maximumLead: TimeInterval = 366 * 86_400
     ) {

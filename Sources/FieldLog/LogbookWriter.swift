@@ -13,15 +13,22 @@ import Web
 /// stamped by ``GPSClock``, and what it says about troubles (``FieldLogger`` has the
 /// contract).
 public struct LogbookWriter: AirFollowConsumer, Sendable {
+    /// Where it writes.
     public let logbook: Logbook
+    /// The settings it runs with.
     public var settings: Settings
+    /// The services (the back-fill's history requests).
     public var transport: any HTTPTransport
+    /// The clock.
     public var time: any TimeSource
+    /// This boot's id (re-stamping).
     public var bootID: String?
     /// The monotonic clock (``BootClock/seconds``); injected for tests.
     public var bootSeconds: @Sendable () -> Double?
+    /// Where it says what happens.
     public var notify: @Sendable (LoggerNotice) -> Void
 
+    /// What it makes of the clock.
     public private(set) var clock = GPSClock()
     /// When the fix being handled was taken up (its reception may be earlier).
     private var processing = Date.distantPast
@@ -115,6 +122,7 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
 
     // MARK: writing
 
+    /// Writes the track point (and a segment when it opens one).
     public mutating func record(_ fix: Fix, provider: String, received: Date, newSegment: Bool) async {
         let stamp = clock.stamp(received)
         // The monotonic time of reception: now's, less what processing took since.

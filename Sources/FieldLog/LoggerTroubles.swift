@@ -16,6 +16,7 @@ public typealias LoggerNotice = ServiceNotice
 /// - `last_error` (``Action/record(_:)``) is the newest trouble still going on, and is
 ///   cleared (``Action/clear``) when the last one ends: a status after recovery shows none.
 public struct LoggerTroubles: Sendable {
+    /// What kind of trouble.
     public enum Kind: String, Sendable, CaseIterable {
         /// No position: gpsd unreachable, the receiver gone, the fix lost.
         case position
@@ -27,6 +28,7 @@ public struct LoggerTroubles: Sendable {
         case sensor
     }
 
+    /// What to do.
     public enum Action: Sendable, Equatable {
         case say(LoggerNotice)
         /// Keep this as the logbook's last error.
@@ -45,6 +47,7 @@ public struct LoggerTroubles: Sendable {
     private var ongoing: [Kind: Ongoing] = [:]
     private var counter = 0
 
+    /// No trouble.
     public init() {}
 
     /// The trouble going on of this kind, if any.

@@ -16,6 +16,7 @@ public enum MeasuredNow {
     /// least two minutes.
     public static func freshness(_ settings: Settings) -> TimeInterval { max(120, 2 * settings.sensor.interval) }
 
+    /// The measured air for a report made at `now`.
     public static func measure(
         _ settings: Settings, now: Date = Date(), sensor: (any ParticulateSensor)? = nil
     ) async -> MeasuredAir? {

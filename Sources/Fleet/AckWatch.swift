@@ -13,6 +13,7 @@
 /// - ``reconnected(at:)``: always `.republish` (the collector may have missed what the
 ///   old connection carried), and the wait starts again.
 public struct AckWatch: Sendable {
+    /// What to do.
     public enum Action: Sendable, Equatable {
         case none
         /// Make every published but unstored row unsent again.
@@ -25,16 +26,20 @@ public struct AckWatch: Sendable {
     }
 
     private var state = State.idle
+    /// How long the collector may take.
     public let timeout: Duration
 
+    /// A watch with nothing outstanding.
     public init(timeout: Duration) {
         self.timeout = timeout
     }
 
+    /// Rows left for the broker at `now`.
     public mutating func published(at now: ContinuousClock.Instant) {
         if case .idle = state { state = .waiting(since: now) }
     }
 
+    /// An acknowledgement came at `now`.
     public mutating func acknowledged(progress: Bool, outstanding: Int, at now: ContinuousClock.Instant) {
         if outstanding == 0 {
             state = .idle
@@ -43,6 +48,7 @@ public struct AckWatch: Sendable {
         }
     }
 
+    /// The lag check at `now`.
     public mutating func tick(outstanding: Int, at now: ContinuousClock.Instant) -> Action {
         guard case .waiting(let since) = state else { return .none }
         guard outstanding > 0 else {
@@ -54,6 +60,7 @@ public struct AckWatch: Sendable {
         return .republish
     }
 
+    /// A new connection at `now`.
     public mutating func reconnected(at now: ContinuousClock.Instant) -> Action {
         state = .waiting(since: now)
         return .republish

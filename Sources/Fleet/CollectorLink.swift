@@ -20,11 +20,15 @@ import Web
 /// - The lag check runs when the watch's wait ends (``nextCheck(at:)``), not on a timer
 ///   of its own: it counts rows in the logbook.
 public struct CollectorLink: Sendable {
+    /// The outbox's logbook.
     public let logbook: Logbook
+    /// The device's topics' prefix.
     public let prefix: String
+    /// The device's id.
     public let deviceID: String
     private var watch: AckWatch
 
+    /// The link of this device, publishing again after `ackTimeout`.
     public init(logbook: Logbook, prefix: String, deviceID: String, ackTimeout: Duration) {
         self.logbook = logbook
         self.prefix = prefix
@@ -32,7 +36,9 @@ public struct CollectorLink: Sendable {
         self.watch = AckWatch(timeout: ackTimeout)
     }
 
+    /// Where the collector acknowledges.
     public var ackTopic: String { "\(prefix)/ack" }
+    /// Where the collector asks for replays.
     public var replayTopic: String { "\(prefix)/replay" }
 
     /// A new connection: subscribe, say hello, publish again what is unstored.

@@ -38,10 +38,15 @@ import Platform
 ///   and ends once nothing is left or after `patience` without an acknowledgement (the
 ///   rows wait in the logbook). Refused credentials end it with a ``ServiceFailure``.
 public struct FleetPublisher: Service {
+    /// Its name in the group.
     public let name = "publisher"
+    /// The outbox (a connection of its own to the logger's file).
     public let logbook: Logbook
+    /// The broker connection (a service of the same group).
     public let client: any MQTTClient
+    /// The settings it runs with.
     public let settings: Settings
+    /// The device's id.
     public let deviceID: String
     /// The logger's news of new rows (nil: only the connection's events wake it).
     public var changes: LogbookChanges?
@@ -50,6 +55,7 @@ public struct FleetPublisher: Service {
     /// The end-to-end acknowledgement, with `[mqtt] end-to-end = collector`.
     public var collector: CollectorLink?
 
+    /// A publisher of `logbook` through `client`.
     public init(
         logbook: Logbook, client: any MQTTClient, settings: Settings, deviceID: String,
         changes: LogbookChanges? = nil
@@ -61,8 +67,10 @@ public struct FleetPublisher: Service {
         self.changes = changes
     }
 
+    /// The device's topics' prefix.
     public var prefix: String { Self.prefix(settings: settings, deviceID: deviceID) }
 
+    /// `[mqtt] topic-prefix`, else `airloc/<device id>`.
     public static func prefix(settings: Settings, deviceID: String) -> String {
         settings.mqtt.topicPrefix ?? "airloc/\(deviceID)"
     }
@@ -83,6 +91,7 @@ public struct FleetPublisher: Service {
         case patienceOver(progress: Int)
     }
 
+    /// Publishes until the stop (see the contract).
     public func run(_ context: ServiceContext) async throws(ServiceFailure) {
         let inbox = Mailbox<Input>()
         defer { inbox.close() }

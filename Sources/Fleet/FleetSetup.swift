@@ -16,6 +16,7 @@ public enum FleetSetupError: Error, Sendable, CustomStringConvertible {
     /// The logbook cannot be opened a second time for the outbox.
     case logbook(LogbookError)
 
+    /// What is wrong with `[mqtt]`.
     public var description: String {
         switch self {
         case .deviceID(let reason): return "cannot keep the device id: \(reason)"
@@ -95,6 +96,7 @@ extension FleetPublisher {
 /// A look at the broker `[mqtt]` names, as `doctor` takes it: a throwaway session under a
 /// client id of its own (a running logger is not pushed off).
 public enum BrokerProbe {
+    /// What the broker said.
     public enum Outcome: Sendable, Equatable {
         case accepted(place: String)
         /// The broker refused the credentials.

@@ -13,13 +13,18 @@ import Web
 /// suggested with `default_entity_id` (`sensor.airloc_<device id>_<sensor>`), which
 /// replaced `object_id` in Home Assistant 2025.10; 2026.4 no longer reads `object_id`.
 public struct HomeAssistantDiscovery: Sendable {
+    /// The device's id: entity ids are made from it.
     public var deviceID: String
+    /// The device's topics' prefix.
     public var prefix: String
+    /// Home Assistant's discovery prefix.
     public var discoveryPrefix: String
+    /// A device tracker too (not when the position is withheld).
     public var tracker: Bool
     /// The particulate sensor, when one is configured: its measured entities.
     public var measured: SensorModel? = nil
 
+    /// One entity.
     public struct Sensor: Sendable {
         var object: String
         var name: String

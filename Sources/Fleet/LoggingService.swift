@@ -18,14 +18,20 @@ import Platform
 ///   is writing; the publisher publishes what was written since, while the broker keeps
 ///   acknowledging; the uploads stop; the connections say `offline` and disconnect.
 public struct LoggingService: Sendable {
+    /// The logger.
     public var logger: FieldLogger
+    /// The publisher, with a broker.
     public var publisher: FleetPublisher?
     /// The uploads (module `Uploads`) and their own connections: services of the group.
     public var uploads: [any Service] = []
+    /// The clock of the group.
     public var time: any TimeSource = SystemTime()
+    /// Where every service's notices go.
     public var notify: @Sendable (ServiceNotice) -> Void
 
+    /// What a run did.
     public struct Outcome: Sendable {
+        /// What the logger wrote.
         public var written: FieldLogger.Written
         /// The failures that ended the run (refused credentials, an upload refused at start).
         public var failures: [ServiceFailure]
@@ -34,6 +40,7 @@ public struct LoggingService: Sendable {
         public var refused: String? { failures.first { $0.service == "mqtt" }?.message }
     }
 
+    /// The service of these parts.
     public init(
         logger: FieldLogger, publisher: FleetPublisher?, uploads: [any Service] = [],
         notify: @escaping @Sendable (ServiceNotice) -> Void = { _ in }
@@ -44,6 +51,7 @@ public struct LoggingService: Sendable {
         self.notify = notify
     }
 
+    /// Logs `following` until the stop (see the contract).
     public func run(_ following: LocationSession.Following) async -> Outcome {
         let logged = FieldLogService(logger: logger, following: following)
         var services: [any Service] = [logged]

@@ -11,18 +11,26 @@ public struct CollectSettings: Sendable, Equatable {
     public var broker: String?
     /// A libpq connection string or a postgresql:// URI.
     public var database: String?
+    /// A file (0600) holding the database password; nil: libpq's PGPASSFILE or ~/.pgpass.
     public var passwordFile: String?
     /// The topic levels in front of every device's topics; `+` stands for the device id.
     public var topicPrefix = "airloc/+"
+    /// The collector's MQTT client id (default `airloc-collect-<host>`).
     public var clientID: String?
+    /// The CA of the broker's certificate (`mqtts://`).
     public var caFile: String?
+    /// A client certificate, for a broker that requires one.
     public var certFile: String?
+    /// The client certificate's key.
     public var keyFile: String?
+    /// The broker user name.
     public var username: String?
+    /// A file (0600) holding the broker password.
     public var brokerPasswordFile: String?
     /// Rows written per transaction at most.
     public var batch = 500
 
+    /// The defaults (docs/collector.md).
     public init() {}
 
     /// The device id in `topic` (`airloc/pi-7/history` → `pi-7`) when it is one of

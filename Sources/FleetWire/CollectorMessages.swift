@@ -13,17 +13,23 @@ public enum CollectorMessages {
     /// `<prefix>/ack`, retained, from the collector: per kind, every row through `through`
     /// is stored; `revised` rows (`t3` → 2) are stored at that revision or a newer one.
     public struct Ack: Sendable, Equatable {
+        /// The message's schema.
         public static let schema = "airloc.ack/1"
+        /// Per kind, every row through this id is stored.
         public var through: [RowKind: Int64]
+        /// Changed rows stored (`t3` → 2): at that revision or a newer one.
         public var revised: [String: Int64]
+        /// When the collector said it.
         public var time: Date
 
+        /// An acknowledgement.
         public init(through: [RowKind: Int64], revised: [String: Int64], time: Date) {
             self.through = through
             self.revised = revised
             self.time = time
         }
 
+        /// The message as the collector publishes it.
         public var json: String {
             CollectorMessages.encode([
                 "schema": Self.schema, "time": UTCTime.iso8601(time), "through": CollectorMessages.named(through),
@@ -31,6 +37,7 @@ public enum CollectorMessages {
             ])
         }
 
+        /// The message in `json`, or nil when it is not one.
         public init?(json: String) {
             guard let object = CollectorMessages.decode(json, schema: Self.schema),
                 let through = CollectorMessages.counts(object["through"]),
@@ -44,19 +51,25 @@ public enum CollectorMessages {
 
     /// `<prefix>/replay`, from the collector: send the rows of `kind` again from id `from`.
     public struct Replay: Sendable, Equatable {
+        /// The message's schema.
         public static let schema = "airloc.replay/1"
+        /// The kind of rows asked for.
         public var kind: RowKind
+        /// The first id asked for.
         public var from: Int64
 
+        /// A request for `kind` rows from `from`.
         public init(kind: RowKind, from: Int64) {
             self.kind = kind
             self.from = from
         }
 
+        /// The message as the collector publishes it.
         public var json: String {
             CollectorMessages.encode(["schema": Self.schema, "kind": kind.rawValue, "from": from])
         }
 
+        /// The message in `json`, or nil when it is not one.
         public init?(json: String) {
             guard let object = CollectorMessages.decode(json, schema: Self.schema),
                 let kind = (object["kind"] as? String).flatMap(RowKind.init(rawValue:)),
@@ -71,23 +84,30 @@ public enum CollectorMessages {
     /// runs, and per kind the first id it still delivers (those below are stored already,
     /// or were logged before it published: the collector expects none of them).
     public struct Hello: Sendable, Equatable {
+        /// The message's schema.
         public static let schema = "airloc.hello/1"
+        /// The device's id.
         public var device: String
+        /// What it runs ("0.2.0").
         public var software: String
+        /// Per kind, the first id it still delivers.
         public var first: [RowKind: Int64]
 
+        /// A hello.
         public init(device: String, software: String, first: [RowKind: Int64]) {
             self.device = device
             self.software = software
             self.first = first
         }
 
+        /// The message as the device publishes it.
         public var json: String {
             CollectorMessages.encode([
                 "schema": Self.schema, "device": device, "software": software, "first": CollectorMessages.named(first),
             ])
         }
 
+        /// The message in `json`, or nil when it is not one.
         public init?(json: String) {
             guard let object = CollectorMessages.decode(json, schema: Self.schema),
                 let device = object["device"] as? String, let first = CollectorMessages.counts(object["first"])

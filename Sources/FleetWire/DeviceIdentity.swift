@@ -7,6 +7,7 @@ import Platform
 /// Contract: twelve lowercase hex digits, made once at random and kept in the state
 /// directory (`device-id`, 0600); it says nothing about the device or its owner.
 public enum DeviceIdentity {
+    /// The id kept in `stateDirectory` (made there the first time).
     public static func id(stateDirectory: URL) throws(FileError) -> String {
         let file = stateDirectory.appendingPathComponent("device-id")
         if let text = try? String(contentsOf: file, encoding: .utf8) {

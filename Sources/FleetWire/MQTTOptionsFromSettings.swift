@@ -7,6 +7,7 @@ public enum MQTTSetupError: Error, Sendable, Equatable, CustomStringConvertible 
     /// `[mqtt] password-file` cannot be read, or others may read it.
     case passwordFile(path: String, reason: String)
 
+    /// The problem, naming the file.
     public var description: String {
         switch self {
         case .passwordFile(let path, let reason): return "[mqtt] password-file \(path): \(reason)"

@@ -8,22 +8,34 @@ import MQTT
 /// `coarse` (the `[privacy] outbound-precision` grid): a copy of personal data leaving the
 /// device is as coarse as configured.
 public struct MQTTSettings: Sendable, Equatable {
+    /// How much of the position leaves the device.
     public enum Position: String, Sendable, CaseIterable {
         case exact, coarse, none
     }
 
     /// `mqtt://host[:port]` or `mqtts://host[:port]`.
     public var url: String?
+    /// The CA of the broker's certificate (`mqtts://`).
     public var caFile: String?
+    /// A client certificate, for a broker that requires one.
     public var certFile: String?
+    /// The client certificate's key.
     public var keyFile: String?
+    /// The broker user name.
     public var username: String?
+    /// The password given in the file itself (never logged); `password-file` is better.
     public var password: String?
+    /// A file (0600) holding the password.
     public var passwordFile: String?
+    /// The client id (default `airloc-<device id>`).
     public var clientID: String?
+    /// The topics' prefix (default `airloc/<device id>`).
     public var topicPrefix: String?
+    /// Publish Home Assistant discovery configs.
     public var discovery = true
+    /// Home Assistant's discovery prefix.
     public var discoveryPrefix = "homeassistant"
+    /// What of the position leaves the device (`coarse`: the outbound grid).
     public var position = Position.coarse
     /// `collector`: a row counts as delivered only when `airloc collect` said it stored
     /// it (docs/collector.md); `broker`: when the broker acknowledged it (the default).
@@ -32,10 +44,12 @@ public struct MQTTSettings: Sendable, Equatable {
     /// acknowledged for this long (seconds).
     public var ackTimeout = 120.0
 
+    /// When a row counts as delivered.
     public enum EndToEnd: String, Sendable, CaseIterable {
         case broker, collector
     }
 
+    /// The defaults (docs/fleet.md).
     public init() {}
 
     /// The broker of `url`, or nil when it is not an MQTT URL.

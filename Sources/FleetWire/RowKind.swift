@@ -30,5 +30,6 @@ public enum RowKind: String, Sendable, CaseIterable, Comparable, Codable {
     /// The fields its rows carry, in the export's order (``RowSchema``).
     public var fields: [RowField] { RowSchema.fields(self) }
 
+    /// Ordered by name (track after sensor after air), for stable output.
     public static func < (a: RowKind, b: RowKind) -> Bool { a.rawValue < b.rawValue }
 }

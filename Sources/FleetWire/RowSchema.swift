@@ -15,6 +15,7 @@ public enum RowSchema {
     /// The fields every row starts with: the row's key and time.
     public static let keys: Set<String> = ["id", "kind", "time"]
 
+    /// The fields of `kind`'s rows, in the export's order.
     public static func fields(_ kind: RowKind) -> [RowField] {
         switch kind {
         case .track: return TrackField.allCases.map(RowField.init)
@@ -31,9 +32,13 @@ public enum FieldType: Sendable, Equatable {
 
 /// One field of a row, as every side sees it (``RowSchema`` has the contract).
 public struct RowField: Sendable, Equatable {
+    /// The field's `airloc.log/1` key.
     public var name: String
+    /// The JSON type of its value.
     public var type: FieldType
+    /// True when the collector keeps it in a column of its own.
     public var column: Bool
+    /// True when it says where the device was.
     public var position: Bool
 
     init<Field: RowFieldSet>(_ field: Field) {
@@ -53,6 +58,7 @@ public protocol RowFieldSet: CaseIterable, Sendable where RawValue == String, Se
 }
 
 extension RowFieldSet {
+    /// Every field but the keys has a column of its own, unless its kind says otherwise.
     public var column: Bool { !RowSchema.keys.contains(rawValue) }
 }
 
@@ -66,6 +72,7 @@ public enum TrackField: String, RowFieldSet {
     case accuracy = "accuracy_m"
     case mode, satellites, provider, segment
 
+    /// The JSON type of the field's value.
     public var type: FieldType {
         switch self {
         case .latitude, .longitude, .altitude, .speed, .course, .accuracy: return .number
@@ -101,6 +108,7 @@ public enum AirField: String, RowFieldSet {
         .pm2_5, .pm10, .nitrogenDioxide, .sulphurDioxide, .ozone, .carbonMonoxide,
     ]
 
+    /// The JSON type of the field's value.
     public var type: FieldType {
         switch self {
         case .latitude, .longitude, .sentLatitude, .sentLongitude, .pm2_5, .pm10, .nitrogenDioxide,
@@ -112,6 +120,7 @@ public enum AirField: String, RowFieldSet {
         }
     }
 
+    /// The sent point, pollen and the reason stay in the payload only.
     public var column: Bool {
         switch self {
         case .id, .kind, .time, .sentLatitude, .sentLongitude, .pollen, .reason: return false
@@ -140,6 +149,7 @@ public enum SensorField: String, RowFieldSet {
     case correctedPM2_5 = "corrected_pm2_5"
     case flags, segment
 
+    /// The JSON type of the field's value.
     public var type: FieldType {
         switch self {
         case .latitude, .longitude, .pm1_0, .pm2_5, .pm4_0, .pm10, .pm2_5CF1, .temperature, .humidity, .window,
@@ -150,6 +160,7 @@ public enum SensorField: String, RowFieldSet {
         }
     }
 
+    /// The CF=1 value and the window stay in the payload only.
     public var column: Bool {
         switch self {
         case .id, .kind, .time, .pm2_5CF1, .window: return false
@@ -157,5 +168,6 @@ public enum SensorField: String, RowFieldSet {
         }
     }
 
+    /// The reading's place.
     public var position: Bool { self == .latitude || self == .longitude }
 }

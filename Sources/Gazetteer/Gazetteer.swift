@@ -341,12 +341,14 @@ extension Gazetteer {
 
 /// A reverse-geocoding answer: the place, and where the queried point lies from it.
 public struct NearestPlace: Sendable, Hashable {
+    /// The place.
     public var place: Place
     /// Great-circle distance from the place to the queried point, metres.
     public var distance: Double
     /// Bearing from the place to the queried point, degrees clockwise from north.
     public var bearing: Double
 
+    /// `place` seen from `point` (distance and bearing computed).
     public init(place: Place, from point: Coordinate) {
         self.place = place
         self.distance = place.coordinate.distance(to: point)

@@ -10,20 +10,27 @@ import Platform
 /// empty. The file is written to a temporary name and renamed, so a crash or power cut
 /// never leaves a half-written gazetteer behind.
 public struct GazetteerBuilder: Sendable {
+    /// The places to write.
     public var places: [GeoNamesDump.PlaceRow]
+    /// The admin-1 regions.
     public var admin1: [GeoNamesDump.Admin1Row]
+    /// The countries.
     public var countries: [GeoNamesDump.CountryRow]
     /// Postal codes (GeoNames postal dump format), offline answers for `postal`.
     public var postalCodes: [GeoNamesDump.PostalRow] = []
     /// Names from alternateNamesV2.txt by geonameid (places, regions and countries).
     public var alternateNames: [Int: [GeoNamesDump.AlternateNameRow]] = [:]
+    /// Where the data came from, kept in the file.
     public var source: String
+    /// When it was built (SOURCE_DATE_EPOCH for a reproducible file).
     public var builtAt: Date
+    /// The spatial grid's cells per degree.
     public var cellsPerDegree = GazetteerFormat.defaultCellsPerDegree
     /// Resolution of the nearest-place seeds (4 per degree: 1 million cells, computed in
     /// about a second in a release build); small test gazetteers use 1.
     public var seedCellsPerDegree = GazetteerFormat.seedCellsPerDegree
 
+    /// A builder of these rows.
     public init(
         places: [GeoNamesDump.PlaceRow], admin1: [GeoNamesDump.Admin1Row],
         countries: [GeoNamesDump.CountryRow], source: String, builtAt: Date

@@ -9,6 +9,7 @@ public enum GazetteerError: Error, Sendable, Equatable, CustomStringConvertible 
     case otherVersion(path: String, version: UInt32, supported: UInt32)
     case badInput(file: String, line: Int, reason: String)
 
+    /// What is wrong with the place data, naming the file.
     public var description: String {
         switch self {
         case .notFound(let searched):

@@ -3,12 +3,17 @@ import Geo
 
 /// A place a postal code belongs to.
 public struct PostalPlace: Sendable, Hashable {
+    /// ISO 3166 alpha-2 ("US").
     public var countryCode: String
+    /// The code as written in the country ("90210").
     public var code: String
+    /// The place it belongs to ("Beverly Hills").
     public var placeName: String
     /// Admin-1 name ("California") and short code ("CA"); "" when unknown.
     public var admin1: String
+    /// The admin-1 region's code ("CA").
     public var admin1Code: String
+    /// Where the place is.
     public var coordinate: Coordinate
     /// "offline" (built-in data) or "online" (Zippopotam.us).
     public var source: String
@@ -20,6 +25,7 @@ public struct PostalPlace: Sendable, Hashable {
     /// Other names the post accepts for this code ("Hollywood" for 90028, Los Angeles).
     public var acceptableNames: [String] = []
 
+    /// A postal place.
     public init(
         countryCode: String, code: String, placeName: String, admin1: String, admin1Code: String,
         coordinate: Coordinate, source: String
@@ -42,7 +48,9 @@ public struct PostalFormat: Sendable, Hashable {
     public var regex: String
     /// Codes answered offline, and the lowest and highest of them.
     public var offlineCount: Int
+    /// The lowest code the gazetteer holds for the country.
     public var first: String?
+    /// The highest.
     public var last: String?
 }
 

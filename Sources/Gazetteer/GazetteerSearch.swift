@@ -2,6 +2,7 @@ import Geo
 
 /// How to search: how many results, limited to a country, biased towards a point.
 public struct SearchOptions: Sendable, Hashable {
+    /// At most this many results.
     public var limit: Int
     /// ISO alpha-2 code; only places in that country (and the country itself).
     public var countryCode: String?
@@ -10,6 +11,7 @@ public struct SearchOptions: Sendable, Hashable {
     /// come first without burying a far bigger city.
     public var near: Coordinate?
 
+    /// Options: a limit, a country to keep to, a point to rank by nearness.
     public init(limit: Int = 10, countryCode: String? = nil, near: Coordinate? = nil) {
         self.limit = limit
         self.countryCode = countryCode
@@ -29,9 +31,11 @@ public struct SearchResult: Sendable, Hashable {
         case typo(Int)
     }
 
+    /// The place found.
     public var place: Place
     /// The name that matched, as written ("München" for a query "munch" that found Munich).
     public var matchedName: String
+    /// How the query matched it.
     public var match: Match
     /// Higher is better; comparable only within one search.
     public var score: Double

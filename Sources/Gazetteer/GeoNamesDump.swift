@@ -8,25 +8,41 @@ import Foundation
 public enum GeoNamesDump {
     /// One row of cities500.txt / cities1000.txt / allCountries.txt (19 columns).
     public struct PlaceRow: Sendable, Equatable {
+        /// GeoNames' id.
         public var geonameid: Int
+        /// The name in its own script.
         public var name: String
+        /// The name in ASCII.
         public var asciiName: String
+        /// Other names (exonyms, spellings).
         public var alternateNames: [String]
+        /// Degrees north.
         public var latitude: Double
+        /// Degrees east.
         public var longitude: Double
+        /// GeoNames' feature class ("P": a populated place).
         public var featureClass: String
+        /// GeoNames' feature code ("PPLC": a capital).
         public var featureCode: String
+        /// ISO 3166 alpha-2.
         public var countryCode: String
+        /// The admin-1 region's code within the country.
         public var admin1Code: String
+        /// Inhabitants.
         public var population: Int
+        /// The IANA time zone.
         public var timezone: String
     }
 
     /// One row of admin1CodesASCII.txt: "DE.16<TAB>Berlin<TAB>Berlin<TAB>2950157".
     public struct Admin1Row: Sendable, Equatable {
+        /// "DE.16": country and region.
         public var code: String
+        /// The region's name.
         public var name: String
+        /// The name in ASCII.
         public var asciiName: String
+        /// GeoNames' id.
         public var geonameid: Int
     }
 
@@ -34,13 +50,19 @@ public enum GeoNamesDump {
     /// allCountries.txt or CC.txt): country, code, place name, admin-1 name and code,
     /// ..., latitude, longitude.
     public struct PostalRow: Sendable, Equatable {
+        /// ISO 3166 alpha-2.
         public var countryCode: String
+        /// The postal code.
         public var code: String
+        /// The place it belongs to.
         public var placeName: String
+        /// The admin-1 region's name.
         public var admin1Name: String
+        /// The admin-1 region's code.
         public var admin1Code: String
         /// Nil when the source has no coordinates (the builder then derives them).
         public var latitude: Double?
+        /// Degrees east, when the row gives a position.
         public var longitude: Double?
         /// What kind of code (USPS's ZIP types); nil when the source does not say.
         /// Column 13, an extension of GeoNames' layout that `geonames-from-pypi.py` writes.
@@ -54,24 +76,37 @@ public enum GeoNamesDump {
     /// place, region or country `geonameid` in `language` (ISO 639, or a pseudo-language
     /// such as "abbr", "link", "post", "iata").
     public struct AlternateNameRow: Sendable, Equatable {
+        /// The place's GeoNames id.
         public var geonameid: Int
+        /// The name's language (ISO 639, or "link", "post"...).
         public var language: String
+        /// The name.
         public var name: String
+        /// True for a former name.
         public var isHistoric: Bool
     }
 
     /// One row of countryInfo.txt (19 columns, '#' comments).
     public struct CountryRow: Sendable, Equatable {
+        /// ISO 3166 alpha-2.
         public var iso2: String
+        /// ISO 3166 alpha-3.
         public var iso3: String
+        /// The country's name.
         public var name: String
+        /// Its capital.
         public var capital: String
+        /// Its population.
         public var population: Int
+        /// Its postal codes' format ("#####").
         public var postalCodeFormat: String
+        /// Its postal codes' pattern, as a regular expression.
         public var postalCodeRegex: String
+        /// GeoNames' id of the country.
         public var geonameid: Int
     }
 
+    /// The rows of a cities dump (cities500.txt).
     public static func places(at url: URL) throws -> [PlaceRow] {
         try rows(at: url, minimumColumns: 19) { cols, fail in
             guard let id = Int(cols[0]), let lat = Double(cols[4]), let lon = Double(cols[5]),
@@ -86,6 +121,7 @@ public enum GeoNamesDump {
         }
     }
 
+    /// The rows of admin1CodesASCII.txt.
     public static func admin1(at url: URL) throws -> [Admin1Row] {
         try rows(at: url, minimumColumns: 4) { cols, fail in
             guard cols[0].contains("."), let id = Int(cols[3]) else {
@@ -95,6 +131,7 @@ public enum GeoNamesDump {
         }
     }
 
+    /// The rows of a postal codes dump.
     public static func postalCodes(at url: URL) throws -> [PostalRow] {
         try rows(at: url, minimumColumns: 11) { cols, fail in
             let lat = Double(cols[9])
@@ -130,6 +167,7 @@ public enum GeoNamesDump {
         }.compactMap { $0 }
     }
 
+    /// The rows of countryInfo.txt.
     public static func countries(at url: URL) throws -> [CountryRow] {
         try rows(at: url, minimumColumns: 17) { cols, fail in
             guard cols[0].utf8.count == 2, cols[1].utf8.count == 3 else {

@@ -13,10 +13,14 @@ import Web
 /// field may be absent (the service omits zero and empty values). Errors are
 /// ``WebError``s naming "Open-Meteo geocoding".
 public struct OpenMeteoGeocoding: Sendable {
+    /// The service's name in messages.
     public static let serviceName = "Open-Meteo geocoding"
+    /// Where the service is (a local double in tests).
     public var base: ServiceURL
+    /// The client requests go through.
     public var client: HTTPClient
 
+    /// The service at `base`, through `client`.
     public init(base: ServiceURL, client: HTTPClient) {
         self.base = base
         self.client = client
@@ -32,6 +36,7 @@ public struct OpenMeteoGeocoding: Sendable {
         return base.url(path: "/v1/search", query: query)
     }
 
+    /// Places named `name` (towns, cities and countries only), at most `count`.
     public func search(name: String, count: Int = 10, countryCode: String? = nil) async throws(WebError) -> [Place] {
         let response = try await client.getJSON(
             Response.self, from: url(name: name, count: count, countryCode: countryCode), service: Self.serviceName)

@@ -12,6 +12,7 @@ import Geo
 /// location must not silently become a different town. (Typo-tolerant search is
 /// ``search(_:options:)``.)
 extension Gazetteer {
+    /// The place `text` names best (``places(named:)``'s first), or nil.
     public func place(named text: String) -> Place? { places(named: text).first }
 
     /// Every place with that exact name (and qualifier), the most populous first.

@@ -10,6 +10,7 @@ import Foundation
 /// request. ``outward(_:country:)`` is the part Zippopotam.us indexes for countries where
 /// it knows only that part (GB "SW1A 1AA" → "SW1A", CA "M2M 1C8" → "M2M").
 public enum PostalCode {
+    /// Why a code cannot be looked up.
     public enum Problem: Error, Sendable, Equatable {
         case empty
         case tooLong(Int)
@@ -17,8 +18,10 @@ public enum PostalCode {
         case format
     }
 
+    /// The longest code accepted (no country's is longer).
     public static let maximumLength = 12
 
+    /// `text` trimmed, its inner spaces single, upper-cased: the form codes are compared in.
     public static func normalise(_ text: String) -> String {
         text.uppercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }

@@ -15,6 +15,7 @@ public struct PostalForm: Sendable, Equatable {
     /// SW", "4-digit district 1011"); nil when it is the code itself in another spelling.
     public var granularity: String?
 
+    /// A form: the key it is found by, whether it is a prefix, what it stands for.
     public init(key: String, isPrefix: Bool = false, granularity: String? = nil) {
         self.key = key
         self.isPrefix = isPrefix

@@ -80,6 +80,7 @@ public final class GazetteerDamage: Sendable {
 
     @inline(never) func note() { seen.store(true, ordering: .relaxed) }
 
+    /// True once a read found the data damaged.
     public var detected: Bool { seen.load(ordering: .relaxed) }
 }
 

@@ -11,6 +11,7 @@ import Web
 /// A 404 (body `{}`) is an empty list: the service does not know the code. Latitude and
 /// longitude arrive as strings; a place without a valid coordinate is dropped.
 public struct Zippopotam: Sendable {
+    /// The service's name in messages.
     public static let serviceName = "Zippopotam.us"
     /// The countries the service documents (reference/postal-and-ip.md).
     public static let countries: Set<String> = [
@@ -20,9 +21,12 @@ public struct Zippopotam: Sendable {
         "PR", "PT", "RE", "RU", "SE", "SI", "SJ", "SK", "SM", "TH", "TR", "US", "VA", "VI", "YT", "ZA",
     ]
 
+    /// Where the service is (a local double in tests).
     public var base: ServiceURL
+    /// The client requests go through.
     public var client: HTTPClient
 
+    /// The service at `base`, through `client`.
     public init(base: ServiceURL, client: HTTPClient) {
         self.base = base
         self.client = client
@@ -33,6 +37,7 @@ public struct Zippopotam: Sendable {
         base.url(path: "/\(countryCode.lowercased())/\(ServiceURL.encode(code))")
     }
 
+    /// The places of `code` in `countryCode` (empty when the service knows none).
     public func places(countryCode: String, code: String) async throws(WebError) -> [PostalPlace] {
         let (status, body) = try await client.get(
             url(countryCode: countryCode, code: code), service: Self.serviceName)

@@ -6,7 +6,9 @@ import Foundation
 /// (finite, latitude in -90...90, longitude in -180...180); invalid input is rejected
 /// with a ``CoordinateError`` that names the valid range, never clamped silently.
 public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Degrees north of the equator, -90...90 (WGS 84).
     public let latitude: Double
+    /// Degrees east of Greenwich, -180...180 (WGS 84).
     public let longitude: Double
 
     /// Validates and stores a coordinate; throws when it cannot exist on Earth.
@@ -84,6 +86,7 @@ public enum CoordinateError: Error, Sendable, Equatable, CustomStringConvertible
     case latitudeOutOfRange(Double)
     case longitudeOutOfRange(Double)
 
+    /// "52.5200° N, 13.4050° E", as the card shows it.
     public var description: String {
         switch self {
         case .latitudeOutOfRange(let value):

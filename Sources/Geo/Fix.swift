@@ -17,6 +17,7 @@ public enum FixMode: Int, Sendable, Codable, Hashable, CustomStringConvertible {
     case twoD = 2
     case threeD = 3
 
+    /// "GPS", "IP", "manual": the word the card and `locate` show.
     public var description: String {
         switch self {
         case .notSeen: return "no data yet"
@@ -34,6 +35,7 @@ public enum FixMode: Int, Sendable, Codable, Hashable, CustomStringConvertible {
 /// metres and says what it was derived from (`accuracySource`), so a city-level IP guess
 /// is never presented as a precise point.
 public struct Fix: Sendable, Hashable, Codable {
+    /// Where the device is.
     public var coordinate: Coordinate
     /// Height above the WGS 84 ellipsoid, metres.
     public var altitudeHAE: Double?
@@ -53,10 +55,14 @@ public struct Fix: Sendable, Hashable, Codable {
     /// When this device received the fix, by the local clock: the basis of ``age(at:)``,
     /// because a receiver's clock can be wrong (week rollover, replayed logs).
     public var receivedAt: Date?
+    /// What gave the position (GPS, an IP service, the user).
     public var source: FixSource
+    /// The receiver's fix mode (2D or 3D); nil when the source has none.
     public var mode: FixMode?
+    /// Satellites used in the solution, when the receiver says.
     public var satellitesUsed: Int?
 
+    /// A fix with whatever its source measured; every unknown measurement is nil.
     public init(
         coordinate: Coordinate, source: FixSource, time: Date? = nil,
         horizontalAccuracy: Double? = nil, accuracySource: String? = nil,

@@ -6,6 +6,7 @@ import Foundation
 /// Contract: nil for a zone the system's tz database does not know (or an empty id),
 /// never a guess; the offset includes daylight-saving time at that instant.
 public struct LocalTime: Sendable, Hashable {
+    /// The IANA time zone ("Europe/Berlin").
     public var timezone: String
     /// Seconds east of UTC.
     public var offsetSeconds: Int
@@ -14,6 +15,7 @@ public struct LocalTime: Sendable, Hashable {
     /// "14:05".
     public var clock: String
 
+    /// The local time in `identifier` at `date`; nil for a zone this system does not know.
     public init?(timezone identifier: String, at date: Date = Date()) {
         guard !identifier.isEmpty, let zone = TimeZone(identifier: identifier) else { return nil }
         timezone = identifier

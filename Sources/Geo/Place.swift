@@ -7,7 +7,9 @@
 public struct Place: Sendable, Hashable, Codable {
     /// GeoNames id when known (0 for places that have none, e.g. a manual coordinate).
     public var id: Int
+    /// The place's own name ("Berlin").
     public var name: String
+    /// Where its centre is.
     public var coordinate: Coordinate
     /// First-level administrative division (state, Land, region); "" when unknown.
     public var admin1: String
@@ -17,10 +19,12 @@ public struct Place: Sendable, Hashable, Codable {
     public var countryCode: String
     /// IANA time-zone id; "" when unknown.
     public var timezone: String
+    /// Inhabitants as GeoNames counts them (0 when unknown).
     public var population: Int
     /// GeoNames feature code (PPL, PPLA, PPLC, ADM1, PCLI, ...); "" when unknown.
     public var featureCode: String
 
+    /// A place as the gazetteer holds it.
     public init(
         id: Int, name: String, coordinate: Coordinate, admin1: String = "", country: String = "",
         countryCode: String = "", timezone: String = "", population: Int = 0, featureCode: String = ""

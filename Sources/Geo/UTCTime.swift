@@ -14,12 +14,19 @@ import Foundation
 /// parsed gpsd's time once a second with them carried that all day
 /// (docs/performance.md); this is integer arithmetic (Howard Hinnant's civil-from-days).
 public struct UTCTime: Sendable, Hashable {
+    /// The calendar year (2026).
     public var year: Int
+    /// 1...12.
     public var month: Int
+    /// 1...31.
     public var day: Int
+    /// 0...23, UTC.
     public var hour: Int
+    /// 0...59.
     public var minute: Int
+    /// 0...59 (a leap second is not represented).
     public var second: Int
+    /// 0...999.
     public var millisecond: Int
 
     /// How much of the time ``text(_:zone:)`` writes.

@@ -13,10 +13,15 @@ import Geo
 /// above `rank`. Cases about streets, addresses and venues are kept but marked out of
 /// scope, so a report shows them without counting them.
 public struct AcceptanceCase: Sendable {
+    /// The suite it comes from.
     public var suite: String
+    /// What is searched for.
     public var query: String
+    /// The name the right answer has.
     public var expectedName: String
+    /// Where the right answer is, when the suite says.
     public var expectedCoordinate: Coordinate?
+    /// How far from it an answer may be, metres.
     public var toleranceMetres: Double
     /// ISO alpha-3 of the expected country, when the case checks it.
     public var expectedCountryISO3: String?
@@ -24,6 +29,7 @@ public struct AcceptanceCase: Sendable {
     /// ("New Caledonia", country "France") while ISO 3166, and GeoNames, give it a code
     /// of its own (NC). A result in a country of this name matches too.
     public var expectedDependency: String? = nil
+    /// The search's options (a country, a point to rank by).
     public var options: SearchOptions
     /// The expected hit must be at this rank or better (pelias' priorityThresh).
     public var rank: Int
@@ -37,6 +43,7 @@ public struct AcceptanceCase: Sendable {
 
 /// The outcome of one case.
 public struct AcceptanceOutcome: Sendable {
+    /// The case.
     public var testCase: AcceptanceCase
     /// 1-based rank of the first hit within the search results; nil = missed.
     public var hitRank: Int?
@@ -46,6 +53,7 @@ public struct AcceptanceOutcome: Sendable {
     /// What came first instead ("Name, Admin1, Country (12 km off)").
     public var first: String?
 
+    /// True when the right answer came at the rank asked or better.
     public var passed: Bool { hitRank.map { $0 <= testCase.rank } ?? false }
 }
 

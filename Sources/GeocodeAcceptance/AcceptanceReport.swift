@@ -4,19 +4,27 @@ import Gazetteer
 /// Runs every suite and summarises: hit rate per suite (in-scope cases only), and every
 /// miss with what came first instead.
 public struct AcceptanceReport: Sendable {
+    /// One suite's outcomes.
     public struct SuiteResult: Sendable {
+        /// The suite.
         public var name: String
+        /// Every case's outcome.
         public var outcomes: [AcceptanceOutcome]
+        /// The cases the gazetteer is meant to answer.
         public var inScope: [AcceptanceOutcome] { outcomes.filter { $0.testCase.outOfScope == nil } }
+        /// Those answered right.
         public var hits: Int { inScope.filter(\.passed).count }
+        /// The share answered right.
         public var rate: Double { inScope.isEmpty ? 0 : Double(hits) / Double(inScope.count) }
         /// In-scope cases whose expected name the data holds at all.
         public var answerable: [AcceptanceOutcome] { inScope.filter(\.nameInData) }
+        /// The share answered right of those the data holds an answer to.
         public var answerableRate: Double {
             answerable.isEmpty ? 0 : Double(answerable.filter(\.passed).count) / Double(answerable.count)
         }
     }
 
+    /// Every suite's outcomes.
     public var suites: [SuiteResult]
 
     /// Runs the external suites in `corpus` (nil: none) and the project's own in
@@ -30,6 +38,7 @@ public struct AcceptanceReport: Sendable {
         }
     }
 
+    /// The suite named `name`.
     public func suite(_ name: String) -> SuiteResult? { suites.first { $0.name == name } }
 
     /// The human report: one line per suite, then the misses.

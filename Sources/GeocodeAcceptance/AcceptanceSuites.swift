@@ -8,7 +8,9 @@ import Geo
 /// silently shrink to nothing. The selection (which files, which runs) is the one issue
 /// 4 names; `all(in:)` returns them in a stable order.
 public enum AcceptanceSuites {
+    /// Why a suite cannot be read.
     public struct Failure: Error, CustomStringConvertible {
+        /// What is wrong, naming the file.
         public var description: String
     }
 

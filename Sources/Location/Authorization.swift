@@ -20,9 +20,12 @@ public enum AccuracyAuthorization: String, Sendable, Codable, CaseIterable {
 
 /// What the user (or `airloc auth`) decided; persisted by ``AuthorizationStore``.
 public struct AuthorizationDecision: Sendable, Equatable, Codable {
+    /// May airloc sense the location, and when.
     public var status: AuthorizationStatus
+    /// How precisely.
     public var accuracy: AccuracyAuthorization
 
+    /// A decision.
     public init(status: AuthorizationStatus, accuracy: AccuracyAuthorization) {
         self.status = status
         self.accuracy = accuracy
@@ -31,6 +34,7 @@ public struct AuthorizationDecision: Sendable, Equatable, Codable {
 
 /// The administrator's word from /etc/airloc/airloc.conf `[authorization]`.
 public struct AuthorizationPolicy: Sendable, Equatable {
+    /// What the administrator allows.
     public enum Mode: String, Sendable, CaseIterable {
         /// The user decides (default).
         case ask
@@ -40,10 +44,12 @@ public struct AuthorizationPolicy: Sendable, Equatable {
         case forbid
     }
 
+    /// Ask each user, allow or forbid.
     public var mode: Mode
     /// The most precise accuracy anyone may get.
     public var maximumAccuracy: AccuracyAuthorization
 
+    /// A policy (the default asks and allows full accuracy).
     public init(mode: Mode = .ask, maximumAccuracy: AccuracyAuthorization = .full) {
         self.mode = mode
         self.maximumAccuracy = maximumAccuracy
@@ -123,6 +129,7 @@ public struct LocationAuthorization: Sendable {
         policy.maximumAccuracy == .reduced ? .reduced : accuracy
     }
 
+    /// The status now, the policy applied.
     public var status: AuthorizationStatus {
         switch state {
         case .notDetermined, .asking: return .notDetermined
@@ -132,6 +139,7 @@ public struct LocationAuthorization: Sendable {
         }
     }
 
+    /// The accuracy now, capped by the policy.
     public var accuracy: AccuracyAuthorization {
         if case .authorized(_, let accuracy) = state { return accuracy }
         return Self.cap(.full, policy)

@@ -8,12 +8,15 @@ import Platform
 /// also "not determined" (never a crash, never an accidental grant); writes are atomic
 /// (temporary file + rename) and the file is private to the user (mode 0600).
 public struct AuthorizationStore: Sendable {
+    /// The file the decision is kept in.
     public var file: URL
 
+    /// The store in `stateDirectory`.
     public init(stateDirectory: URL) {
         file = stateDirectory.appendingPathComponent("authorization")
     }
 
+    /// The stored decision, nil when none (or unreadable).
     public func load() -> AuthorizationDecision? {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
         var status: AuthorizationStatus?
@@ -27,11 +30,13 @@ public struct AuthorizationStore: Sendable {
         return status.map { AuthorizationDecision(status: $0, accuracy: accuracy) }
     }
 
+    /// Keeps `decision` (0600).
     public func save(_ decision: AuthorizationDecision) throws(FileError) {
         let text = "status=\(decision.status.rawValue)\naccuracy=\(decision.accuracy.rawValue)\n"
         try AtomicFile.write(Data(text.utf8), to: file)
     }
 
+    /// Forgets the decision.
     public func clear() throws(FileError) {
         try AtomicFile.remove(file)
     }

@@ -14,6 +14,7 @@ public enum GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
     /// gpsd did not accept the WATCH request.
     case protocolError(String)
 
+    /// What went wrong with gpsd, and what to check.
     public var description: String {
         switch self {
         case .notReachable(let host, let port, let reason):

@@ -65,6 +65,7 @@ public struct GPSDDevice: Sendable, Equatable {
         activated = json["activated"] as? String
     }
 
+    /// A receiver gpsd has open.
     public init(path: String, driver: String?, activated: String?) {
         self.path = path
         self.driver = driver

@@ -17,25 +17,34 @@ import Synchronization
 public struct GPSDProvider: LocationProvider {
     /// Where gpsd listens.
     public struct Options: Sendable, Equatable {
+        /// gpsd's host.
         public var host: String
+        /// gpsd's port.
         public var port: Int
 
+        /// gpsd at `host:port`.
         public init(host: String = "localhost", port: Int = 2947) {
             self.host = host
             self.port = port
         }
     }
 
+    /// The provider's name in the chain.
     public let name = "gpsd"
+    /// It senses the device's location: it needs authorization.
     public let senses = true
+    /// Where gpsd is.
     public var options: Options
+    /// The first fix's timeout, stale, lost and reconnect rules.
     public var timing: GPSDTiming
 
+    /// The provider for gpsd at `options`.
     public init(options: Options = Options(), timing: GPSDTiming = GPSDTiming()) {
         self.options = options
         self.timing = timing
     }
 
+    /// The current fix (see the contract).
     public func currentFix(timeout: Duration) async throws -> Fix {
         try await currentFix(timeout: timeout, seen: SeenMode())
     }
@@ -56,6 +65,7 @@ public struct GPSDProvider: LocationProvider {
         }.get()
     }
 
+    /// The fixes for ever, with stale, lost and reconnects (see the contract).
     public func updates() -> AsyncStream<LocationUpdate> {
         let options = self.options
         let timing = self.timing

@@ -41,13 +41,16 @@ public struct GPSDTracker: Sendable {
     private var lastFix: Fix?
     private var lastFixAt: Date?
     private var lastMode = FixMode.notSeen
+    /// The timing rules.
     public let timing: GPSDTiming
 
+    /// A tracker not connected yet.
     public init(timing: GPSDTiming) { self.timing = timing }
 
     /// The last good fix, whatever its freshness.
     public var lastKnownFix: Fix? { lastFix }
 
+    /// The connection to gpsd is up.
     public mutating func connected(at now: Date) -> Action {
         state = .connected(since: now, firstFixReported: lastFix != nil)
         return .emit(.connected)

@@ -14,17 +14,24 @@ public struct IPLocationProvider: LocationProvider {
     /// 25 km: GeoClue's CITY level and the typical error of these services.
     public static let cityLevelAccuracy = 25_000.0
 
+    /// The provider's name in the chain.
     public let name = "ip"
+    /// It locates the device (by its address): it needs authorization.
     public let senses = true
+    /// Which IP service.
     public var service: IPService
+    /// Where it is (a local double in tests).
     public var baseURL: ServiceURL
+    /// An address changes rarely: asked again every ten minutes.
     public var refreshInterval: Double? { 600 }
 
+    /// The provider of `service` (at `baseURL`, or its own).
     public init(service: IPService, baseURL: ServiceURL? = nil) {
         self.service = service
         self.baseURL = baseURL ?? ServiceURL(string: service.defaultBaseURL)!
     }
 
+    /// The city-level position the service gives.
     public func currentFix(timeout: Duration) async throws -> Fix {
         try await locate(timeout: timeout).fix
     }

@@ -37,13 +37,19 @@ public enum IPService: String, Sendable, CaseIterable {
 
     /// What a service answered, reduced to what airloc uses.
     public struct Answer: Sendable, Equatable {
+        /// The position the service gives (city level).
         public var coordinate: Coordinate
+        /// Its city, when it says.
         public var city: String?
+        /// Its region.
         public var region: String?
+        /// ISO 3166 alpha-2.
         public var countryCode: String?
+        /// Its IANA time zone.
         public var timezone: String?
     }
 
+    /// The service's answer in `body`, or why it is not one.
     public func parse(_ body: Data) throws(IPLocationError) -> Answer {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw .unusable(service: rawValue, reason: body.isEmpty ? "empty answer" : "the answer is not JSON")
@@ -122,6 +128,7 @@ public enum IPLocationError: Error, Sendable, Equatable, CustomStringConvertible
     /// The answer cannot be used (not JSON, text where a number belongs).
     case unusable(service: String, reason: String)
 
+    /// What went wrong, naming the service.
     public var description: String {
         switch self {
         case .web(let error): return error.description

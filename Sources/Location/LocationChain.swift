@@ -12,9 +12,12 @@ import Geo
 public struct LocationChain: Sendable {
     /// One provider and how long it may take.
     public struct Link: Sendable {
+        /// The provider.
         public var provider: any LocationProvider
+        /// How long it may take.
         public var deadline: Duration
 
+        /// `provider`, given `deadline`.
         public init(_ provider: any LocationProvider, deadline: Duration) {
             self.provider = provider
             self.deadline = deadline
@@ -23,6 +26,7 @@ public struct LocationChain: Sendable {
 
     /// What happened to one provider.
     public struct Attempt: Sendable, Equatable {
+        /// How one provider's attempt ended.
         public enum Outcome: Sendable, Equatable {
             case answered
             case failed(String)
@@ -32,7 +36,9 @@ public struct LocationChain: Sendable {
             case notTried
         }
 
+        /// The provider tried.
         public var provider: String
+        /// How it ended.
         public var outcome: Outcome
         /// Seconds it took (nil when it was not started).
         public var seconds: Double?
@@ -40,17 +46,22 @@ public struct LocationChain: Sendable {
 
     /// The winning fix and the story of how it was found.
     public struct Answer: Sendable {
+        /// The fix.
         public var fix: Fix
+        /// The provider that gave it.
         public var provider: String
+        /// Every provider tried, in order.
         public var attempts: [Attempt]
     }
 
     /// No provider answered.
     public struct ChainFailure: Error, Sendable, CustomStringConvertible {
+        /// Every provider tried, in order.
         public var attempts: [Attempt]
         /// The underlying errors by provider, for exit-code decisions.
         public var errors: [String: any Error & Sendable]
 
+        /// Why no provider answered, one per attempt.
         public var description: String {
             let parts = attempts.map { attempt -> String in
                 switch attempt.outcome {
@@ -62,8 +73,10 @@ public struct LocationChain: Sendable {
         }
     }
 
+    /// The providers, in the order they are tried.
     public var links: [Link]
 
+    /// A chain of `links`.
     public init(_ links: [Link]) { self.links = links }
 
     /// Runs the chain. `mayRun` says whether a provider may be started and, if not, why.
@@ -103,6 +116,7 @@ public struct LocationChain: Sendable {
 /// being less accurate (an IP guess must not displace a good GPS fix it agrees with);
 /// an older fix never replaces a newer one; anything replaces a stale or lost one.
 public enum FixPreference {
+    /// True when `new` should replace `held` (see the rules above).
     public static func shouldReplace(_ held: Fix?, heldIsCurrent: Bool, with new: Fix) -> Bool {
         guard let held, heldIsCurrent else { return true }
         if let newTime = new.receivedAt ?? new.time, let heldTime = held.receivedAt ?? held.time, newTime < heldTime {

@@ -21,8 +21,10 @@ public protocol LocationProvider: Sendable {
 }
 
 extension LocationProvider {
+    /// None by default: ask once.
     public var refreshInterval: Double? { nil }
 
+    /// By default, the current fix every ``refreshInterval`` (or once).
     public func updates() -> AsyncStream<LocationUpdate> {
         let provider = self
         return AsyncStream { continuation in
@@ -48,17 +50,22 @@ extension LocationProvider {
 
 /// Coordinates the user gave (flag, config or a chosen place). Needs no authorization.
 public struct ManualProvider: LocationProvider {
+    /// The provider's name in the chain.
     public let name = "manual"
+    /// It does not sense: it needs no authorization.
     public let senses = false
+    /// The coordinate it gives.
     public var coordinate: Coordinate
     /// What the coordinate is ("configured", "--lat/--lon", "place Berlin").
     public var origin: String
 
+    /// A manual location; `origin` says where it was set, for messages.
     public init(coordinate: Coordinate, origin: String = "configured") {
         self.coordinate = coordinate
         self.origin = origin
     }
 
+    /// The coordinate, at once.
     public func currentFix(timeout: Duration) async throws -> Fix {
         Fix(coordinate: coordinate, source: .manual, accuracySource: origin, receivedAt: Date())
     }

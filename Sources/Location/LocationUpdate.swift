@@ -34,8 +34,10 @@ public struct GPSDTiming: Sendable, Equatable {
     public var lostAfter: Double
     /// The first reconnect delay; doubled on every failure up to ``maximumBackoff``.
     public var initialBackoff: Double
+    /// The longest reconnect delay.
     public var maximumBackoff: Double
 
+    /// The timing (the defaults are docs/configuration.md's).
     public init(
         firstFix: Double = 10, staleAfter: Double = 5, lostAfter: Double = 30,
         initialBackoff: Double = 1, maximumBackoff: Double = 30

@@ -9,10 +9,12 @@ import Foundation
 /// track rows, `a<n>` for air rows, `s<n>` for measured (sensor) rows. Times are ISO 8601
 /// UTC with `Z`.
 public enum LogExport {
+    /// What the file is.
     public enum Format: String, Sendable, CaseIterable {
         case ndjson, csv, gpx, geojson
     }
 
+    /// Which rows.
     public enum Kind: String, Sendable, CaseIterable {
         case track, air, sensor, all
         var track: Bool { self == .track || self == .all }
@@ -22,8 +24,11 @@ public enum LogExport {
 
     /// Rows written, by kind.
     public struct Counts: Sendable, Equatable {
+        /// Track rows written.
         public var track = 0
+        /// Air rows written.
         public var air = 0
+        /// Sensor rows written.
         public var sensor = 0
     }
 

@@ -9,19 +9,33 @@ import Platform
 /// Contract: times are ISO 8601 UTC to the second; `size_bytes` counts the database and its
 /// write-ahead log; `unsent` is 0 without a broker, `unstored` 0 without a collector.
 public struct LogStatusJSON: Encodable, Sendable {
+    /// The document's schema.
     public var schema = "airloc.log-status/1"
+    /// The file.
     public var database: String
+    /// The database and its write-ahead log, bytes.
     public var sizeBytes: Int
+    /// Track points.
     public var trackRows: Int
+    /// Air readings.
     public var airRows: Int
+    /// Measured readings.
     public var sensorRows: Int
+    /// Segments.
     public var segments: Int
+    /// Hours still to be back-filled.
     public var pending: Int
+    /// Hours the service had no data for.
     public var unavailable: Int
+    /// The first track point's time.
     public var firstTime: String?
+    /// The last track point's time.
     public var lastTime: String?
+    /// Seconds since the last track point.
     public var lastFixAgeS: Double?
+    /// The logger's last error still going on.
     public var lastError: String?
+    /// When it began.
     public var lastErrorAt: String?
     /// Rows the MQTT broker has not acknowledged yet (0 without a broker).
     public var unsent: Int
@@ -34,30 +48,48 @@ public struct LogStatusJSON: Encodable, Sendable {
     /// skipped, and its last error and success.
     public var uploads: [Upload] = []
 
+    /// One upload's state.
     public struct Upload: Encodable, Sendable, Equatable {
+        /// The section's name.
         public var name: String
+        /// Its type.
         public var type: String
+        /// Rows waiting.
         public var backlog: Int
+        /// Rows the server took.
         public var sent: Int
+        /// Rows passed over.
         public var skipped: Int
+        /// Its last error.
         public var lastError: String?
+        /// When it happened.
         public var lastErrorAt: String?
+        /// When the server last took rows.
         public var lastSuccessAt: String?
     }
 
+    /// The collector's last acknowledgement.
     public struct CollectorAck: Encodable, Sendable, Equatable {
+        /// When the collector said it.
         public var time: String
+        /// Track rows stored through this id.
         public var track: Int
+        /// Air rows stored through this id.
         public var air: Int
+        /// Sensor rows stored through this id.
         public var sensor: Int
     }
 
     /// An `[upload.NAME]` as the status shows it: its name, its type, the kinds it takes.
     public struct UploadSection: Sendable, Equatable {
+        /// The section's name.
         public var name: String
+        /// Its type.
         public var type: String
+        /// The kinds of rows it takes.
         public var kinds: [RowKind]
 
+        /// A section.
         public init(name: String, type: String, kinds: [RowKind]) {
             self.name = name
             self.type = type

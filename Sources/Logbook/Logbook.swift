@@ -20,6 +20,7 @@ import Synchronization
 ///   statement at a time. Cursors (``trackPoints(in:)``) read through a connection of
 ///   their own.
 public final class Logbook: Sendable {
+    /// The SQLite file.
     public let url: URL
     /// True when rows are to be published (an MQTT broker is configured): new and
     /// back-filled rows are then marked unsent (the outbox). Fixed at opening, so that
@@ -326,6 +327,7 @@ public final class Logbook: Sendable {
         }
     }
 
+    /// Keeps `value` under `key` (nil: removes it).
     public func setMeta(_ key: String, _ value: String?) throws(LogbookError) {
         try with { c throws(SQLiteError) in try c.setMeta(key, value) }
     }
@@ -363,6 +365,7 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
     case database(String, SQLiteError)
     case newerSchema(String, Int)
 
+    /// What is wrong, naming the file.
     public var description: String {
         switch self {
         case .missing(let path): return "no logbook at \(path)"

@@ -11,6 +11,7 @@ import Synchronization
 public final class LogbookChanges: Sendable {
     private let readers = Mutex<(next: Int, streams: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
 
+    /// News nobody listens to yet.
     public init() {}
 
     /// The logbook changed.

@@ -12,16 +12,21 @@ import Foundation
 extension Logbook {
     /// An unsent row and the revision of its content that is to be published.
     public struct OutboxEntry: Sendable {
+        /// The row as it is now.
         public var row: OutboxRow
+        /// Its content's revision, which the acknowledgement must match.
         public var revision: Int64
+        /// Its id (`t42`).
         public var key: String { row.key }
     }
 
+    /// A row of any kind.
     public enum OutboxRow: Sendable {
         case track(TrackPoint)
         case air(AirRecord)
         case sensor(SensorRecord)
 
+        /// Its id (`t42`, `a7`, `s3`).
         public var key: String {
             switch self {
             case .track(let point): return "t\(point.id)"

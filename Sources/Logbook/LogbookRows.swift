@@ -59,9 +59,12 @@ enum LogbookRows {
 
 /// A time window of the log (both ends optional; `until` exclusive).
 public struct LogWindow: Sendable, Equatable {
+    /// From this time on (nil: from the start).
     public var since: Date?
+    /// Before this time (nil: to the end).
     public var until: Date?
 
+    /// A window.
     public init(since: Date? = nil, until: Date? = nil) {
         self.since = since
         self.until = until
@@ -111,17 +114,27 @@ extension Logbook {
 
 /// What is in the logbook (`airloc log status`).
 public struct LogStatus: Sendable, Equatable {
+    /// Track points.
     public var trackRows = 0
+    /// Air readings (pending hours included).
     public var airRows = 0
     /// Measured readings of the particulate sensor.
     public var sensorRows = 0
+    /// Stretches logged without a gap.
     public var segments = 0
+    /// Hours still to be back-filled.
     public var pending = 0
+    /// Hours the service had no data for.
     public var unavailable = 0
+    /// The first track point's time.
     public var firstTime: Date?
+    /// The last track point's time.
     public var lastTime: Date?
+    /// Seconds since the last track point.
     public var lastFixAge: TimeInterval?
+    /// The logger's last error still going on.
     public var lastError: String?
+    /// When it began.
     public var lastErrorAt: String?
 }
 
@@ -132,6 +145,7 @@ public struct TrackCursor: IteratorProtocol, Sequence {
     /// Set when reading stopped on an error instead of at the end.
     public private(set) var error: LogbookError?
 
+    /// The next point, nil at the end (or on an error: see ``error``).
     public mutating func next() -> TrackPoint? {
         do { return try query.step() ? LogbookRows.track(query) : nil } catch {
             self.error = .database(path, error)
@@ -144,8 +158,10 @@ public struct TrackCursor: IteratorProtocol, Sequence {
 public struct AirCursor: IteratorProtocol, Sequence {
     let query: SQLiteDatabase.Statement
     let path: String
+    /// Set when reading stopped on an error instead of at the end.
     public private(set) var error: LogbookError?
 
+    /// The next air row, nil at the end (or on an error: see ``error``).
     public mutating func next() -> AirRecord? {
         do { return try query.step() ? LogbookRows.air(query) : nil } catch {
             self.error = .database(path, error)

@@ -12,11 +12,17 @@ import Foundation
 extension Logbook {
     /// Per upload, what `log status` shows.
     public struct UploadStatus: Sendable, Equatable {
+        /// Rows after the cursor, waiting.
         public var backlog: Int
+        /// Rows the server took.
         public var sent: Int
+        /// Rows passed over (refused for themselves, or too old).
         public var skipped: Int
+        /// The last error, if any since the last success.
         public var lastError: String?
+        /// When it happened.
         public var lastErrorAt: String?
+        /// When the server last took rows.
         public var lastSuccessAt: String?
     }
 

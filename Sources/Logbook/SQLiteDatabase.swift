@@ -7,13 +7,19 @@ import Foundation
 /// survive (a full SD card, a file system remounted read-only): the logger reports them
 /// and keeps running, and the next write tries again.
 public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// SQLite's extended result code.
     public var code: Int32
+    /// SQLite's message.
     public var message: String
 
+    /// The disk is full.
     public var isFull: Bool { code & 0xFF == SQLITE_FULL }
+    /// The file or its file system cannot be written.
     public var isReadOnly: Bool { code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN }
+    /// Another connection holds the lock.
     public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 
+    /// What failed, in words a person can act on.
     public var description: String {
         if isFull { return "the disk is full (\(message))" }
         return message
@@ -25,9 +31,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Contract: one connection, used from one task at a time (the logbook's writer or a
 /// reader); statements are prepared once and reused; every error comes back as a
 /// ``SQLiteError`` with SQLite's own message. Text is UTF-8; integers 64-bit; reals IEEE.
-public final class SQLiteDatabase {
+package final class SQLiteDatabase {
     private var handle: OpaquePointer?
-    public let path: String
+    package let path: String
 
     /// Opens (or, with `create`, creates) the file. A busy database is waited for up to
     /// `busyTimeout` (a reader while the logger commits).
@@ -36,7 +42,7 @@ public final class SQLiteDatabase {
     /// on read-only media, whose shared-memory index cannot be made), as `immutable=1`,
     /// which reads the file as it is without locks: ``isImmutable`` then says so, and
     /// what only the write-ahead log holds is not seen.
-    public init(path: String, create: Bool = true, readOnly: Bool = false, busyTimeout: Int32 = 5000)
+    package init(path: String, create: Bool = true, readOnly: Bool = false, busyTimeout: Int32 = 5000)
         throws(SQLiteError)
     {
         self.path = path
@@ -59,7 +65,7 @@ public final class SQLiteDatabase {
     }
 
     /// True when the file was opened as immutable (read-only media).
-    public private(set) var isImmutable = false
+    package private(set) var isImmutable = false
 
     private static func open(_ name: String, shown path: String, flags: Int32) throws(SQLiteError) -> OpaquePointer {
         var db: OpaquePointer?
@@ -90,7 +96,7 @@ public final class SQLiteDatabase {
     deinit { sqlite3_close_v2(handle) }
 
     /// Runs one or more statements that return nothing (schema, pragmas).
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if status != SQLITE_OK {
@@ -100,7 +106,7 @@ public final class SQLiteDatabase {
         }
     }
 
-    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw error(status) }
@@ -108,13 +114,13 @@ public final class SQLiteDatabase {
     }
 
     /// The first column of the first row of `sql` as an integer (pragmas, counts).
-    public func integer(_ sql: String) throws(SQLiteError) -> Int64? {
+    package func integer(_ sql: String) throws(SQLiteError) -> Int64? {
         let statement = try prepare(sql)
         return try statement.step() ? statement.int(0) : nil
     }
 
     /// The first column of every row of `sql` as text.
-    public func texts(_ sql: String) throws(SQLiteError) -> [String] {
+    package func texts(_ sql: String) throws(SQLiteError) -> [String] {
         let statement = try prepare(sql)
         var rows: [String] = []
         while try statement.step() { rows.append(statement.text(0) ?? "") }
@@ -122,7 +128,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    package func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let value = try body()
@@ -134,15 +140,15 @@ public final class SQLiteDatabase {
         }
     }
 
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-    public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+    package var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
 
     func error(_ status: Int32) -> SQLiteError {
         SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
     }
 
     /// A prepared statement: bind by position (1-based), step, read columns (0-based).
-    public final class Statement {
+    package final class Statement {
         private let handle: OpaquePointer
         private let database: SQLiteDatabase
 
@@ -155,7 +161,7 @@ public final class SQLiteDatabase {
 
         /// Binds `values` in order after clearing earlier bindings and resetting.
         @discardableResult
-        public func bind(_ values: [SQLiteValue?]) throws(SQLiteError) -> Statement {
+        package func bind(_ values: [SQLiteValue?]) throws(SQLiteError) -> Statement {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
             for (offset, value) in values.enumerated() {
@@ -177,7 +183,7 @@ public final class SQLiteDatabase {
         }
 
         /// Advances: true while there is a row to read.
-        public func step() throws(SQLiteError) -> Bool {
+        package func step() throws(SQLiteError) -> Bool {
             let status = sqlite3_step(handle)
             switch status {
             case SQLITE_ROW: return true
@@ -192,15 +198,15 @@ public final class SQLiteDatabase {
         }
 
         /// Runs a statement that returns no rows.
-        public func run(_ values: [SQLiteValue?] = []) throws(SQLiteError) {
+        package func run(_ values: [SQLiteValue?] = []) throws(SQLiteError) {
             try bind(values)
             while try step() {}
         }
 
-        public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-        public func int(_ column: Int32) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(handle, column) }
-        public func real(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
-        public func text(_ column: Int32) -> String? {
+        package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+        package func int(_ column: Int32) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(handle, column) }
+        package func real(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
+        package func text(_ column: Int32) -> String? {
             guard let bytes = sqlite3_column_text(handle, column) else { return nil }
             return String(cString: bytes)
         }
@@ -208,14 +214,14 @@ public final class SQLiteDatabase {
 }
 
 /// A value bound into a statement.
-public enum SQLiteValue: Sendable, Equatable {
+package enum SQLiteValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
 }
 
 extension SQLiteValue {
-    public static func int(_ value: Int?) -> SQLiteValue? { value.map { .integer(Int64($0)) } }
-    public static func double(_ value: Double?) -> SQLiteValue? { value.map { .real($0) } }
-    public static func string(_ value: String?) -> SQLiteValue? { value.map { .text($0) } }
+    package static func int(_ value: Int?) -> SQLiteValue? { value.map { .integer(Int64($0)) } }
+    package static func double(_ value: Double?) -> SQLiteValue? { value.map { .real($0) } }
+    package static func string(_ value: String?) -> SQLiteValue? { value.map { .text($0) } }
 }

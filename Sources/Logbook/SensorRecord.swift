@@ -9,20 +9,34 @@ import Sensors
 /// `coordinate` is nil when there was no fix yet; `flags` are ``SensorSample/Flag`` raw
 /// values. Only frames whose checksum held are in it.
 public struct SensorRecord: Sendable, Equatable {
+    /// The row's number (`s3` is 3); 0 before it is written.
     public var id: Int64 = 0
+    /// When the sample window ended.
     public var time: Date
+    /// "gps" or "system": what stamped it.
     public var timeSource: String
+    /// The fix in force (nil before the first).
     public var coordinate: Coordinate?
+    /// The sensor's model.
     public var model: String
+    /// Its serial number.
     public var serial: String?
+    /// The mean of the samples.
     public var values: ParticulateValues
+    /// Frames averaged.
     public var samples: Int
+    /// Seconds they span.
     public var windowSeconds: Double
+    /// The US AQI of the (corrected) PM2.5.
     public var usAQI: Int?
+    /// PM2.5 after the correction.
     public var correctedPM2_5: Double?
+    /// ``SensorSample/Flag`` raw values.
     public var flags: [String]
+    /// The track segment it was made in.
     public var segment: Int64?
 
+    /// The row of `sample`, stamped `time` by `timeSource`.
     public init(_ sample: SensorSample, time: Date, timeSource: String, coordinate: Coordinate?, segment: Int64?) {
         (self.time, self.timeSource, self.coordinate, self.segment) = (time, timeSource, coordinate, segment)
         (model, serial, values) = (sample.model.rawValue, sample.serial, sample.mean)
@@ -112,8 +126,10 @@ extension Logbook {
 public struct SensorCursor: IteratorProtocol, Sequence {
     let query: SQLiteDatabase.Statement
     let path: String
+    /// Set when reading stopped on an error instead of at the end.
     public private(set) var error: LogbookError?
 
+    /// The next reading, nil at the end (or on an error: see ``error``).
     public mutating func next() -> SensorRecord? {
         do { return try query.step() ? LogbookRows.sensor(query) : nil } catch {
             self.error = .database(path, error)

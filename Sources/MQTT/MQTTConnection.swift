@@ -170,8 +170,7 @@ package final class MQTTConnection: MQTTClient, @unchecked Sendable {
             state.paused = true
             return state.connected
         }
-        // Queues the DISCONNECT and wakes the loop, which then leaves the broker.
-        if wasConnected { handle.withLock { handle in _ = handle.map { airloc_mosquitto_disconnect($0.client) } } }
+        if wasConnected { disconnectNow() }
         doorbell.ring()
     }
 
@@ -192,13 +191,15 @@ package final class MQTTConnection: MQTTClient, @unchecked Sendable {
     }
 
     /// The stop: the farewell goes out now (it wakes the loop), the loop then waits for its
-    /// acknowledgement and disconnects.
+    /// acknowledgement and disconnects. Without a farewell the DISCONNECT is queued now:
+    /// that is what wakes a loop waiting on the socket (the doorbell wakes only a back-off),
+    /// so a stop never waits out the loop's one-second poll.
     private func beginClose() {
-        let farewell: MQTTOptions.Message? = state.withLock { state in
-            guard !state.stopping else { return nil }
+        let (farewell, connected): (MQTTOptions.Message?, Bool) = state.withLock { state in
+            guard !state.stopping else { return (nil, false) }
             state.stopping = true
             state.farewellPending = state.connected && options.farewell != nil
-            return state.farewellPending ? options.farewell : nil
+            return (state.farewellPending ? options.farewell : nil, state.connected)
         }
         if let farewell {
             let mid = try? publish(farewell.topic, farewell.payload, retain: farewell.retain)
@@ -206,8 +207,16 @@ package final class MQTTConnection: MQTTClient, @unchecked Sendable {
                 state.farewell = mid
                 state.farewellPending = mid != nil
             }
+            if mid == nil { disconnectNow() }
+        } else if connected {
+            disconnectNow()
         }
         doorbell.ring()
+    }
+
+    /// Queues a DISCONNECT and wakes the loop, which writes it and leaves the broker.
+    private func disconnectNow() {
+        handle.withLock { handle in _ = handle.map { airloc_mosquitto_disconnect($0.client) } }
     }
 
     private enum Ended { case stop, pause, lost }

@@ -65,6 +65,7 @@ public enum MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The publish could not be queued.
     case publish(topic: String, reason: String)
 
+    /// The problem in words.
     public var description: String {
         switch self {
         case .unavailable(let reason): return reason

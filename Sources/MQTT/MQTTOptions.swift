@@ -8,15 +8,25 @@
 /// waited for (2 s at most) when the connection is closed cleanly, and then the broker
 /// drops the will. The password is never in a description.
 public struct MQTTOptions: Sendable, Equatable {
+    /// The broker's host name or address.
     public var host: String
+    /// Its port (1883; 8883 for TLS).
     public var port: Int
+    /// The session's client id: one connection per id at a time.
     public var clientID: String
+    /// The user name, when the broker wants one.
     public var username: String?
+    /// The password (read from a file by the caller; never shown).
     public var password: String?
+    /// TLS: nothing is sent in clear.
     public var tls = false
+    /// The CA that signed the broker's certificate (nil: the system's).
     public var caFile: String?
+    /// A client certificate, for a broker that requires one.
     public var certFile: String?
+    /// The client certificate's key.
     public var keyFile: String?
+    /// Seconds between keepalive pings.
     public var keepalive = 30
     /// A session the broker keeps across disconnects (the logger's, the collector's);
     /// off for a probe.
@@ -30,10 +40,14 @@ public struct MQTTOptions: Sendable, Equatable {
 
     /// A retained or plain message on a topic.
     public struct Message: Sendable, Equatable {
+        /// Its topic.
         public var topic: String
+        /// Its payload, UTF-8.
         public var payload: String
+        /// Retained by the broker for later subscribers.
         public var retain: Bool
 
+        /// A message (retained unless said).
         public init(topic: String, payload: String, retain: Bool = true) {
             self.topic = topic
             self.payload = payload
@@ -41,6 +55,7 @@ public struct MQTTOptions: Sendable, Equatable {
         }
     }
 
+    /// The options of a connection to `host:port` under `clientID`.
     public init(host: String, port: Int, clientID: String) {
         self.host = host
         self.port = port
@@ -50,6 +65,7 @@ public struct MQTTOptions: Sendable, Equatable {
     /// `mqtt://host:1883` or `mqtts://host:8883`, for people.
     public var place: String { "\(tls ? "mqtts" : "mqtt")://\(host):\(port)" }
 
+    /// Equal in every option.
     public static func == (a: MQTTOptions, b: MQTTOptions) -> Bool {
         (a.host, a.port, a.clientID, a.username, a.password, a.tls) == (
             b.host, b.port, b.clientID, b.username, b.password, b.tls
@@ -63,8 +79,11 @@ public struct MQTTOptions: Sendable, Equatable {
 /// A broker's address as airloc.conf writes it: `mqtt://host[:port]` or
 /// `mqtts://host[:port]` (TLS; nothing is sent in clear).
 public struct MQTTBroker: Sendable, Equatable {
+    /// The broker's host.
     public var host: String
+    /// Its port (the scheme's default when the URL gives none).
     public var port: Int
+    /// `mqtts://`: TLS.
     public var tls: Bool
 
     /// nil when `url` is not an MQTT URL (another scheme, no host, a port out of range).

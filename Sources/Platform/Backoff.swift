@@ -14,18 +14,23 @@
 ///   devices behind one network do not retry in step; the random number is passed in, so
 ///   the rule is tested without randomness.
 public struct Backoff: Sendable, Equatable {
+    /// The pause after the first failure.
     public var first: Duration
+    /// How much longer each next pause is (2: doubling).
     public var factor: Double
+    /// The longest pause of its own.
     public var cap: Duration
     /// The longest pause a server's own word may ask for.
     public var longestHonoured: Duration
     /// True: a server's pause replaces the doubling (an upload's `Retry-After`); false: the
     /// longer of the two is taken (the logger's air fetch after a 429).
     public var serverDecides: Bool
+    /// Spread the pause over its upper half (a fleet does not retry in step).
     public var jitter: Bool
     /// Failures in a row so far.
     public private(set) var failures = 0
 
+    /// A back-off with no failure yet.
     public init(
         first: Duration, factor: Double = 2, cap: Duration, longestHonoured: Duration = .seconds(3600),
         serverDecides: Bool = false, jitter: Bool = false

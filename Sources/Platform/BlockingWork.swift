@@ -19,6 +19,7 @@ import Foundation
 /// - ``stream(_:_:)`` runs a producer on a thread of its own for as long as the stream is
 ///   consumed: ending the consumption (or cancelling the consuming task) sets the signal.
 public enum BlockingWork {
+    /// Runs `body` on a thread of its own and returns its result (see the type's contract).
     public static func run<T: Sendable>(
         _ name: String, deadline: Duration? = nil, late: (@Sendable () -> T)? = nil,
         interrupt: (@Sendable () -> Void)? = nil, _ body: @escaping @Sendable (StopSignal) -> T
@@ -26,17 +27,24 @@ public enum BlockingWork {
         let stop = StopSignal()
         let outcome = OnceCell<T>()
         start(name) { outcome.set(body(stop)) }
+        // The watchdog is a timer cancelled with the body's end: a pending one would keep
+        // what it holds alive for the whole deadline (thousands, in a drain of a backlog).
+        var watchdog: DispatchSourceTimer?
         if let deadline, let late {
-            DispatchQueue.global().asyncAfter(deadline: .now() + deadline.seconds) {
-                if outcome.set(late()) { stop.set() }
-            }
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + deadline.seconds)
+            timer.setEventHandler { if outcome.set(late()) { stop.set() } }
+            timer.resume()
+            watchdog = timer
         }
-        return await withTaskCancellationHandler {
+        let result = await withTaskCancellationHandler {
             await outcome.value
         } onCancel: {
             stop.set()
             interrupt?()
         }
+        watchdog?.cancel()
+        return result
     }
 
     /// A stream of what `body` produces on a thread of its own; the body returns when it

@@ -12,12 +12,14 @@ import Foundation
 /// clock steps); `bootID` is the kernel's random id of this boot, nil where the system
 /// has none.
 public enum BootClock {
+    /// Seconds since this boot (CLOCK_BOOTTIME: it counts suspended time too).
     public static var seconds: Double {
         var spec = timespec()
         clock_gettime(CLOCK_BOOTTIME, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
+    /// This boot's id (/proc/sys/kernel/random/boot_id), nil where there is none.
     public static var bootID: String? {
         guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else {
             return nil

@@ -7,12 +7,14 @@ import Foundation
 /// Whether this user may open a device file (a serial GPS receiver), and if not, which
 /// group would let them.
 public struct DeviceAccess: Sendable, Equatable {
+    /// The device node (/dev/ttyUSB0).
     public var path: String
     /// True when this user may read and write it.
     public var isOpenable: Bool
     /// The file's group ("dialout"), or "?" when it cannot be told.
     public var group: String
 
+    /// What this user may do with the device at `path`.
     public init(path: String) {
         self.path = path
         isOpenable = access(path, R_OK | W_OK) == 0

@@ -12,8 +12,10 @@ public final class Doorbell: Sendable {
     // Guarded by `condition`; NSCondition is thread-safe, the flag is only touched under it.
     nonisolated(unsafe) private var rung = false
 
+    /// A doorbell not rung yet.
     public init() {}
 
+    /// Wakes the waiter now, or its next wait.
     public func ring() {
         condition.lock()
         rung = true

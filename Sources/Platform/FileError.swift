@@ -12,10 +12,14 @@ import Foundation
 public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was attempted: "write", "read", "create the directory", "map"...
     public var operation: String
+    /// The file or directory.
     public var path: String
+    /// The system's reason ("Permission denied").
     public var reason: String
+    /// The errno, when the failure came from the system.
     public var code: Int32?
 
+    /// A failure to `operation` `path`.
     public init(operation: String, path: String, reason: String, code: Int32? = nil) {
         self.operation = operation
         self.path = path
@@ -29,6 +33,7 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         return FileError(operation: operation, path: path, reason: String(cString: strerror(code)), code: code)
     }
 
+    /// "cannot write PATH: REASON".
     public var description: String { "cannot \(operation) \(path): \(reason)" }
 
     /// The reader of a pipe went away (`airloc log export | head`): the writer should stop,

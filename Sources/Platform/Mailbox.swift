@@ -11,17 +11,20 @@ import Synchronization
 /// - ``close()`` (or the reader's end) cancels every forwarder and timer and ends
 ///   ``messages``; a service calls it when its loop is done.
 public final class Mailbox<Message: Sendable>: Sendable {
+    /// What was posted, in order: the service's loop reads this.
     public let messages: AsyncStream<Message>
     private let post: AsyncStream<Message>.Continuation
     private let helpers = Mutex<[Int: Task<Void, Never>]>([:])
     private let counter = Atomic<Int>(0)
 
+    /// An empty mailbox.
     public init() {
         (messages, post) = AsyncStream<Message>.makeStream()
     }
 
     deinit { close() }
 
+    /// Posts `message` now.
     public func send(_ message: Message) { post.yield(message) }
 
     /// Posts `wrap(element)` for every element of `stream`, until it ends.
@@ -36,6 +39,7 @@ public final class Mailbox<Message: Sendable>: Sendable {
     /// A message posted later, unless cancelled first.
     public struct Timer: Sendable {
         fileprivate let cancelled: @Sendable () -> Void
+        /// The message will not be posted (a no-op after it was).
         public func cancel() { cancelled() }
     }
 

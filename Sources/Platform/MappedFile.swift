@@ -12,6 +12,7 @@ import Foundation
 /// kernel pages in only what a lookup touches. An empty file maps to no bytes. Immutable
 /// after init, hence Sendable; `bytes` lives as long as the object.
 public final class MappedFile: @unchecked Sendable {
+    /// The file's bytes, valid while this object lives.
     public let bytes: UnsafeRawBufferPointer
 
     /// Maps `path`. `randomAccess` tells the kernel not to read ahead: lookups that touch

@@ -15,6 +15,7 @@ public final class OnceCell<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    /// An empty cell.
     public init() {}
 
     /// Sets the value if none was set yet; true when this call set it.

@@ -12,6 +12,7 @@ import Foundation
 /// version) to 0600; its content is left alone. A file that cannot be opened or whose
 /// mode cannot be set is an error that says which and why — never ignored.
 public enum PrivateFile {
+    /// Makes `url` private (see the type's contract).
     public static func ensure(_ url: URL) throws(FileError) {
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .fromErrno("open", path: url.path) }

@@ -10,11 +10,13 @@ import Foundation
 /// (mode 0600 or stricter); a secret others could read is refused, never used. The first
 /// line is the secret. The secret is in no error and no description.
 public enum SecretFile {
+    /// Why the secret is not used.
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case unreadable(String)
         case notAFile
         case readableByOthers(mode: String)
 
+        /// The problem, without the secret.
         public var description: String {
             switch self {
             case .unreadable(let reason): return reason
@@ -24,6 +26,7 @@ public enum SecretFile {
         }
     }
 
+    /// The secret in `path`'s first line, or why it is not used.
     public static func read(_ path: String) throws(Problem) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }

@@ -14,6 +14,7 @@ import Foundation
 /// a missing node, a refused permission (the `dialout` group), a device in use, and a
 /// device that went away (EIO, ENXIO, end of file: an adapter pulled out).
 public final class SerialPort {
+    /// Why the port cannot be used, in the words a person needs.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case missing(String)
         case permission(String)
@@ -22,6 +23,7 @@ public final class SerialPort {
         case gone(String, reason: String)
         case other(String, reason: String)
 
+        /// What is wrong with the port and why.
         public var description: String {
             switch self {
             case .missing(let path): return "\(path) does not exist (is the sensor plugged in?)"
@@ -45,6 +47,7 @@ public final class SerialPort {
         }
     }
 
+    /// The device node opened.
     public let path: String
     private var descriptor: Int32
 

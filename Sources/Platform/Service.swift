@@ -22,6 +22,7 @@ public protocol Service: Sendable {
 /// Why a service cannot go on: a matter of configuration or of the system, which retrying
 /// cannot cure.
 public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of trouble it is, for the exit status.
     public enum Kind: Sendable, Equatable {
         /// The settings cannot work as written (refused credentials, a bad section): 78.
         case configuration
@@ -31,11 +32,16 @@ public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case storage
     }
 
+    /// The service that failed ("mqtt", "upload.home").
     public var service: String
+    /// Configuration, unavailable or storage: what the command's exit status says.
     public var kind: Kind
+    /// What is wrong, in words a person can act on (no secret, no position).
     public var message: String
+    /// What can help, for the program to word.
     public var remedy: ServiceNotice.Remedy?
 
+    /// A failure of `service`.
     public init(service: String, kind: Kind, message: String, remedy: ServiceNotice.Remedy? = nil) {
         self.service = service
         self.kind = kind
@@ -43,6 +49,7 @@ public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertibl
         self.remedy = remedy
     }
 
+    /// The message.
     public var description: String { message }
 }
 
@@ -53,12 +60,16 @@ public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertibl
 /// once, at the request (at once when it already came), on the requesting thread — they
 /// should only hand the news on (yield into a stream, set a ``StopSignal``).
 public final class ServiceContext: Sendable {
+    /// The service's name in its group.
     public let name: String
+    /// The clock its timers and deadlines use (a manual one in tests).
     public let time: any TimeSource
+    /// Where it says what happens (the journal).
     public let notify: @Sendable (ServiceNotice) -> Void
     private let stop = OnceCell<Bool>()
     private let actions = Mutex<[@Sendable () -> Void]>([])
 
+    /// A context for the service `name`, on `time`, speaking through `notify`.
     public init(name: String, time: any TimeSource = SystemTime(), notify: @escaping @Sendable (ServiceNotice) -> Void)
     {
         self.name = name

@@ -15,20 +15,27 @@
 /// - The outcome lists the failures in the order they happened; a service that failed
 ///   during the stop is listed too.
 public struct ServiceGroup: Sendable {
+    /// The services, in the order they are started (all at once).
     public var services: [any Service]
     /// Names of `services`, the order they are asked to stop in; services not named are
     /// stopped after them, in the order given.
     public var stopOrder: [String]
+    /// How long a service asked to stop may take before it is cancelled.
     public var stopTimeout: Duration = .seconds(30)
+    /// The clock of the services' contexts and of the stop timeout.
     public var time: any TimeSource
+    /// Where every service's notices go.
     public var notify: @Sendable (ServiceNotice) -> Void
 
+    /// How the group ended.
     public struct Outcome: Sendable {
+        /// The failures, in the order they happened (empty after an orderly stop).
         public var failures: [ServiceFailure]
         /// The services that had to be cancelled because they did not stop when asked.
         public var cancelled: [String]
     }
 
+    /// A group of `services`, stopped in `stopOrder` (by name; the rest in the order given).
     public init(
         _ services: [any Service], stopOrder: [String] = [], time: any TimeSource = SystemTime(),
         notify: @escaping @Sendable (ServiceNotice) -> Void = { _ in }

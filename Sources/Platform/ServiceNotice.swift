@@ -7,15 +7,18 @@
 /// `remedy` names what can help, for the program that shows the notice to say in its own
 /// words: a library's text carries no command-line advice.
 public struct ServiceNotice: Sendable, Equatable, CustomStringConvertible {
+    /// How much it matters.
     public enum Level: String, Sendable { case info, warning, error }
 
     /// What can help, named by the module that knows (``checkGPSD`` and ``checkSensor``
     /// for the logger, the section to look at for a service's configuration).
     public struct Remedy: Sendable, Hashable {
+        /// Which remedy ("gpsd", "sensor", "setting").
         public var name: String
         /// The configuration to look at, when the remedy is a setting (`[collect] ca-file`).
         public var setting: String?
 
+        /// A remedy named `name`, pointing at `setting` when there is one.
         public init(_ name: String, setting: String? = nil) {
             self.name = name
             self.setting = setting
@@ -29,11 +32,16 @@ public struct ServiceNotice: Sendable, Equatable, CustomStringConvertible {
         public static func check(_ setting: String) -> Remedy { Remedy("setting", setting: setting) }
     }
 
+    /// How much it matters.
     public var level: Level
+    /// What happened, in words a person can act on.
     public var message: String
+    /// What can help, if anything.
     public var remedy: Remedy?
+    /// The part that speaks (`mqtt`, `collect`); nil for the logger.
     public var source: String?
 
+    /// A notice of `level`.
     public init(level: Level, message: String, remedy: Remedy? = nil, source: String? = nil) {
         self.level = level
         self.message = message

@@ -10,6 +10,7 @@ import Foundation
 public final class SignalWatch: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
 
+    /// Runs `handler` once for any of `signals`, which no longer terminate the process.
     public init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
         for number in signals {
             signal(number, SIG_IGN)
@@ -34,6 +35,7 @@ public final class SignalWatch: @unchecked Sendable {
         return await task.value
     }
 
+    /// Stops watching (the signals' handlers stay ignored).
     public func cancel() {
         for source in sources { source.cancel() }
     }

@@ -10,10 +10,14 @@ import Foundation
 /// another error ends the write quietly (a reader that went away is not the writer's
 /// failure, and a diagnostic about it would go nowhere).
 public enum StandardStream {
+    /// Standard output's descriptor.
     public static let output: Int32 = STDOUT_FILENO
+    /// Standard error's descriptor.
     public static let error: Int32 = STDERR_FILENO
+    /// Standard input's descriptor.
     public static let input: Int32 = STDIN_FILENO
 
+    /// Writes all of `text` to `descriptor`, retrying short writes and EINTR.
     public static func write(_ text: String, to descriptor: Int32) {
         let bytes = Array(text.utf8)
         var offset = 0

@@ -12,12 +12,15 @@ import Foundation
 /// the target in one step; ``abandon()`` (or a failed commit) removes it. Errors are
 /// ``FileError``s naming the path ("cannot write /x/.day.gpx.partial: Permission denied").
 public final class StreamedFile {
+    /// Where the file is put once complete.
     public let target: URL
+    /// Where it is written meanwhile (beside the target, so the rename is atomic).
     public let partial: URL
     /// Where to write the stream.
     public let descriptor: Int32
     private var open = true
 
+    /// A partial file beside `target`, 0600.
     public init(_ target: URL) throws(FileError) {
         self.target = target
         partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).partial")

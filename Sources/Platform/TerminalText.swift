@@ -9,6 +9,7 @@
 /// 256-colour foreground) — so coloured output built by airloc passes and nothing else
 /// that could move the cursor, clear the screen or set a title does.
 public enum TerminalText {
+    /// `text` without its control characters (line feed and tab kept): safe on any terminal.
     public static func plain(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var scalars = String.UnicodeScalarView()
@@ -16,6 +17,7 @@ public enum TerminalText {
         return String(scalars)
     }
 
+    /// `text` with airloc's own styling sequences kept and every other control removed.
     public static func keepingStyles(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         let input = Array(text.unicodeScalars)

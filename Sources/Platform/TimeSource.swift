@@ -19,9 +19,13 @@ public protocol TimeSource: Sendable {
 
 /// The machine's clocks: `ContinuousClock` and the system's calendar time.
 public struct SystemTime: TimeSource {
+    /// The machine's clocks.
     public init() {}
+    /// `ContinuousClock.now`.
     public var now: ContinuousClock.Instant { ContinuousClock.now }
+    /// The system's calendar time.
     public var date: Date { Date() }
+    /// `Task.sleep`: throws `CancellationError` when the task is cancelled.
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
 

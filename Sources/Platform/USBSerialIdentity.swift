@@ -7,10 +7,14 @@ import Foundation
 /// serial number is nil for adapters without one (many CH340 boards): such an adapter
 /// cannot be told from another of its kind, and a rule for it would match them all.
 public struct USBSerialIdentity: Sendable, Equatable {
+    /// The USB vendor id, four hex digits ("1a86").
     public var vendor: String
+    /// The USB product id, four hex digits ("7523").
     public var product: String
+    /// The adapter's serial number, when it has one.
     public var serial: String?
 
+    /// An adapter's identity.
     public init(vendor: String, product: String, serial: String?) {
         (self.vendor, self.product, self.serial) = (vendor, product, serial)
     }

@@ -8,11 +8,16 @@ import Foundation
 /// `~/.cache` and `~/.local/share`, each with an `airloc` folder. Everything comes from the
 /// environment passed in, so tests isolate all state in a temporary home.
 public struct XDGDirectories: Sendable, Equatable {
+    /// $XDG_CONFIG_HOME/airloc (~/.config/airloc): airloc.conf.
     public var config: URL
+    /// $XDG_STATE_HOME/airloc (~/.local/state/airloc): the logbook, authorization, chosen place.
     public var state: URL
+    /// $XDG_CACHE_HOME/airloc (~/.cache/airloc): cached answers.
     public var cache: URL
+    /// $XDG_DATA_HOME/airloc (~/.local/share/airloc): a gazetteer.bin of the user's own.
     public var data: URL
 
+    /// The directories as `environment` (HOME, XDG_*) says.
     public init(environment: [String: String]) {
         let home =
             environment["HOME"].map { URL(fileURLWithPath: $0) }

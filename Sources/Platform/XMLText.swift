@@ -4,6 +4,7 @@
 /// hold even escaped are dropped (tab, line feed and carriage return are kept where
 /// `keepingLineBreaks`; an SVG label drops them too), as are C1 controls.
 public enum XMLText {
+    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and controls XML cannot hold removed.
     public static func escape(_ text: String, keepingLineBreaks: Bool = true) -> String {
         var out = ""
         for scalar in text.unicodeScalars {

@@ -17,31 +17,46 @@ import Logbook
 ///   memory stays flat for a day of 100,000 points.
 /// - Fewer than two track points is ``PlotError/tooFew(_:)``, never an empty picture.
 public struct DayPlot {
+    /// What to draw.
     public struct Options: Sendable {
+        /// The rows drawn.
         public var window = LogWindow()
+        /// The figure's width, px.
         public var width = 800
+        /// The figure's height, px.
         public var height = 480
+        /// The index drawn (US or European).
         public var scale = AQIScale.us
 
+        /// Options.
         public init(window: LogWindow = LogWindow(), width: Int = 800, height: Int = 480, scale: AQIScale = .us) {
             (self.window, self.width, self.height, self.scale) = (window, width, height, scale)
         }
     }
 
+    /// The rows' logbook.
     public let logbook: Logbook
+    /// The place data, for the names beside the start and end.
     public let gazetteer: Gazetteer?
+    /// What to draw.
     public let options: Options
 
+    /// A figure of `logbook`.
     public init(logbook: Logbook, gazetteer: Gazetteer?, options: Options) {
         (self.logbook, self.gazetteer, self.options) = (logbook, gazetteer, options)
     }
 
     /// What was drawn, for the caller to say.
     public struct Drawn: Sendable, Equatable {
+        /// Track points in the window.
         public var points = 0
+        /// Points drawn after thinning.
         public var drawnPoints = 0
+        /// Segments drawn.
         public var segments = 0
+        /// Air rows drawn.
         public var airRows = 0
+        /// Measured readings drawn.
         public var sensorRows = 0
     }
 
@@ -127,6 +142,7 @@ public enum PlotError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The window holds fewer than two track points: nothing to draw a line with.
     case tooFew(Int)
 
+    /// Why there is nothing to draw, or what failed.
     public var description: String {
         switch self {
         case .tooFew(let count):

@@ -9,12 +9,15 @@ import Foundation
 /// are ``PNGError``s with the reason. The SVG is held in memory for this (a 100,000-point
 /// day is about 200 kB of it).
 public enum PNGRendering {
+    /// Why the PNG was not made.
     public struct PNGError: Error, Sendable, CustomStringConvertible {
+        /// What librsvg or cairo said.
         public var description: String
         /// The libraries are not installed.
         public var missingLibrary: Bool
     }
 
+    /// Renders `svg` at `width` × `height` into `path`.
     public static func render(svg: String, width: Int, height: Int, to path: String) throws(PNGError) {
         var error = [CChar](repeating: 0, count: 1024)
         let status = svg.utf8CString.withUnsafeBufferPointer { text in

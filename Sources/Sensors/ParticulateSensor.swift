@@ -26,12 +26,16 @@ extension ParticulateSensor {
 /// was unplugged and plugged back is found again on the next reading. The blocking reads
 /// run on a thread of their own, never on Swift's cooperative threads.
 public struct SerialSensor: ParticulateSensor {
+    /// The reading's plan.
     public let plan: SensorCycle.Plan
 
+    /// The sensor `plan` names.
     public init(plan: SensorCycle.Plan) { self.plan = plan }
 
+    /// Which sensor.
     public var model: SensorModel { plan.model }
 
+    /// One reading (see the contract).
     public func read() async throws(SensorFailure) -> SensorSample {
         let plan = self.plan
         // A cancellation sets the signal, which wakes the read at once: the cycle then puts

@@ -7,6 +7,7 @@
 /// command). The PMS5003T's values 10 and 11 are temperature and humidity ×10. Anything
 /// else is refused and the next `42 4D` is tried.
 public enum PlantowerProtocol {
+    /// A 7-byte command frame with its checksum.
     public static func command(_ command: UInt8, _ high: UInt8 = 0, _ low: UInt8 = 0) -> [UInt8] {
         let bytes: [UInt8] = [0x42, 0x4D, command, high, low]
         let sum = bytes.reduce(0) { $0 + Int($1) }
@@ -15,13 +16,18 @@ public enum PlantowerProtocol {
 
     /// Passive mode: a frame only when asked (`E2`).
     public static let passiveMode = command(0xE1, 0, 0)
+    /// Frames every second (active mode).
     public static let activeMode = command(0xE1, 0, 1)
+    /// One frame, now (passive mode).
     public static let read = command(0xE2)
+    /// Fan and laser off.
     public static let sleep = command(0xE4, 0, 0)
+    /// Fan and laser on.
     public static let wake = command(0xE4, 0, 1)
 
     static let lengths: Set<Int> = [4, 20, 28, 36]
 
+    /// Finds whole, checked frames in the bytes as they come.
     public struct Decoder: Sendable {
         private var buffer = FrameBuffer()
         let humidity: Bool
@@ -29,8 +35,10 @@ public enum PlantowerProtocol {
         /// `humidity`: the PMS5003T, whose values 10 and 11 are temperature and humidity.
         public init(humidity: Bool) { self.humidity = humidity }
 
+        /// Bytes held for a frame not complete yet.
         public var pending: Int { buffer.bytes.count }
 
+        /// The frames `bytes` complete (bad ones are refusals, never values).
         public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SensorFrame] {
             let humidity = self.humidity
             return buffer.decode(bytes, header: 0x42) { buffer, pending, frames in

@@ -7,6 +7,7 @@
 /// next `AA` is tried. A frame cut short waits for its rest. Commands address every
 /// device (`FF FF`).
 public enum SDS011Protocol {
+    /// Bytes in a data frame.
     public static let frameLength = 10
 
     /// `AA B4 cmd d1…d12 FF FF ck AB`.
@@ -20,22 +21,30 @@ public enum SDS011Protocol {
 
     /// Report on request only (`02 01 01`), so that every reading answers a query.
     public static let queryMode = command(0x02, [0x01, 0x01])
+    /// A frame every second.
     public static let activeMode = command(0x02, [0x01, 0x00])
+    /// One frame, now.
     public static let query = command(0x04)
+    /// Fan and laser off.
     public static let sleep = command(0x06, [0x01, 0x00])
+    /// Fan and laser on.
     public static let work = command(0x06, [0x01, 0x01])
     /// Continuous work (no working period of its own: airloc duty-cycles it).
     public static let continuous = command(0x08, [0x01, 0x00])
+    /// The firmware date.
     public static let firmware = command(0x07)
 
+    /// Finds whole, checked frames in the bytes as they come.
     public struct Decoder: Sendable {
         private var buffer = FrameBuffer()
 
+        /// A decoder holding nothing.
         public init() {}
 
         /// Bytes not yet part of a complete frame.
         public var pending: Int { buffer.bytes.count }
 
+        /// The frames `bytes` complete (bad ones are refusals, never values).
         public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SensorFrame] {
             buffer.decode(bytes, header: 0xAA) { buffer, pending, frames in
                 guard pending.count >= 2 else { return false }

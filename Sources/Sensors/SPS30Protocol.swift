@@ -12,6 +12,7 @@ import Foundation
 public enum SPS30Protocol {
     static let stuffed: [UInt8: UInt8] = [0x7E: 0x5E, 0x7D: 0x5D, 0x11: 0x31, 0x13: 0x33]
 
+    /// An SHDLC frame of `command` with `data`, stuffed, with its checksum.
     public static func command(_ command: UInt8, _ data: [UInt8] = []) -> [UInt8] {
         let body: [UInt8] = [0x00, command, UInt8(data.count)] + data
         let check = ~body.reduce(0) { $0 &+ $1 }
@@ -25,19 +26,28 @@ public enum SPS30Protocol {
     /// A lone `FF` first: the interface wakes on it, and the wake command that follows is
     /// the one that counts.
     public static let wake: [UInt8] = [0xFF] + command(0x11)
+    /// Start measuring, floats out.
     public static let start = command(0x00, [0x01, 0x03])
+    /// Stop measuring.
     public static let stop = command(0x01)
+    /// Read the values.
     public static let read = command(0x03)
+    /// Sleep.
     public static let sleep = command(0x10)
+    /// Ask the serial number.
     public static let serialNumber = command(0xD0, [0x03])
 
+    /// Finds whole, checked frames in the bytes as they come.
     public struct Decoder: Sendable {
         private var buffer = FrameBuffer()
 
+        /// A decoder holding nothing.
         public init() {}
 
+        /// Bytes held for a frame not complete yet.
         public var pending: Int { buffer.bytes.count }
 
+        /// The frames `bytes` complete (bad ones are refusals, never values).
         public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SensorFrame] {
             buffer.decode(bytes, header: 0x7E) { buffer, pending, frames in
                 guard let end = pending.dropFirst().firstIndex(of: 0x7E) else {

@@ -6,13 +6,17 @@
 /// lasts about 8,000 h). The SDS011 is put in query mode with no working period of its
 /// own, the Plantower in passive mode, the SPS30 measures in floats.
 public struct SensorCommands: Sendable {
+    /// Frames that wake it.
     public var wake: [[UInt8]]
+    /// The frame that asks one reading.
     public var poll: [UInt8]
+    /// Frames that put it to sleep.
     public var sleep: [[UInt8]]
     /// Asked once after waking, for the serial number (SPS30); nil where frames carry an id
     /// (SDS011) or there is none (Plantower).
     public var identify: [UInt8]?
 
+    /// The commands of `model`.
     public init(_ model: SensorModel) {
         switch model.family {
         case .sds011:
@@ -44,6 +48,7 @@ public struct SensorDecoder: Sendable {
 
     private var kind: Kind
 
+    /// A decoder for `model`'s frames.
     public init(_ model: SensorModel) {
         switch model.family {
         case .sds011: kind = .sds011(SDS011Protocol.Decoder())
@@ -52,6 +57,7 @@ public struct SensorDecoder: Sendable {
         }
     }
 
+    /// The frames `bytes` complete.
     public mutating func feed(_ bytes: [UInt8]) -> [SensorFrame] {
         switch kind {
         case .sds011(var decoder):

@@ -11,16 +11,26 @@
 /// - At the end of the window the sensor is put to sleep (unless `sleepAfter` is off) and
 ///   the mean is reported. A refused frame is never a value.
 public struct SensorCycle: Sendable {
+    /// One reading's plan, from `[sensor]`.
     public struct Plan: Sendable {
+        /// Which sensor.
         public var model: SensorModel
+        /// Its serial device.
         public var device: String
+        /// How long to let the fan run before sampling.
         public var warmUp: Duration
+        /// How long to sample.
         public var sample: Duration
+        /// How long without an answer before it is given up.
         public var timeout: Duration
+        /// Put it to sleep after the reading.
         public var sleepAfter: Bool
+        /// The correction applied to PM2.5.
         public var correction: SensorSample.Correction
+        /// Above this humidity (%) a reading is flagged.
         public var humidityLimit: Double
 
+        /// A plan.
         public init(
             model: SensorModel, device: String, warmUp: Duration = .seconds(30), sample: Duration = .seconds(10),
             timeout: Duration = .seconds(10), sleepAfter: Bool = true, correction: SensorSample.Correction = .none,
@@ -35,8 +45,11 @@ public struct SensorCycle: Sendable {
     /// What the caller does next: send these frames, then wait for bytes until `next`
     /// (and call ``tick(at:)`` then), or stop with the outcome.
     public struct Action: Sendable {
+        /// Frames to write now.
         public var send: [[UInt8]] = []
+        /// When to look again (a tick), if no frame comes first.
         public var next: ContinuousClock.Instant?
+        /// The reading's outcome, once it has one.
         public var outcome: Result<SensorSample, SensorFailure>?
     }
 
@@ -48,6 +61,7 @@ public struct SensorCycle: Sendable {
         case finished
     }
 
+    /// The plan.
     public let plan: Plan
     private let commands: SensorCommands
     private var state = State.idle
@@ -59,11 +73,13 @@ public struct SensorCycle: Sendable {
     private var nextPoll: ContinuousClock.Instant?
     private var serial: String?
 
+    /// A cycle that has not started.
     public init(_ plan: Plan) {
         self.plan = plan
         commands = SensorCommands(plan.model)
     }
 
+    /// Starts: wake the sensor.
     public mutating func start(at now: ContinuousClock.Instant) -> Action {
         guard case .idle = state else { return Action() }
         state = .waking(since: now)
@@ -71,6 +87,7 @@ public struct SensorCycle: Sendable {
         return Action(send: commands.wake + (commands.identify.map { [$0] } ?? []) + [commands.poll], next: nextPoll)
     }
 
+    /// A frame arrived.
     public mutating func received(_ frame: SensorFrame, at now: ContinuousClock.Instant) -> Action {
         switch frame {
         case .refused:
@@ -94,6 +111,7 @@ public struct SensorCycle: Sendable {
         }
     }
 
+    /// Time passed without a frame.
     public mutating func tick(at now: ContinuousClock.Instant) -> Action {
         switch state {
         case .idle, .finished: return Action()
@@ -182,10 +200,12 @@ public enum SensorFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The device node could not be opened or used.
     case device(String, reason: String, kind: DeviceProblem)
 
+    /// What is wrong with the device, for advice.
     public enum DeviceProblem: Sendable, Equatable {
         case missing, permission, busy, gone, other
     }
 
+    /// What went wrong with the reading.
     public var description: String {
         switch self {
         case .noAnswer(let path): return "the sensor on \(path) did not answer"

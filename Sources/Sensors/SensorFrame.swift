@@ -15,6 +15,7 @@ public enum FrameProblem: Sendable, Equatable, CustomStringConvertible {
     /// Bytes before a header that belong to no frame.
     case garbage(count: Int)
 
+    /// The frame for people.
     public var description: String {
         switch self {
         case .checksum: return "a frame with a wrong checksum"

@@ -13,6 +13,7 @@ public enum SensorModel: String, Sendable, CaseIterable {
     case pms3003
     case sps30
 
+    /// The protocol family a model speaks.
     public enum Family: String, Sendable {
         /// Nova Fitness SDS011: 10-byte frames, 19-byte commands, 9600 baud.
         case sds011
@@ -22,6 +23,7 @@ public enum SensorModel: String, Sendable, CaseIterable {
         case sps30
     }
 
+    /// Its protocol family.
     public var family: Family {
         switch self {
         case .sds011: return .sds011
@@ -33,6 +35,7 @@ public enum SensorModel: String, Sendable, CaseIterable {
     /// The name people know it by ("SDS011", "PMS5003T").
     public var displayName: String { rawValue.uppercased() }
 
+    /// Its serial speed.
     public var baud: Int { family == .sps30 ? 115_200 : 9600 }
 
     /// True for the Plantower T variant, whose frame carries temperature and humidity.

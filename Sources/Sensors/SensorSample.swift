@@ -8,6 +8,7 @@ import AirQuality
 /// `correctedPM2_5` is set only where the configured correction applies (Plantower CF=1
 /// with humidity: the US EPA's PurpleAir formula).
 public struct SensorSample: Sendable, Equatable {
+    /// Why a reading may mislead.
     public enum Flag: String, Sendable, CaseIterable {
         /// Humidity above `[sensor] humidity-limit`: particles swell, the value reads high.
         case humidity
@@ -17,20 +18,30 @@ public struct SensorSample: Sendable, Equatable {
         case outOfRange = "out-of-range"
     }
 
+    /// The correction applied to PM2.5.
     public enum Correction: String, Sendable, CaseIterable {
         case none
         /// US EPA (Barkjohn et al. 2021): 0.524 × PM2.5(CF=1) − 0.0862 × RH + 5.75.
         case epaPMS = "epa-pms"
     }
 
+    /// Which sensor.
     public var model: SensorModel
+    /// Its device.
     public var device: String
+    /// Its serial number, when it says.
     public var serial: String?
+    /// The mean of the samples.
     public var mean: ParticulateValues
+    /// How many frames were averaged.
     public var samples: Int
+    /// Seconds the samples span.
     public var windowSeconds: Double
+    /// The US AQI of the (corrected) PM2.5.
     public var usAQI: Int?
+    /// PM2.5 after the correction, when one applies.
     public var correctedPM2_5: Double?
+    /// What may make it mislead.
     public var flags: [Flag]
 
     /// A reading as it was kept (a logbook row): its values as they were then.

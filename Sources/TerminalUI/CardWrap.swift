@@ -8,6 +8,7 @@ import Platform
 /// text without styles. Continuation lines are indented two columns past the line's own
 /// indentation. A single word wider than the terminal is left whole (the terminal wraps it).
 public enum CardWrap {
+    /// `line` wrapped to `width` columns, the continuation indented under its text.
     public static func wrap(_ line: String, width: Int) -> [String] {
         guard width > 8, DisplayWidth.of(TerminalText.plain(line)) > width else { return [line] }
         let indent = String(line.prefix { $0 == " " })

@@ -3,10 +3,13 @@ import Airloc
 /// `airloc doctor` for a person: a line per check (ok, warn, FAIL), what to do under each
 /// problem, and how many there are to fix.
 public struct CheckupText {
+    /// Where it is printed.
     public var console: Console
 
+    /// The text for `console`.
     public init(console: Console) { self.console = console }
 
+    /// `doctor`'s text: one line per check, advice under each failure.
     public func render(_ checks: [HealthCheck]) -> String {
         var lines: [String] = []
         for check in checks {

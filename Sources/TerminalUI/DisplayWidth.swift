@@ -13,11 +13,13 @@ import Foundation
 /// (unassigned, or no UTF-8 locale at all) counts as one column, or none for a
 /// combining mark, so a line never overflows by more than the terminal would show.
 public enum DisplayWidth {
+    /// Sets the locale wcwidth needs (once, before any width).
     public static func prepare() {
         setlocale(LC_CTYPE, "")
         if wcwidth(wchar_t(0x4E00)) != 2 { setlocale(LC_CTYPE, "C.UTF-8") }
     }
 
+    /// Columns `scalar` takes on a terminal.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let width = wcwidth(wchar_t(scalar.value))
         if width >= 0 { return Int(width) }
@@ -27,6 +29,7 @@ public enum DisplayWidth {
         }
     }
 
+    /// Columns `text` takes.
     public static func of(_ text: String) -> Int { text.unicodeScalars.reduce(0) { $0 + of($1) } }
 
     /// `text` cut to at most `columns` columns, with "…" when something was cut. Whole

@@ -24,12 +24,15 @@ public enum PickerEvent: Sendable {
 public final class KeyReader: Sendable {
     private let stopping = StopSignal()
 
+    /// A reader not started.
     public init() {}
 
+    /// Reads the terminal into `events` until ``stop()``.
     public func start(_ events: AsyncStream<PickerEvent>.Continuation) {
         Task { await BlockingWork.run("airloc-keys") { _ in self.loop(events) } }
     }
 
+    /// Ends the reading at once.
     public func stop() { stopping.set() }
 
     private func loop(_ events: AsyncStream<PickerEvent>.Continuation) {

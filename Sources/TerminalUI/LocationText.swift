@@ -7,10 +7,13 @@ import Location
 /// `airloc locate` for a person: the coordinate with its accuracy, what it is based on
 /// and how old it is, the motion when known, and the nearest place.
 public struct LocationText {
+    /// Where it is printed.
     public var console: Console
 
+    /// The text for `console`.
     public init(console: Console) { self.console = console }
 
+    /// `locate`'s text for `resolution`.
     public func render(_ resolution: LocationSession.Location, place: NearestPlace?, now: Date) -> String {
         let fix = resolution.fix
         var lines = [console.bold("\(fix.coordinate)") + accuracyText(fix)]

@@ -7,6 +7,8 @@ import Platform
 /// position, no secret: ``ServiceNotice``'s contract); a remedy the command line does not
 /// know adds nothing.
 public enum NoticeText {
+    /// "airloc: mqtt: connected to the broker…
+    /// ".
     public static func line(_ notice: ServiceNotice) -> String {
         "airloc: \(notice)\(remedy(notice.remedy))\n"
     }

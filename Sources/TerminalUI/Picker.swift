@@ -17,14 +17,18 @@ public struct Picker {
         case place(PlaceRow)
     }
 
+    /// A place the picker lists.
     public struct PlaceRow: Equatable, Sendable {
+        /// The place.
         public var place: Place
+        /// Typos forgiven to match it.
         public var typos = 0
         /// From Open-Meteo's geocoding rather than the device's data.
         public var online = false
         /// Metres from the user's current or chosen location, when known.
         public var distance: Double?
 
+        /// A row of `place`.
         public init(place: Place, typos: Int = 0, online: Bool = false, distance: Double? = nil) {
             self.place = place
             self.typos = typos
@@ -45,6 +49,7 @@ public struct Picker {
         case error(String)
     }
 
+    /// What the session does.
     public enum Action: Equatable, Sendable {
         case none
         case redraw
@@ -71,8 +76,11 @@ public struct Picker {
         case noResults
     }
 
+    /// What is typed.
     public private(set) var query = ""
+    /// What is listed.
     public private(set) var rows: [Row] = []
+    /// The selected row's index.
     public private(set) var selected = 0
     private var state = State.idle
     private var generation = 0
@@ -90,6 +98,7 @@ public struct Picker {
         rows = Self.idleRows(popular)
     }
 
+    /// Idle, searching, no results, an error, or results.
     public var status: Status {
         switch state {
         case .idle: return .idle
@@ -100,10 +109,12 @@ public struct Picker {
         }
     }
 
+    /// The selected row.
     public var selectedRow: Row? { rows.indices.contains(selected) ? rows[selected] : nil }
 
     // MARK: Events
 
+    /// A key was pressed.
     public mutating func keyPressed(_ key: TerminalKey, pageSize: Int) -> Action {
         switch key {
         case .text(let text):

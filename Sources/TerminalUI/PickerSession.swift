@@ -14,6 +14,7 @@ public struct PickerSession: Sendable {
     /// The online search for a query (Open-Meteo geocoding for `airloc pick`).
     public var search: @Sendable (String) async throws(WebError) -> [Picker.PlaceRow]
 
+    /// A picker session; `search` asks online.
     public init(styled: Bool, search: @escaping @Sendable (String) async throws(WebError) -> [Picker.PlaceRow]) {
         self.styled = styled
         self.search = search

@@ -10,11 +10,16 @@ import Platform
 /// scrolls so the highlighted row is always visible. Styling (bold, dim, reverse) only
 /// when `styled`; the highlighted row is also marked with "›" so it shows without it.
 public struct PickerView {
+    /// Columns.
     public var width: Int
+    /// Rows.
     public var height: Int
+    /// Colour and bold.
     public var styled: Bool
+    /// The time, for local times.
     public var now = Date()
 
+    /// A view of this size.
     public init(width: Int, height: Int, styled: Bool, now: Date = Date()) {
         self.width = width
         self.height = height
@@ -25,8 +30,10 @@ public struct PickerView {
     /// Rows the list shows at once (the page size for PgUp/PgDn).
     public var listHeight: Int { max(1, height - 3) }
 
+    /// What the input line starts with.
     public static let prompt = "Search: "
 
+    /// The screen's lines for `picker`.
     public func lines(_ picker: Picker) -> [String] {
         // (A terminal narrower than the prompt still gets a line that fits.)
         var lines = [
@@ -59,6 +66,7 @@ public struct PickerView {
             + 1
     }
 
+    /// The status line.
     public func statusText(_ picker: Picker) -> String {
         switch picker.status {
         case .idle: return "Popular cities — type 2 letters or more to search"
@@ -76,6 +84,7 @@ public struct PickerView {
         }
     }
 
+    /// One row.
     public func render(_ row: Picker.Row, selected: Bool) -> String {
         let marker = selected ? "› " : "  "
         let available = max(0, width - 2)

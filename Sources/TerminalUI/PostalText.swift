@@ -6,10 +6,13 @@ import Geo
 /// `airloc postal` for a person: the places a code belongs to, each with its position,
 /// other names, distance from the first, local time and source; and the countries list.
 public struct PostalText {
+    /// Where it is printed.
     public var console: Console
 
+    /// The text for `console`.
     public init(console: Console) { self.console = console }
 
+    /// `postal`'s text: the places of the code.
     public func render(_ lookup: PostalLookup, places: [PostalPlace], gazetteer: Gazetteer) -> String {
         var lines = [console.bold("\(lookup.country) \(lookup.code)") + " · \(lookup.countryName)"]
         if let granularity = lookup.granularity {

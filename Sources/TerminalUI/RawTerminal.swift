@@ -36,6 +36,7 @@ private func noteWindowChange(_ signal: Int32) { windowChanged = 1 }
 /// SIGHUP, SIGQUIT and on crashes (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT),
 /// so no exit path leaves a broken terminal behind.
 public enum RawTerminal {
+    /// The signals after which the terminal is restored before the default action.
     public static let fatalSignals = [SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
 
     /// False when stdin is not a terminal or its settings cannot be changed.
@@ -66,6 +67,7 @@ public enum RawTerminal {
         return true
     }
 
+    /// Restores the terminal (from a signal handler too).
     public static func leave() {
         if terminalIsRaw != 0 {
             terminalIsRaw = 0

@@ -11,6 +11,7 @@ import Geo
 /// it is moderate or more, the climate difference — each part separated by " · ".
 /// No colour, no emoji: status bars render neither reliably.
 public enum ReportLine {
+    /// One line for a status bar: "Berlin 41 Good 🙂 PM2.5 8.8".
     public static func render(_ report: AirReport) -> String {
         let name = report.place?.place.name ?? String(describing: report.fix.coordinate)
         switch report.air {

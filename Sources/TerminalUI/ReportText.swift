@@ -6,10 +6,13 @@ import Sensors
 
 /// Renders an ``AirReport`` for a person: the seed app's "Your Location" card as text.
 public struct ReportText {
+    /// Where it is printed.
     public var console: Console
 
+    /// The card for `console`.
     public init(console: Console) { self.console = console }
 
+    /// The "Your Location" card of `report`.
     public func render(_ report: AirReport) -> String {
         var lines: [String] = []
         let heading = report.fix.source == .manual ? "Chosen location" : "Your Location"
@@ -134,6 +137,7 @@ public struct ReportText {
     }
 }
 
+/// "17 m", "1.2 km".
 public func formatMetres(_ metres: Double) -> String {
     metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
 }

@@ -6,10 +6,13 @@ import Geo
 /// `airloc search` for a person: each result with what matched (another name, typos,
 /// online), its kind, population, distance and local time.
 public struct SearchText {
+    /// Where it is printed.
     public var console: Console
 
+    /// The text for `console`.
     public init(console: Console) { self.console = console }
 
+    /// The results, one line each.
     public func render(_ results: [SearchResultJSON], query: String) -> String {
         guard !results.isEmpty else { return "No results for \"\(query)\".\n" }
         var text = ""

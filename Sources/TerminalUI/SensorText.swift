@@ -4,10 +4,13 @@ import Sensors
 
 /// `airloc sense` for a person: the mean PM values, how the mean was made, and the flags.
 public struct SensorText {
+    /// Where it is printed.
     public var console: Console
 
+    /// The text for `console`.
     public init(console: Console) { self.console = console }
 
+    /// `sense`'s text for `sample`.
     public func render(_ sample: SensorSample) -> String {
         let mean = sample.mean
         var values = [String]()

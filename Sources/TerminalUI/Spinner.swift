@@ -10,6 +10,7 @@ import Platform
 public final class Spinner: Sendable {
     private let task: Task<Bool, Never>
 
+    /// A spinner saying `message`, shown after `delay` (a quick answer shows none).
     public init(message: String, delay: Duration = .milliseconds(300)) {
         task = Task {
             do { try await Task.sleep(for: delay) } catch { return false }
@@ -24,6 +25,7 @@ public final class Spinner: Sendable {
         }
     }
 
+    /// Stops it and clears its line.
     public func stop() async {
         task.cancel()
         if await task.value { StandardStream.write("\r\u{1B}[K", to: StandardStream.error) }

@@ -29,6 +29,7 @@ public struct KeyDecoder: Sendable {
     /// True while an ESC (or an unfinished sequence) waits for more bytes.
     public var isWaiting: Bool { !pending.isEmpty }
 
+    /// The keys `bytes` complete (an Esc alone waits for ``flush()``).
     public mutating func feed(_ bytes: [UInt8]) -> [TerminalKey] {
         pending += bytes
         var keys: [TerminalKey] = []

@@ -5,12 +5,16 @@ import Location
 /// The permission question on the terminal (stderr, answered on stdin), asked only when
 /// a person is there to answer.
 public struct TerminalPrompter: AuthorizationPrompter {
+    /// Where it asks.
     public var console: Console
 
+    /// A prompter on `console`.
     public init(console: Console) { self.console = console }
 
+    /// Only on a terminal.
     public var canAsk: Bool { console.isInteractive }
 
+    /// Asks for permission, saying `purpose`.
     public func ask(purpose: String) -> LocationAuthorization.Answer {
         console.err(
             """

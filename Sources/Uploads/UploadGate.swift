@@ -20,13 +20,16 @@ public struct UploadGate: Sendable {
     }
 
     private var state = State.ready(at: nil)
+    /// The least time between two requests.
     public let pace: Duration
     /// The uploads' back-off: 5 s doubling to 10 minutes; a server's Retry-After decides
     /// when it gives one, up to an hour.
     private var backoff = Backoff(
         first: .seconds(5), cap: longestPause, longestHonoured: .seconds(3600), serverDecides: true)
+    /// The longest pause of its own.
     public static let longestPause = Duration.seconds(600)
 
+    /// A gate with nothing sent yet.
     public init(pace: Duration) { self.pace = pace }
 
     /// When the next request may go; nil once stopped.
@@ -38,6 +41,7 @@ public struct UploadGate: Sendable {
         }
     }
 
+    /// Why it stopped, once it has.
     public var stopped: String? {
         if case .stopped(let reason) = state { return reason }
         return nil
@@ -46,6 +50,7 @@ public struct UploadGate: Sendable {
     /// Failures in a row so far.
     public var failures: Int { backoff.failures }
 
+    /// The server took the request at `now`.
     public mutating func accepted(at now: ContinuousClock.Instant) {
         guard stopped == nil else { return }
         backoff.succeeded()
@@ -61,5 +66,6 @@ public struct UploadGate: Sendable {
         return pause
     }
 
+    /// The server refused for good.
     public mutating func refused(_ reason: String) { state = .stopped(reason) }
 }

@@ -10,20 +10,29 @@ import Logbook
 /// `[privacy] outbound-precision` grid, or nil for `none`); ``accuracy`` claims no better
 /// than half a grid cell when coarse; ``altitude`` is only sent exactly.
 public struct UploadItem: Sendable {
+    /// What the row is.
     public enum Row: Sendable {
         /// A track point, the model's air in force then, and a measured reading of the last 10 minutes.
         case position(TrackPoint, air: AirRecord?, measured: SensorRecord?)
         case measured(SensorRecord)
     }
 
+    /// The row.
     public var row: Row
+    /// Its kind.
     public var kind: RowKind
+    /// Its number (the cursor moves to it).
     public var id: Int64
+    /// When it was made.
     public var time: Date
+    /// Where, as coarse as the upload allows (nil: withheld).
     public var place: Coordinate?
+    /// The error radius sent, metres.
     public var accuracy: Double?
+    /// The altitude sent (exact uploads only), metres.
     public var altitude: Double?
 
+    /// `row` as `plan` sends it.
     public init(_ row: Row, plan: UploadPlan) {
         self.row = row
         let coordinate: Coordinate?

@@ -7,6 +7,7 @@ import Platform
 
 /// Why an `[upload.NAME]` section cannot work as written, in the section's words.
 public struct UploadSetupError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What is wrong with the section.
     public enum Problem: Sendable, Equatable {
         /// No `type`.
         case noType
@@ -24,7 +25,9 @@ public struct UploadSetupError: Error, Sendable, CustomStringConvertible, Equata
         case mqtt(MQTTError)
     }
 
+    /// The section's name (`[upload.NAME]`).
     public var name: String
+    /// What is wrong.
     public var problem: Problem
 
     init(_ name: String, _ problem: Problem) {
@@ -32,6 +35,7 @@ public struct UploadSetupError: Error, Sendable, CustomStringConvertible, Equata
         self.problem = problem
     }
 
+    /// "[upload.NAME] …", in the section's words.
     public var description: String {
         let text: String
         switch problem {
@@ -58,17 +62,27 @@ public struct UploadSetupError: Error, Sendable, CustomStringConvertible, Equata
 /// positions (`track`) for OwnTracks and Traccar, measured readings (`sensor`) for the
 /// public maps, which never receive the model's values.
 public struct UploadPlan: Sendable {
+    /// The section's name.
     public var name: String
+    /// The server's kind.
     public var type: UploadSettings.Kind
+    /// Where it is.
     public var url: String
+    /// The password or token, read from `credentials-file` (never shown).
     public var secret: String?
+    /// OwnTracks' user.
     public var user: String
+    /// OwnTracks' device.
     public var device: String
     /// Traccar's device id, and sensor.community's `raspi-<id>`.
     public var id: String
+    /// openSenseMap's box id.
     public var box: String?
+    /// openSenseMap's sensor id per value (`pm2_5` → id).
     public var sensors: [String: String]
+    /// What of the position goes.
     public var position: MQTTSettings.Position
+    /// Rows a request at most.
     public var batch: Int
     /// Rows older than this are not sent (sensor.community stamps a reading on arrival).
     public var maxAge: TimeInterval?
@@ -80,6 +94,7 @@ public struct UploadPlan: Sendable {
     /// For owntracks-mqtt without a url of its own: the `[mqtt]` broker and credentials.
     public var mqtt: MQTTSettings
 
+    /// The logbook's kinds of rows it takes.
     public var kinds: [RowKind] { type.rows }
 
     /// The plans of every `[upload.NAME]`, or the first section that cannot work.
@@ -89,6 +104,7 @@ public struct UploadPlan: Sendable {
         return plans
     }
 
+    /// The plan of `upload`, or what is wrong with it.
     public init(_ upload: UploadSettings, settings: Settings, deviceID: String) throws(UploadSetupError) {
         let name = upload.name
         guard let type = upload.type else { throw UploadSetupError(name, .noType) }

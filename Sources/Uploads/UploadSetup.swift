@@ -64,12 +64,14 @@ extension Uploader {
 /// empty batch; OwnTracks' endpoint a request without a body; owntracks-mqtt a broker
 /// connection of its own).
 public enum UploadProbe {
+    /// What the server said.
     public enum Outcome: Sendable, Equatable {
         case accepted(String)
         case refused(String)
         case unreachable(String)
     }
 
+    /// One request to `plan`'s server that uploads nothing, and what its answer means.
     public static func check(_ plan: UploadPlan, sender: any HTTPSender = NetworkTransport(), timeout: Duration)
         async -> Outcome
     {

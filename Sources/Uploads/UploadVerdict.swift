@@ -16,6 +16,7 @@ public enum UploadVerdict: Sendable, Equatable {
     case retry(after: Duration?, String)
     case refused(String)
 
+    /// What `answer` from a server of `type` means at `now`.
     public static func judge(_ answer: HTTPAnswer, type: String, now: Date) -> UploadVerdict {
         let status = answer.status
         let said = String(decoding: answer.body.prefix(200), as: UTF8.self)

@@ -21,21 +21,31 @@ import Web
 ///   request ends it with a ``ServiceFailure`` (a configuration matter, exit 78); a later
 ///   one stops only this upload, which then waits for the stop.
 public struct Uploader: Service {
+    /// Why an upload stopped.
     public struct Stop: Sendable, Equatable {
+        /// What the server said.
         public var reason: String
         /// The first request of the run was refused: a configuration matter (exit 78).
         public var atStart: Bool
     }
 
+    /// Its name in the group (`upload.NAME`).
     public var name: String { "upload.\(plan.name)" }
+    /// The section as it runs.
     public let plan: UploadPlan
+    /// Its own connection to the logger's file.
     public let logbook: Logbook
+    /// What sends the requests (libcurl; a scripted server in tests).
     public let sender: any HTTPSender
     /// owntracks-mqtt's broker connection (a service of the same group).
     public let broker: (any MQTTClient)?
+    /// The clock of its gate and timeouts.
     public var time: any TimeSource
+    /// The logger's news of new rows.
     public var changes: LogbookChanges?
+    /// Where it says what happens.
     public var notify: @Sendable (ServiceNotice) -> Void = { _ in }
+    /// How long one request may take.
     public var timeout: Duration = .seconds(15)
     private var gate: UploadGate
     /// The batch whose first requests the server took before one failed, and how many:
@@ -46,6 +56,7 @@ public struct Uploader: Service {
     private var lastError: String?
     private let acknowledgements: BrokerAcknowledgements?
 
+    /// An upload of `plan` from `logbook`.
     public init(
         plan: UploadPlan, logbook: Logbook, sender: any HTTPSender, broker: (any MQTTClient)? = nil,
         time: any TimeSource = SystemTime(), changes: LogbookChanges? = nil
@@ -62,6 +73,7 @@ public struct Uploader: Service {
 
     private enum Input: Sendable, Equatable { case rowsChanged, due, stop }
 
+    /// Uploads until the stop (see the contract).
     public func run(_ context: ServiceContext) async throws(ServiceFailure) {
         let inbox = Mailbox<Input>()
         defer { inbox.close() }

@@ -7,6 +7,7 @@ import Foundation
 /// Contract: returns nil (never throws) for bodies that are empty, not JSON or carry no
 /// text; the text is cut to 300 characters so a hostile body cannot flood the terminal.
 public enum ErrorBody {
+    /// The `reason` of an Open-Meteo error body (`{"error":true,"reason":...}`), as plain text.
     public static func reason(in body: Data) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
         var text: String?

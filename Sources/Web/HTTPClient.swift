@@ -11,9 +11,12 @@ import Platform
 public struct HTTPClient: Sendable {
     /// Total time allowed for one request, connection to last byte.
     public var timeout: Duration
+    /// What carries the requests (the network, or scripted services in tests).
     public var transport: any HTTPTransport
+    /// The clock deadlines and pauses use.
     public var time: any TimeSource
 
+    /// A client with a per-request `timeout`.
     public init(
         timeout: Duration = .seconds(10), transport: any HTTPTransport = NetworkTransport(),
         time: any TimeSource = SystemTime()
@@ -52,6 +55,7 @@ public struct HTTPClient: Sendable {
         }
     }
 
+    /// Why `body` did not decode, in words that name the field (for `.undecodable`).
     public static func describe(decodingError error: any Error, body: Data) -> String {
         if body.isEmpty { return "empty body" }
         if (try? JSONSerialization.jsonObject(with: body)) == nil {

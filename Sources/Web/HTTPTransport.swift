@@ -14,11 +14,14 @@ public protocol HTTPTransport: Sendable {
 
 /// A request beyond a GET, for the uploads: headers, and a body that makes it a POST.
 public struct HTTPRequest: Sendable, Equatable {
+    /// Where it goes.
     public var url: URL
     /// Header lines, "Name: value".
     public var headers: [String]
+    /// The body; a request with one is a POST.
     public var body: Data?
 
+    /// A request to `url`.
     public init(url: URL, headers: [String] = [], body: Data? = nil) {
         self.url = url
         self.headers = headers
@@ -28,10 +31,14 @@ public struct HTTPRequest: Sendable, Equatable {
 
 /// A server's answer: its status, its body, and its Retry-After header when it sent one.
 public struct HTTPAnswer: Sendable, Equatable {
+    /// The HTTP status.
     public var status: Int
+    /// The body as received (at most the transport's limit).
     public var body: Data
+    /// The `Retry-After` header's value, as sent (seconds or an HTTP date).
     public var retryAfter: String?
 
+    /// An answer.
     public init(status: Int, body: Data, retryAfter: String? = nil) {
         self.status = status
         self.body = body

@@ -20,6 +20,7 @@ public struct NetworkTransport: HTTPTransport, HTTPSender {
     /// largest answer airloc asks for, are about 300 kB.
     public init(maximumBody: Int = 64 << 20) { self.maximumBody = maximumBody }
 
+    /// A GET through libcurl (``HTTPTransport``'s contract).
     public func get(_ url: URL, service: String, timeout: Duration) async throws(WebError) -> (
         status: Int, body: Data
     ) {
@@ -27,6 +28,7 @@ public struct NetworkTransport: HTTPTransport, HTTPSender {
         return (answer.status, answer.body)
     }
 
+    /// A request through libcurl (``HTTPSender``'s contract).
     public func send(_ message: HTTPRequest, service: String, timeout: Duration) async throws(WebError)
         -> HTTPAnswer
     {

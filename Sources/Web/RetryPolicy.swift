@@ -11,9 +11,12 @@ import Platform
 /// shown, not repeated. The delay doubles from `baseDelay` with "equal jitter" (half
 /// fixed, half random) so that many loggers behind one NAT do not retry in step.
 public struct RetryPolicy: Sendable, Equatable {
+    /// Retries at most (0: none).
     public var maxRetries: Int
+    /// The first pause; it doubles per retry, with jitter.
     public var baseDelay: Duration
 
+    /// A policy of `maxRetries` retries from `baseDelay`.
     public init(maxRetries: Int = 2, baseDelay: Duration = .milliseconds(400)) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay

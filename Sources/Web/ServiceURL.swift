@@ -8,8 +8,10 @@ import Foundation
 /// is percent-encoded with the RFC 3986 unreserved set, so no value can add a
 /// parameter, a fragment or a path segment.
 public struct ServiceURL: Sendable, Hashable {
+    /// The service's base URL (scheme, host, port, path prefix).
     public var base: URL
 
+    /// A service at `base`.
     public init(base: URL) { self.base = base }
 
     /// Parses a user-supplied base URL; only http and https with a host are accepted.
@@ -21,6 +23,7 @@ public struct ServiceURL: Sendable, Hashable {
         self.base = url
     }
 
+    /// `base` + `path`, with `query` percent-encoded.
     public func url(path: String, query: [(String, String)] = []) -> URL {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }

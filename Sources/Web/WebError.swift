@@ -20,6 +20,7 @@ public enum WebError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The caller cancelled the request.
     case cancelled(service: String)
 
+    /// The service that failed, as the message names it.
     public var service: String {
         switch self {
         case .unreachable(let s, _), .timedOut(let s, _), .rateLimited(let s, _), .rejected(let s, _, _),
@@ -36,6 +37,7 @@ public enum WebError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What failed and why, naming the service.
     public var description: String {
         switch self {
         case .unreachable(let service, let reason):

@@ -1,0 +1,63 @@
+import Airloc
+import FieldLog
+import Foundation
+import Geo
+import Logbook
+import Platform
+import TestSupport
+import Testing
+import Web
+
+/// The logger's own loop (what `log run` runs), in-process on a clock that moves only when
+/// the test says: a tick every second of the clock and nothing between, the next hour's air
+/// when the hour has passed, and at the stop the event in hand finished and the loop ended.
+@Suite struct FieldLoggerRunTests {
+    @Test func theLoopTicksEachSecondAndFetchesTheNextHourWhenItComes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let start = ISO8601DateFormatter().date(from: "2026-11-30T10:10:00Z")!
+        let time = ManualTime(date: start, sleepers: .waitForAdvance)
+        let services = ScriptedServices(time: time)
+        var settings = Settings(directories: XDGDirectories(environment: ["HOME": directory.url.path]))
+        settings.airQualityURL = ServiceURL(string: "http://services.test")!
+        settings.archiveURL = ServiceURL(string: "http://services.test")!
+        let logbook = try Logbook(url: settings.logDatabase)
+        let logger = FieldLogger(
+            logbook: logbook, settings: settings, gazetteer: try FieldLoggerTests.gazetteer.get(), accuracy: .full,
+            transport: services, time: time, bootID: "test-boot", bootSeconds: { 1000 + time.elapsed.seconds })
+        let (events, post) = AsyncStream<FollowEvent>.makeStream()
+        let context = ServiceContext(name: "logger", time: time) { _ in }
+        let run = Task {
+            var running = logger
+            await running.run(LocationSession.Following(accuracy: .full, events: events), until: context)
+            return running.written
+        }
+        // Three 3D fixes with their time: the clock is judged, and the air may be fetched.
+        for second in 0..<3 {
+            let at = start.addingTimeInterval(Double(second) / 10)
+            post.yield(
+                FollowEvent(
+                    kind: .fix, provider: "gpsd",
+                    fix: Fix(
+                        coordinate: FieldLoggerTests.berlin, source: .gps, time: at, horizontalAccuracy: 5,
+                        mode: .threeD),
+                    time: at))
+        }
+        try await Poll.until("the first point and the air") {
+            (try? logbook.status(now: time.date)).map { $0.trackRows == 1 && $0.airRows == 1 } == true
+        }
+        // Between two ticks the loop waits on its one timer, a second of the clock.
+        await time.waitForSleepers(1)
+        #expect(time.nextWake == .seconds(1))
+        let fetched = services.requests(to: "/v1/air-quality").count
+        time.advance(by: .seconds(1))
+        await time.waitForSleepers(1)
+        #expect(services.requests(to: "/v1/air-quality").count == fetched, "a second later: nothing new is due")
+        // An hour of the clock: the tick after it finds the next hour's value due.
+        time.advance(by: .seconds(3600))
+        try await Poll.until("the next hour's air") { (try? logbook.status(now: time.date).airRows) == 2 }
+        context.requestStop()
+        let written = await run.value
+        #expect(written.track == 1 && written.air == 2)
+    }
+}
