@@ -30,6 +30,10 @@ enum LogRun {
             }
             throw CLIError(error)
         }
+        // One logger per logbook: a second would fight the first over the broker's client
+        // id and write rows the first never sees (75: try again once the first stopped).
+        let lock = try LogRun.lock(context)
+        defer { withExtendedLifetime(lock) {} }
         let logbook = try LogCommand.open(
             context, readOnly: false, outbox: FleetPublisher.publishes(settings),
             collector: FleetPublisher.awaitsCollector(settings))
@@ -72,6 +76,19 @@ enum LogRun {
                 + (written.sensor > 0 ? ", \(count: written.sensor, "sensor reading")" : "") + "\n")
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok
+    }
+
+    static func lock(_ context: CommandContext) throws(CLIError) -> WriterLock {
+        let url = context.configuration.logDatabase
+        do { try PrivateDirectory.ensure(url.deletingLastPathComponent()) } catch {
+            throw CLIError(code: .ioError, message: error.description)
+        }
+        do { return try WriterLock.take(beside: url) } catch {
+            switch error {
+            case .held: throw CLIError(code: .tempFail, message: error.description)
+            case .file: throw CLIError(code: .ioError, message: error.description)
+            }
+        }
     }
 }
 

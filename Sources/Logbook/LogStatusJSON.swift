@@ -43,6 +43,8 @@ public struct LogStatusJSON: Encodable, Sendable {
     public var unstored: Int
     /// The collector's last acknowledgement, as the device received it.
     public var collectorAck: CollectorAck?
+    /// The process of the `log run` writing this logbook now, or nil when none runs.
+    public var loggerPid: Int?
 
     /// Each `[upload.NAME]`: its backlog (rows after its cursor), what it sent and
     /// skipped, and its last error and success.
@@ -115,6 +117,7 @@ public struct LogStatusJSON: Encodable, Sendable {
         unsent = (try? logbook.unsentCount()) ?? 0
         unstored = (try? logbook.unstoredCount()) ?? 0
         collectorAck = Self.ack((try? logbook.meta(Logbook.lastAckKey)) ?? nil)
+        loggerPid = WriterLock.holder(beside: logbook.url).map(Int.init)
         for upload in uploads {
             let status = try logbook.uploadStatus(upload.name, kinds: upload.kinds)
             self.uploads.append(
@@ -149,6 +152,7 @@ extension LogStatusJSON {
             lines.append("time:      \(first) – \(last)")
         }
         if let age = lastFixAgeS { lines.append("last fix:  \(formatAge(age)) ago") }
+        lines.append("logger:    " + (loggerPid.map { "running (process \($0))" } ?? "not running"))
         if unsent > 0 {
             lines.append("mqtt:      \(count: unsent, "row") not yet acknowledged by the broker")
         }
