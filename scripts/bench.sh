@@ -199,5 +199,10 @@ echo "== uploads: .build/release/airloc-bench upload-drain DIR http://127.0.0.1:
 .build/release/airloc-bench upload-drain "$WORK" "http://127.0.0.1:$UPLOAD_PORT" 10000
 kill "$UPLOAD_PID" 2>/dev/null || true
 
+# The logger's CPU and peak RSS without a broker, beside gpxlogger and publishing to a
+# local mosquitto; with BASELINE=path/to/an/older/airloc, both in turn (docs/performance.md).
+echo "== log run: scripts/bench-logger.sh $bin ${BASELINE:-}"
+scripts/bench-logger.sh "$bin" ${BASELINE:+"$BASELINE"}
+
 # The machine speed at the end, to compare with the start.
 taskset -c 0 .build/release/airloc-bench speed
