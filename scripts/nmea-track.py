@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes synthetic NMEA 0183 logs (GGA + RMC + GSA, valid checksums) for gpsfake.
 
-Usage: nmea-track.py KIND LAT LON [LAT2 LON2] [--now] [--seconds N] > file.nmea
+Usage: nmea-track.py KIND LAT LON [LAT2 LON2] [--now [--shift S]] [--seconds N] > file.nmea
 KIND:
   fix        30 s of a steady 3D fix near LAT,LON with 8 satellites, HDOP 0.9
   move       30 s of that fix at LAT,LON, then 30 s at LAT2,LON2 (a journey in one
@@ -11,6 +11,8 @@ KIND:
 --now        time-stamp the track from the current UTC time (default 2024-06-15 12:00:00),
              so that gpsd's fixes carry a plausible time (replay it in real time: gpsfake
              -c 0.33, three sentences a second)
+--shift S    with --now: S seconds later than now (a receiver right while this device's
+             clock is S seconds behind: the logger re-stamps by GPS time)
 --seconds N  length of a fix/nofix track (default 30)
 Tests and the demo use these so that everything they check is known in advance.
 """
@@ -56,6 +58,14 @@ def main() -> int:
     if "--now" in args:
         args.remove("--now")
         start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0, tzinfo=None)
+    if "--shift" in args:
+        at = args.index("--shift")
+        try:
+            start += datetime.timedelta(seconds=int(args[at + 1]))
+        except (IndexError, ValueError):
+            print(__doc__, file=sys.stderr)
+            return 64
+        del args[at:at + 2]
     if "--seconds" in args:
         at = args.index("--seconds")
         try:

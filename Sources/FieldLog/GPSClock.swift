@@ -94,10 +94,12 @@ public struct GPSClock: Sendable {
         return .unchanged
     }
 
-    /// True when rows may be stamped for good (an air reading's hour): GPS time is
-    /// trusted, or ten GPS fixes came without three good ones in a row (a receiver that
-    /// never reaches 3D must not stop the air from being logged), or nothing is from GPS.
-    public var isJudged: Bool { trusted || seen >= 10 || seen == 0 }
+    /// True when rows may be stamped for good (an air reading's hour) and their times are
+    /// final (uploads may send them): GPS time is trusted, or the receiver's time was
+    /// disbelieved (rows keep the clock), or ten GPS fixes came without three good ones in
+    /// a row (a receiver that never reaches 3D must not stop the air from being logged),
+    /// or nothing is from GPS.
+    public var isJudged: Bool { trusted || saidDisbelief || seen >= 10 || seen == 0 }
 
     /// The time to stamp a row received at `system`, and where it came from.
     public func stamp(_ system: Date) -> (time: Date, source: String) {

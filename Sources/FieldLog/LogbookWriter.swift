@@ -38,6 +38,10 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
     private var troubles = LoggerTroubles()
     /// gpsd was unreachable, and has answered again (a fix is still to come).
     private var providerBack = false
+    /// The times of the rows logged so far are final (the clock judged, nothing more to
+    /// re-stamp); the rows of other boots are settled at the first fix.
+    private var timesSettled = false
+    private var otherBootsSettled = false
     /// Rows written by this run.
     public private(set) var written = FieldLogger.Written()
 
@@ -80,10 +84,25 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
                 storage("re-stamping", failure)
             }
         }
+        settleTimes()
         if troubles.current(.position) != nil {
             providerBack = false
             apply(troubles.ended(.position, saying: "position back (\(provider))"))
         }
+    }
+
+    /// Releases the rows a re-stamp can no longer reach to the uploads: at the first fix
+    /// those of other boots, and once the clock is judged (GPS time trusted, or ten fixes
+    /// without it, or no GPS at all) every row, after the re-stamp if there was one.
+    private mutating func settleTimes() {
+        if !otherBootsSettled, let bootID {
+            let failure = Self.attempt { () throws(LogbookError) in _ = try logbook.settleTimes(exceptBoot: bootID) }
+            if let failure { storage("settling times", failure) } else { otherBootsSettled = true }
+        }
+        guard !timesSettled, clock.isJudged else { return }
+        // Tried again at the next fix when it fails: until then the rows are held back.
+        let failure = Self.attempt { () throws(LogbookError) in _ = try logbook.settleTimes() }
+        if let failure { storage("settling times", failure) } else { timesSettled = true }
     }
 
     /// Time passed: old rows may be due for pruning.
@@ -126,7 +145,10 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
     public mutating func record(_ fix: Fix, provider: String, received: Date, newSegment: Bool) async {
         let stamp = clock.stamp(received)
         // The monotonic time of reception: now's, less what processing took since.
-        let boot = bootSeconds().map { $0 - max(0, processing.timeIntervalSince(received)) }
+        // Kept only while a re-stamp may still need it: a row without it is final.
+        let boot =
+            timesSettled || bootID == nil
+            ? nil : bootSeconds().map { $0 - max(0, processing.timeIntervalSince(received)) }
         let failure = Self.attempt { () throws(LogbookError) in
             if newSegment || segment == nil {
                 segment = try logbook.startSegment(

@@ -279,6 +279,22 @@ public final class Logbook: Sendable {
         }
     }
 
+    /// Makes the times of the track rows logged by an unconfirmed clock final: after it,
+    /// ``restamp(bootID:trustedTime:atBootSeconds:)`` changes none of them, and uploads
+    /// may send them (``uploadRows(kind:after:limit:)`` holds back rows whose time may
+    /// still change). With `exceptBoot`, only the rows of other boots, which no re-stamp
+    /// of this boot can reach. Returns how many rows it settled.
+    @discardableResult
+    public func settleTimes(exceptBoot: String? = nil) throws(LogbookError) -> Int {
+        try writing { c throws(SQLiteError) in
+            let others = exceptBoot.map { _ in " AND segment NOT IN (SELECT id FROM segment WHERE boot_id = ?)" } ?? ""
+            try c.run(
+                "UPDATE track SET boot_s = NULL WHERE \(LogbookIDs.unsettled)\(others)",
+                exceptBoot.map { [.text($0)] } ?? [])
+            return c.database.changes
+        }
+    }
+
     /// How many rows ``prune(before:)`` would remove.
     public func countBefore(_ cutoff: Date) throws(LogbookError) -> (track: Int, air: Int) {
         let counts: [Int] = try with { c throws(SQLiteError) in

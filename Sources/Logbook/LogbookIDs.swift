@@ -28,4 +28,12 @@ enum LogbookIDs {
                 """, [.text(key(kind))])
         }
     }
+
+    /// A track row whose time a re-stamp may still change (see ``Logbook/settleTimes(exceptBoot:)``).
+    static let unsettled = "boot_s IS NOT NULL AND time_source = 'system'"
+
+    /// The SQL condition on `id` that keeps a track row, and every row after it, from
+    /// uploads while its time may change: a server is never sent a time the logbook changes later.
+    static let settledTrack =
+        "id < coalesce((SELECT min(id) FROM track WHERE \(unsettled)), 9223372036854775807)"
 }

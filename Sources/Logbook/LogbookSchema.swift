@@ -5,7 +5,7 @@
 /// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
 /// cards: docs/performance.md measures bytes per row.
 enum LogbookSchema {
-    static let version = 6
+    static let version = 7
 
     static let migrations: [Int: String] = [
         1: """
@@ -134,6 +134,11 @@ enum LogbookSchema {
             sent INTEGER NOT NULL DEFAULT 0,
             skipped INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID;
+        """,
+        // Uploads take a track row only once its time is final: the rows a re-stamp may
+        // still change are few (a start's first fixes), so the index stays small.
+        7: """
+        CREATE INDEX IF NOT EXISTS track_unsettled ON track (id) WHERE boot_s IS NOT NULL AND time_source = 'system';
         """,
     ]
 

@@ -71,13 +71,15 @@ extension Logbook {
         }
     }
 
-    /// The rows of `kind` above `after`, oldest first, at most `limit`.
+    /// The rows of `kind` above `after`, oldest first, at most `limit`; track rows only
+    /// up to the first whose time may still change (GPS time not yet judged).
     public func uploadRows(kind: RowKind, after: Int64, limit: Int) throws(LogbookError) -> [OutboxRow] {
         try with { c throws(SQLiteError) in
             var rows: [OutboxRow] = []
             switch kind {
             case .track:
-                let query = try c.statement("\(LogbookRows.trackSelect) WHERE id > ? ORDER BY id LIMIT ?")
+                let query = try c.statement(
+                    "\(LogbookRows.trackSelect) WHERE id > ? AND \(LogbookIDs.settledTrack) ORDER BY id LIMIT ?")
                 try query.bind([.integer(after), .integer(Int64(limit))])
                 while try query.step() { rows.append(.track(LogbookRows.track(query))) }
             case .sensor:

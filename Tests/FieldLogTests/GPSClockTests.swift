@@ -36,6 +36,10 @@ struct GPSClockTests {
     /// system clock that looks right, that is not believed; said once, rows keep the clock.
     @Test func aReceiverYearsAheadOfAClockThatLooksRightIsNotBelieved() {
         var clock = GPSClock(notBefore: Self.release)
+        var first = GPSClock(notBefore: Self.release)
+        _ = first.observe(
+            Self.fix(UTCTime.parse("2034-08-16T03:07:19Z")!), system: UTCTime.parse("2026-12-01T10:00:00Z")!)
+        #expect(first.isJudged, "judged at the first disbelieved fix: the rows keep the clock for good")
         let verdicts = Self.feed(
             &clock, gps: UTCTime.parse("2034-08-16T03:07:19Z")!, system: UTCTime.parse("2026-12-01T10:00:00Z")!)
         let said = verdicts.compactMap { verdict -> String? in

@@ -193,6 +193,27 @@ import Testing
         #expect(points.filter { $0.timeSource == "system" }.map(\.time) == [wrongClock], "another boot's row is left")
     }
 
+    /// Uploads take no track row whose time may still change, nor any after it: another
+    /// boot's rows are released at once, this boot's when the clock is judged, and a
+    /// re-stamp after that changes nothing that may have been sent.
+    @Test func uploadsWaitForTimesThatMayStillChange() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("log.sqlite"))
+        let wrongClock = Date(timeIntervalSince1970: 946_684_800)
+        let earlier = try logbook.startSegment(at: wrongClock, bootID: "another-boot", reason: "start")
+        try logbook.append(Self.point(0, segment: earlier), bootSeconds: 10)
+        let segment = try logbook.startSegment(at: wrongClock, bootID: "this-boot", reason: "start")
+        for second in 0..<3 { try logbook.append(Self.point(0, segment: segment), bootSeconds: 100 + Double(second)) }
+        #expect(try logbook.uploadRows(kind: .track, after: 0, limit: 10).isEmpty, "t1 may be re-stamped yet")
+        #expect(try logbook.settleTimes(exceptBoot: "this-boot") == 1)
+        #expect(try logbook.uploadRows(kind: .track, after: 0, limit: 10).map(\.key) == ["t1"])
+        #expect(try logbook.settleTimes() == 3)
+        #expect(try logbook.uploadRows(kind: .track, after: 0, limit: 10).map(\.key) == ["t1", "t2", "t3", "t4"])
+        let changed = try logbook.restamp(bootID: "this-boot", trustedTime: Self.hour, atBootSeconds: 110)
+        #expect(changed == 0, "a settled time is final")
+    }
+
     /// After GPS time re-stamps a boot's rows, id order and time order differ. Read page
     /// by page as the fleet publisher reads it (what it handed out is in flight), the
     /// outbox still hands out every row once.

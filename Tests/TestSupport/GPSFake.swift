@@ -206,6 +206,11 @@ public enum SyntheticTrack {
         try await offPool { try writeBlocking([kind, String(latitude), String(longitude)], to: url) }
     }
 
+    /// The script run with `arguments` (`["fix", "52.52", "13.405", "--now", "--shift", "3600"]`).
+    public static func write(arguments: [String], to url: URL) async throws {
+        try await offPool { try writeBlocking(arguments, to: url) }
+    }
+
     /// 30 s at the first point, then 30 s at the second (the script's `move`).
     public static func writeJourney(
         from start: (latitude: Double, longitude: Double), to end: (latitude: Double, longitude: Double),
