@@ -62,6 +62,9 @@ public struct CollectStatusJSON: Encodable, Sendable {
         public var storedThrough: [String: Int64]
         /// How far behind its newest row the last batch was stored (seconds).
         public var lagS: Double?
+        /// When its `stored_through` went backwards: its hello showed it was acknowledged
+        /// more than the database holds (restored from a backup); null when never.
+        public var rewoundAt: String?
     }
 
     /// The status with `plan`'s state file and what the database said (``readDevices(_:)``,
@@ -118,8 +121,9 @@ public struct CollectStatusJSON: Encodable, Sendable {
         return try database.execute(
             """
             SELECT device_id, \(time.replacingOccurrences(of: "%@", with: "first_seen")),
-                   \(time.replacingOccurrences(of: "%@", with: "last_seen")), status, software_version, last_lag_ms
-            FROM devices ORDER BY device_id
+                   \(time.replacingOccurrences(of: "%@", with: "last_seen")), status, software_version, last_lag_ms,
+                   \(time.replacingOccurrences(of: "%@", with: "(to_jsonb(d) ->> 'rewound_at')::timestamptz"))
+            FROM devices d ORDER BY device_id
             """
         ).compactMap { row in
             guard let device = row[0] else { return nil }
@@ -127,8 +131,9 @@ public struct CollectStatusJSON: Encodable, Sendable {
             for kind in DeviceRow.Kind.allCases { counts[kind.rawValue] = counts[kind.rawValue] ?? 0 }
             return Device(
                 deviceId: device, firstSeen: row[1], lastSeen: row[2], status: row[3], softwareVersion: row[4],
-                rows: counts, storedThrough: through[device] ?? [:], lagS: row[5].flatMap(Double.init).map { $0 / 1000 }
-            )
+                rows: counts, storedThrough: through[device] ?? [:],
+                lagS: row[5].flatMap(Double.init).map { $0 / 1000 },
+                rewoundAt: row.count > 6 ? row[6] : nil)
         }
     }
 }
@@ -148,9 +153,10 @@ extension CollectStatusJSON {
         for device in devices {
             let rows = DeviceRow.Kind.allCases.map { "\($0.rawValue) \(device.rows[$0.rawValue] ?? 0)" }
             let lag = device.lagS.map { String(format: "; lag %.1f s", $0) } ?? ""
+            let rewound = device.rewoundAt.map { "; stored_through went backwards at \($0) (database restored?)" } ?? ""
             lines.append(
                 "\(device.deviceId): \(device.status ?? "unknown"), last seen \(device.lastSeen ?? "never"); "
-                    + rows.joined(separator: ", ") + lag)
+                    + rows.joined(separator: ", ") + lag + rewound)
         }
         if devices.isEmpty && databaseError == nil { lines.append("no device has published yet") }
         return lines.joined(separator: "\n") + "\n"

@@ -211,7 +211,22 @@ public struct CollectorMachine: Sendable {
                 return refuse(device: device, "a hello that is not this device's", at: now)
             }
             update.software = hello.software
-            if ledger.declared(device: device, first: hello.first) != nil { ledger.markDue(device) }
+            // A store that holds less than it acknowledged must not take the device's first
+            // unstored id as the word that the ids below it are stored: it tells the device
+            // what it holds instead, and the device sends the rest again.
+            let forgot = ledger.forgot(device: device, acked: hello.acked)
+            if !forgot.isEmpty {
+                update.rewound = date
+                ledger.markDue(device)
+                actions.append(
+                    .say(
+                        .warning(
+                            "\(device)'s \(forgot.map(\.rawValue).joined(separator: ", ")) rows were acknowledged "
+                                + "beyond what the database holds (restored from a backup?): asking for them again",
+                            from: "collect")))
+            }
+            let first = hello.first.filter { !forgot.contains($0.key) }
+            if ledger.declared(device: device, first: first) != nil { ledger.markDue(device) }
         default: return []
         }
         updates[device] = update
@@ -335,7 +350,7 @@ public struct CollectorMachine: Sendable {
         if isUp, case .connected = broker {
             for request in ledger.due(at: now) {
                 guard let prefix = prefixes[request.device] else { continue }
-                let message = CollectorMessages.Replay(kind: request.kind, from: request.from)
+                let message = CollectorMessages.Replay(kind: request.kind, from: request.from, until: request.until)
                 actions.append(.publish(topic: "\(prefix)/replay", payload: message.json, retain: false))
                 state.replaysAsked += 1
             }

@@ -6,7 +6,7 @@
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
 enum CollectorSchema {
-    static let version = 1
+    static let version = 2
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -48,7 +48,12 @@ enum CollectorSchema {
             PRIMARY KEY (device_id, kind)
         );
 
-        """ + DeviceRow.Kind.allCases.map(rowTable).joined()
+        """ + DeviceRow.Kind.allCases.map(rowTable).joined(),
+        // When a device's hello showed that the store holds less than it acknowledged (a
+        // database restored from a backup): `collect status` names the device.
+        2: """
+        ALTER TABLE devices ADD COLUMN rewound_at timestamptz;
+        """,
     ]
 
     /// Creates or migrates the schema; returns the version found before.

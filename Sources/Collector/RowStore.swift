@@ -26,6 +26,8 @@ public struct RowStore: Sendable {
         public var software: String?
         /// How far behind its newest row this batch stores (ms).
         public var lag: Int64?
+        /// When its hello showed that the store holds less than was acknowledged to it.
+        public var rewound: Date?
 
         /// An update heard at `seen` on `prefix`.
         public init(prefix: String, seen: Date) {
@@ -96,21 +98,25 @@ public struct RowStore: Sendable {
             [
                 "device_id": device, "seen": UTCTime.iso8601(update.seen), "prefix": update.prefix,
                 "status": update.status ?? NSNull(), "software": update.software ?? NSNull(),
-                "lag": update.lag ?? NSNull(),
+                "lag": update.lag.map { $0 as Any } ?? NSNull(),
+                "rewound": update.rewound.map { UTCTime.iso8601($0) as Any } ?? NSNull(),
             ]
         }
         try database.execute(
             """
-            INSERT INTO devices (device_id, first_seen, last_seen, status, software_version, topic_prefix, last_lag_ms)
-            SELECT d.device_id, d.seen, d.seen, d.status, d.software, d.prefix, d.lag
+            INSERT INTO devices (device_id, first_seen, last_seen, status, software_version, topic_prefix, last_lag_ms,
+                                 rewound_at)
+            SELECT d.device_id, d.seen, d.seen, d.status, d.software, d.prefix, d.lag, d.rewound
             FROM jsonb_to_recordset($1::jsonb)
-                AS d(device_id text, seen timestamptz, status text, software text, prefix text, lag bigint)
+                AS d(device_id text, seen timestamptz, status text, software text, prefix text, lag bigint,
+                     rewound timestamptz)
             ON CONFLICT (device_id) DO UPDATE SET
                 last_seen = greatest(devices.last_seen, EXCLUDED.last_seen),
                 status = coalesce(EXCLUDED.status, devices.status),
                 software_version = coalesce(EXCLUDED.software_version, devices.software_version),
                 topic_prefix = EXCLUDED.topic_prefix,
-                last_lag_ms = coalesce(EXCLUDED.last_lag_ms, devices.last_lag_ms)
+                last_lag_ms = coalesce(EXCLUDED.last_lag_ms, devices.last_lag_ms),
+                rewound_at = coalesce(EXCLUDED.rewound_at, devices.rewound_at)
             """, [Self.json(records)])
     }
 

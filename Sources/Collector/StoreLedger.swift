@@ -39,7 +39,7 @@ public struct StoreLedger: Sendable {
         public var revised: [String: Int64]
     }
 
-    /// "Send the rows of `kind` again, from id `from`": `<prefix>/replay`.
+    /// "Send the rows of `kind` again, from id `from` through `until`": `<prefix>/replay`.
     public struct ReplayRequest: Sendable, Equatable {
         /// The device asked.
         public var device: String
@@ -47,6 +47,8 @@ public struct StoreLedger: Sendable {
         public var kind: RowKind
         /// The first id asked for.
         public var from: Int64
+        /// The last id asked for: the gap's end (the ids above it are stored).
+        public var until: Int64
     }
 
     private struct Stream: Sendable {
@@ -104,6 +106,14 @@ public struct StoreLedger: Sendable {
         streams[key]?.above.formUnion(storedAbove)
         streams[key]?.absorb()
         track(key)
+    }
+
+    /// The kinds of which `device` was acknowledged more (`acked`, its hello's word) than
+    /// this store holds: the store forgot rows (its database restored from a backup, a
+    /// lagging replica). The device sends them again once it hears the smaller `through`.
+    public func forgot(device: String, acked: [RowKind: Int64]) -> [RowKind] {
+        acked.filter { kind, through in through > (streams[StreamKey(device: device, kind: kind)]?.through ?? 0) }
+            .keys.sorted()
     }
 
     /// The device delivers ids from `first` on, per kind; returns its acknowledgement when
@@ -177,7 +187,8 @@ public struct StoreLedger: Sendable {
             if let asked = stream.askedAt, now - asked < replayEvery { continue }
             stream.askedAt = now
             streams[key] = stream
-            requests.append(ReplayRequest(device: key.device, kind: key.kind, from: stream.through + 1))
+            let until = (stream.above.min() ?? stream.through + 2) - 1
+            requests.append(ReplayRequest(device: key.device, kind: key.kind, from: stream.through + 1, until: until))
         }
         return requests
     }

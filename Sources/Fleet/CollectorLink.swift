@@ -27,6 +27,11 @@ public struct CollectorLink: Sendable {
     /// The device's id.
     public let deviceID: String
     private var watch: AckWatch
+    /// The last replay done per kind (its range, when): the same one asked again within
+    /// ``replayPause`` is not done twice, so a backlog never goes out twice a minute.
+    private var replays: [RowKind: (from: Int64, until: Int64?, at: ContinuousClock.Instant)] = [:]
+    /// How long the same replay request is not done again.
+    public static let replayPause: Duration = .seconds(60)
 
     /// The link of this device, publishing again after `ackTimeout`.
     public init(logbook: Logbook, prefix: String, deviceID: String, ackTimeout: Duration) {
@@ -46,18 +51,36 @@ public struct CollectorLink: Sendable {
         try? client.subscribe(ackTopic)
         try? client.subscribe(replayTopic)
         let first = (try? logbook.firstUnstored()) ?? [:]
-        let hello = CollectorMessages.Hello(device: deviceID, software: AirlocVersion.string, first: first)
+        let hello = CollectorMessages.Hello(
+            device: deviceID, software: AirlocVersion.string, first: first, acked: lastAck()?.through ?? [:])
         _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
         if watch.reconnected(at: now) == .republish { requeue(reason: nil, notify: notify) }
     }
 
     /// A message on a subscribed topic; true when it was the collector's.
     mutating func received(
-        _ message: (topic: String, payload: String), at now: ContinuousClock.Instant, notify: (ServiceNotice) -> Void
+        _ message: (topic: String, payload: String), client: any MQTTClient, at now: ContinuousClock.Instant,
+        notify: (ServiceNotice) -> Void
     ) -> Bool {
         if message.topic == ackTopic {
             guard let ack = CollectorMessages.Ack(json: message.payload) else { return true }
             do {
+                var forgotten = 0
+                let before = lastAck()?.through ?? [:]
+                for (kind, acknowledged) in before.sorted(by: { $0.key < $1.key }) {
+                    forgotten += try logbook.forgotten(kind: kind, above: ack.through[kind] ?? 0, upTo: acknowledged)
+                }
+                if forgotten > 0 {
+                    // Said to the collector too: its `collect status` names this device.
+                    let hello = CollectorMessages.Hello(
+                        device: deviceID, software: AirlocVersion.string, first: (try? logbook.firstUnstored()) ?? [:],
+                        acked: before)
+                    _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
+                    notify(
+                        .warning(
+                            "the collector's store holds fewer rows than it acknowledged before (a database restored "
+                                + "from a backup?): publishing \(forgotten) again", from: "mqtt"))
+                }
                 let covered = try logbook.markStored(through: ack.through, revised: ack.revised)
                 try logbook.setMeta(Logbook.lastAckKey, message.payload)
                 watch.acknowledged(progress: covered > 0, outstanding: try logbook.unstoredCount(), at: now)
@@ -66,8 +89,14 @@ public struct CollectorLink: Sendable {
         }
         if message.topic == replayTopic {
             guard let replay = CollectorMessages.Replay(json: message.payload) else { return true }
+            if let last = replays[replay.kind], last.from == replay.from, last.until == replay.until,
+                now - last.at < Self.replayPause
+            {
+                return true
+            }
+            replays[replay.kind] = (replay.from, replay.until, now)
             do {
-                let count = try logbook.replay(kind: replay.kind, from: replay.from)
+                let count = try logbook.replay(kind: replay.kind, from: replay.from, until: replay.until)
                 if count > 0 {
                     notify(
                         .info(
@@ -78,6 +107,11 @@ public struct CollectorLink: Sendable {
             return true
         }
         return false
+    }
+
+    /// The last acknowledgement received, as the logbook keeps it.
+    private func lastAck() -> CollectorMessages.Ack? {
+        ((try? logbook.meta(Logbook.lastAckKey)) ?? nil).flatMap(CollectorMessages.Ack.init(json:))
     }
 
     /// Rows went to the broker.

@@ -71,7 +71,7 @@ struct PublisherState {
             fill()
         case .mqtt(.message(let topic, let payload)):
             let now = context.time.now
-            if var link = collector, link.received((topic, payload), at: now, notify: say) {
+            if var link = collector, link.received((topic, payload), client: client, at: now, notify: say) {
                 collector = link
                 fill()
             } else if topic == "\(settings.mqtt.discoveryPrefix)/status" && payload == "online" {

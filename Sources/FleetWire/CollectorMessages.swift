@@ -49,7 +49,8 @@ public enum CollectorMessages {
         }
     }
 
-    /// `<prefix>/replay`, from the collector: send the rows of `kind` again from id `from`.
+    /// `<prefix>/replay`, from the collector: send the rows of `kind` again from id `from`,
+    /// through `until` when it is given (the gap's end: rows above it are stored).
     public struct Replay: Sendable, Equatable {
         /// The message's schema.
         public static let schema = "airloc.replay/1"
@@ -57,16 +58,21 @@ public enum CollectorMessages {
         public var kind: RowKind
         /// The first id asked for.
         public var from: Int64
+        /// The last id asked for (nil: every id from `from` on; an older collector's request).
+        public var until: Int64?
 
-        /// A request for `kind` rows from `from`.
-        public init(kind: RowKind, from: Int64) {
+        /// A request for `kind` rows from `from` through `until`.
+        public init(kind: RowKind, from: Int64, until: Int64? = nil) {
             self.kind = kind
             self.from = from
+            self.until = until
         }
 
         /// The message as the collector publishes it.
         public var json: String {
-            CollectorMessages.encode(["schema": Self.schema, "kind": kind.rawValue, "from": from])
+            var object: [String: Any] = ["schema": Self.schema, "kind": kind.rawValue, "from": from]
+            if let until { object["until"] = until }
+            return CollectorMessages.encode(object)
         }
 
         /// The message in `json`, or nil when it is not one.
@@ -75,8 +81,14 @@ public enum CollectorMessages {
                 let kind = (object["kind"] as? String).flatMap(RowKind.init(rawValue:)),
                 let from = JSONNumber.integer(object["from"]), from > 0
             else { return nil }
+            var until: Int64?
+            if let value = object["until"] {
+                guard let number = JSONNumber.integer(value), number >= from else { return nil }
+                until = number
+            }
             self.kind = kind
             self.from = from
+            self.until = until
         }
     }
 
@@ -92,18 +104,24 @@ public enum CollectorMessages {
         public var software: String
         /// Per kind, the first id it still delivers.
         public var first: [RowKind: Int64]
+        /// Per kind, the `through` of the last acknowledgement it received (empty before the
+        /// first): a collector that holds less has forgotten rows (a database restored from
+        /// a backup) and must not take `first` as the word that they are stored.
+        public var acked: [RowKind: Int64]
 
         /// A hello.
-        public init(device: String, software: String, first: [RowKind: Int64]) {
+        public init(device: String, software: String, first: [RowKind: Int64], acked: [RowKind: Int64] = [:]) {
             self.device = device
             self.software = software
             self.first = first
+            self.acked = acked
         }
 
         /// The message as the device publishes it.
         public var json: String {
             CollectorMessages.encode([
                 "schema": Self.schema, "device": device, "software": software, "first": CollectorMessages.named(first),
+                "acked": CollectorMessages.named(acked),
             ])
         }
 
@@ -115,6 +133,7 @@ public enum CollectorMessages {
             self.device = device
             self.software = String((object["software"] as? String ?? "").prefix(100))
             self.first = CollectorMessages.kinds(first)
+            self.acked = CollectorMessages.kinds(CollectorMessages.counts(object["acked"] ?? [String: Any]()) ?? [:])
         }
     }
 

@@ -56,13 +56,29 @@ extension Logbook {
         }
     }
 
-    /// Makes the published but unstored rows of `kind` from id `from` on unsent again, as
-    /// the collector asked; returns how many.
+    /// Makes the published but unstored rows of `kind` from id `from` (through `until`)
+    /// unsent again, as the collector asked; returns how many.
     @discardableResult
-    public func replay(kind: RowKind, from: Int64) throws(LogbookError) -> Int {
+    public func replay(kind: RowKind, from: Int64, until: Int64? = nil) throws(LogbookError) -> Int {
         try with { c throws(SQLiteError) in
             try c.run(
-                "UPDATE \(kind.rawValue) SET sent = 0 WHERE stored = 0 AND sent = 1 AND id >= ?", [.integer(from)])
+                "UPDATE \(kind.rawValue) SET sent = 0 WHERE stored = 0 AND sent = 1 AND id >= ? AND id <= ?",
+                [.integer(from), .integer(until ?? Int64.max)])
+            return c.database.changes
+        }
+    }
+
+    /// The collector's store no longer holds what it acknowledged before (its database
+    /// restored from a backup, a failover to a lagging replica): the rows of `kind` above
+    /// `through`, up to `acknowledged` (what the earlier acknowledgement covered), are
+    /// unstored and unsent again, so that they are published once more. Returns how many.
+    @discardableResult
+    public func forgotten(kind: RowKind, above through: Int64, upTo acknowledged: Int64) throws(LogbookError) -> Int {
+        guard collector, acknowledged > through else { return 0 }
+        return try writing { c throws(SQLiteError) in
+            try c.run(
+                "UPDATE \(kind.rawValue) SET stored = 0, sent = 0 WHERE stored = 1 AND id > ? AND id <= ?",
+                [.integer(through), .integer(acknowledged)])
             return c.database.changes
         }
     }

@@ -220,7 +220,7 @@ import Testing
             try await Poll.until("the loop looked") { rig.time.sleepers == 1 || !replays().isEmpty }
         }
         #expect(rig.time.elapsed == .seconds(10), "asked when the grace ended")
-        #expect(replays().compactMap(CollectorMessages.Replay.init(json:)) == [.init(kind: .track, from: 3)])
+        #expect(replays().compactMap(CollectorMessages.Replay.init(json:)) == [.init(kind: .track, from: 3, until: 3)])
         rig.row("t3")
         try await Poll.until("the gap closed") { rig.acks().last == 4 }
         #expect(await rig.stop() == nil)

@@ -158,4 +158,39 @@ import Testing
         rig.broker.acknowledgeAll()
         #expect(await rig.run.value == nil)
     }
+
+    /// The collector's database was restored from a backup: its next acknowledgement says
+    /// less than the last one. The rows it forgot go out again once, the hello tells the
+    /// collector what it had acknowledged, and the same replay asked twice at once is done once.
+    @Test func aStoreThatForgotRowsGetsThemOnceMore() async throws {
+        let rig = try Rig(collector: true)
+        defer { rig.directory.remove() }
+        rig.broker.autoAcknowledge = true
+        try await rig.connected()
+        for second in 0..<4 { try rig.write(Double(second)) }
+        try await Poll.until("t1-t4 published") { Set(rig.history) == ["t1", "t2", "t3", "t4"] }
+        let now = "2026-12-01T10:00:00Z"
+        rig.broker.deliver(
+            "airloc/pi/ack", #"{"schema":"airloc.ack/1","time":"\#(now)","through":{"track":4},"revised":{}}"#)
+        try await Poll.until("stored") { (try? rig.writer.unstoredCount()) == 0 }
+        let published = rig.history.count
+        rig.broker.deliver(
+            "airloc/pi/ack", #"{"schema":"airloc.ack/1","time":"\#(now)","through":{"track":1},"revised":{}}"#)
+        try await Poll.until("t2-t4 again") { Array(rig.history.dropFirst(published)).sorted() == ["t2", "t3", "t4"] }
+        #expect(try rig.writer.unstoredCount() == 3)
+        let hello = rig.broker.published.last { $0.topic == "airloc/pi/hello" }
+        #expect(hello?.payload.contains(#""acked":{"track":4}"#) == true, "\(String(describing: hello))")
+        // The same gap asked for twice in a row: replayed once.
+        let replay = #"{"schema":"airloc.replay/1","kind":"track","from":2,"until":3}"#
+        let before = rig.history.count
+        rig.broker.deliver("airloc/pi/replay", replay)
+        try await Poll.until("t2-t3 replayed") { rig.history.count == before + 2 }
+        rig.broker.deliver("airloc/pi/replay", replay)
+        rig.broker.deliver(
+            "airloc/pi/ack", #"{"schema":"airloc.ack/1","time":"\#(now)","through":{"track":4},"revised":{}}"#)
+        try await Poll.until("stored again") { (try? rig.writer.unstoredCount()) == 0 }
+        #expect(rig.history.count == before + 2, "the second request within a minute changed nothing")
+        rig.context.requestStop()
+        #expect(await rig.run.value == nil)
+    }
 }

@@ -96,6 +96,26 @@ public final class PostgresServer: @unchecked Sendable {
         return result.stdout
     }
 
+    /// `pg_dump -Fc` of `database` into a file of the server's directory: a backup.
+    public func dump(database: String = "postgres") async throws -> URL {
+        let file = directory.file("backup-\(UUID().uuidString).dump")
+        try await client("pg_dump", ["-Fc", "-f", file.path, "-d", database])
+        return file
+    }
+
+    /// `pg_restore --clean` of a ``dump(database:)``: the database as the backup has it.
+    public func restore(_ file: URL, database: String = "postgres") async throws {
+        try await client("pg_restore", ["--clean", "--if-exists", "--single-transaction", "-d", database, file.path])
+    }
+
+    private func client(_ program: String, _ arguments: [String]) async throws {
+        let result = try await ChildProcess.run(
+            binaries.appendingPathComponent(program).path,
+            ["-h", directory.url.path, "-p", "\(port)", "-U", "postgres"] + arguments,
+            environment: ["PATH": "/usr/bin:/bin", "PGCONNECT_TIMEOUT": "30"], timeout: 180)
+        guard result.status == 0 else { throw FixtureError("\(program): \(result)") }
+    }
+
     @discardableResult
     private func command(_ executable: String, _ arguments: [String], stdin: String? = nil, root: Bool = false)
         async throws -> ChildProcess.Result
