@@ -113,7 +113,13 @@ public struct CollectStatusJSON: Encodable, Sendable {
             }
         }
         var through: [String: [String: Int64]] = [:]
-        for row in try database.execute("SELECT device_id, kind, through FROM acknowledged") {
+        // The current incarnation's (a device whose logbook was made again has two).
+        for row in try database.execute(
+            """
+            SELECT a.device_id, a.kind, a.through FROM acknowledged a JOIN devices d USING (device_id)
+            WHERE coalesce(to_jsonb(a) ->> 'incarnation', '') = coalesce(to_jsonb(d) ->> 'incarnation', '')
+            """)
+        {
             guard let device = row[0], let kind = row[1], let id = row[2].flatMap({ Int64($0) }) else { continue }
             through[device, default: [:]][kind] = id
         }

@@ -73,6 +73,9 @@ public struct CollectorMachine: Sendable {
     private var ledger = StoreLedger()
     private var loaded = false
     private var prefixes: [String: String] = [:]
+    /// Each device's logbook incarnation, as its latest row or hello says: the one its
+    /// retained acknowledgement speaks of (an older incarnation's rows are still stored).
+    private var incarnations: [String: String] = [:]
     private var rows: [DeviceRow] = []
     private var openedAt: ContinuousClock.Instant?
     private var updates: [String: RowStore.DeviceUpdate] = [:]
@@ -199,6 +202,8 @@ public struct CollectorMachine: Sendable {
             do {
                 let row = try DeviceRow(device: device, payload: payload, now: date)
                 rows.append(row)
+                incarnations[device] = row.incarnation
+                update.incarnation = row.incarnation
                 update.lag = Int64(max(0, date.timeIntervalSince(row.time)) * 1000)
             } catch {
                 return refuse(device: device, error.description, at: now)
@@ -211,13 +216,16 @@ public struct CollectorMachine: Sendable {
                 return refuse(device: device, "a hello that is not this device's", at: now)
             }
             update.software = hello.software
+            incarnations[device] = hello.incarnation
+            update.incarnation = hello.incarnation
+            let owner = StreamOwner.name(device: device, incarnation: hello.incarnation)
             // A store that holds less than it acknowledged must not take the device's first
             // unstored id as the word that the ids below it are stored: it tells the device
             // what it holds instead, and the device sends the rest again.
-            let forgot = ledger.forgot(device: device, acked: hello.acked)
+            let forgot = ledger.forgot(device: owner, acked: hello.acked)
             if !forgot.isEmpty {
                 update.rewound = date
-                ledger.markDue(device)
+                ledger.markDue(owner)
                 actions.append(
                     .say(
                         .warning(
@@ -226,7 +234,7 @@ public struct CollectorMachine: Sendable {
                             from: "collect")))
             }
             let first = hello.first.filter { !forgot.contains($0.key) }
-            if ledger.declared(device: device, first: first) != nil { ledger.markDue(device) }
+            if ledger.declared(device: owner, first: first) != nil { ledger.markDue(owner) }
         default: return []
         }
         updates[device] = update
@@ -255,8 +263,8 @@ public struct CollectorMachine: Sendable {
         _ batch: Batch, refused: [(DeviceRow, DatabaseError)], at now: ContinuousClock.Instant, date: Date
     ) -> [Action] {
         database = .up
-        let refusedIDs = Set(refused.map { "\($0.0.device)\u{0}\($0.0.id)" })
-        let kept = batch.rows.filter { !refusedIDs.contains("\($0.device)\u{0}\($0.id)") }
+        let refusedIDs = Set(refused.map { "\($0.0.owner)\u{0}\($0.0.id)" })
+        let kept = batch.rows.filter { !refusedIDs.contains("\($0.owner)\u{0}\($0.id)") }
         var actions: [Action] = []
         for (row, error) in refused { actions += refuse(device: row.device, "\(row.id): \(error)", at: now) }
         for ack in ledger.stored(kept, at: now) { pendingAcks.insert(ack.device) }
@@ -349,8 +357,10 @@ public struct CollectorMachine: Sendable {
         actions += flushAcks(at: now, date: date, force: false)
         if isUp, case .connected = broker {
             for request in ledger.due(at: now) {
-                guard let prefix = prefixes[request.device] else { continue }
-                let message = CollectorMessages.Replay(kind: request.kind, from: request.from, until: request.until)
+                let (device, incarnation) = StreamOwner.split(request.device)
+                guard let prefix = prefixes[device] else { continue }
+                let message = CollectorMessages.Replay(
+                    kind: request.kind, from: request.from, until: request.until, incarnation: incarnation)
                 actions.append(.publish(topic: "\(prefix)/replay", payload: message.json, retain: false))
                 state.replaysAsked += 1
             }
@@ -404,11 +414,16 @@ public struct CollectorMachine: Sendable {
         }
     }
 
-    private mutating func acknowledgement(_ device: String, date: Date) -> Action? {
+    private mutating func acknowledgement(_ owner: String, date: Date) -> Action? {
+        let (device, incarnation) = StreamOwner.split(owner)
         guard let prefix = prefixes[device] else { return nil }
-        let ack = ledger.acknowledgement(for: device)
+        // The retained acknowledgement is the current incarnation's: an older one's would
+        // replace it, and the device ignores it anyway.
+        if let current = incarnations[device], current != incarnation { return nil }
+        let ack = ledger.acknowledgement(for: owner)
         state.acksPublished += 1
-        let message = CollectorMessages.Ack(through: ack.through, revised: ack.revised, time: date)
+        let message = CollectorMessages.Ack(
+            through: ack.through, revised: ack.revised, time: date, incarnation: incarnation)
         return .publish(topic: "\(prefix)/ack", payload: message.json, retain: true)
     }
 

@@ -6,7 +6,7 @@
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
 enum CollectorSchema {
-    static let version = 2
+    static let version = 3
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -54,6 +54,23 @@ enum CollectorSchema {
         2: """
         ALTER TABLE devices ADD COLUMN rewound_at timestamptz;
         """,
+        // A row's identity is its device's logbook incarnation and its id: a logbook made
+        // again starts at t1 again. Rows stored before keep the empty incarnation.
+        3: """
+        ALTER TABLE devices ADD COLUMN incarnation text;
+        ALTER TABLE acknowledged ADD COLUMN incarnation text NOT NULL DEFAULT '';
+        ALTER TABLE acknowledged DROP CONSTRAINT acknowledged_pkey;
+        ALTER TABLE acknowledged ADD PRIMARY KEY (device_id, incarnation, kind);
+
+        """
+            + DeviceRow.Kind.allCases.map { kind in
+                """
+                ALTER TABLE \(kind.rawValue) ADD COLUMN incarnation text NOT NULL DEFAULT '';
+                ALTER TABLE \(kind.rawValue) DROP CONSTRAINT \(kind.rawValue)_pkey;
+                ALTER TABLE \(kind.rawValue) ADD PRIMARY KEY (device_id, incarnation, id);
+
+                """
+            }.joined(),
     ]
 
     /// Creates or migrates the schema; returns the version found before.

@@ -48,6 +48,9 @@ public struct DeviceRow: Sendable, Equatable {
 
     /// The device, as its topic says.
     public var device: String
+    /// The incarnation of the device's logbook that wrote it (empty: made before
+    /// incarnations).
+    public var incarnation: String
     /// The row's kind.
     public var kind: Kind
     /// The number of its id (42 for `t42`): sequential per device and kind.
@@ -63,6 +66,9 @@ public struct DeviceRow: Sendable, Equatable {
 
     /// `t42`.
     public var id: String { kind.id(number) }
+
+    /// The ledger's stream owner: the device and its logbook's incarnation.
+    public var owner: String { StreamOwner.name(device: device, incarnation: incarnation) }
 
     /// A typed column value, as JSON.
     public enum ColumnValue: Sendable, Equatable {
@@ -124,6 +130,7 @@ public struct DeviceRow: Sendable, Equatable {
         if case .number(let latitude) = columns["latitude"], abs(latitude) > 90 { throw .badValue("latitude") }
         if case .number(let longitude) = columns["longitude"], abs(longitude) > 180 { throw .badValue("longitude") }
         self.device = device
+        self.incarnation = CollectorMessages.incarnation(row["incarnation"])
         self.kind = kind
         self.number = number
         self.revision = revision

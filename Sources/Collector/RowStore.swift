@@ -28,6 +28,8 @@ public struct RowStore: Sendable {
         public var lag: Int64?
         /// When its hello showed that the store holds less than was acknowledged to it.
         public var rewound: Date?
+        /// Its logbook's incarnation, as its latest row or hello said.
+        public var incarnation: String?
 
         /// An update heard at `seen` on `prefix`.
         public init(prefix: String, seen: Date) {
@@ -81,7 +83,7 @@ public struct RowStore: Sendable {
         var index: [String: Int] = [:]
         var kept: [DeviceRow] = []
         for row in rows {
-            let key = "\(row.device)\u{0}\(row.id)"
+            let key = "\(row.owner)\u{0}\(row.id)"
             if let at = index[key] {
                 if row.revision >= kept[at].revision { kept[at] = row }
             } else {
@@ -100,23 +102,25 @@ public struct RowStore: Sendable {
                 "status": update.status ?? NSNull(), "software": update.software ?? NSNull(),
                 "lag": update.lag.map { $0 as Any } ?? NSNull(),
                 "rewound": update.rewound.map { UTCTime.iso8601($0) as Any } ?? NSNull(),
+                "incarnation": update.incarnation.map { $0 as Any } ?? NSNull(),
             ]
         }
         try database.execute(
             """
             INSERT INTO devices (device_id, first_seen, last_seen, status, software_version, topic_prefix, last_lag_ms,
-                                 rewound_at)
-            SELECT d.device_id, d.seen, d.seen, d.status, d.software, d.prefix, d.lag, d.rewound
+                                 rewound_at, incarnation)
+            SELECT d.device_id, d.seen, d.seen, d.status, d.software, d.prefix, d.lag, d.rewound, d.incarnation
             FROM jsonb_to_recordset($1::jsonb)
                 AS d(device_id text, seen timestamptz, status text, software text, prefix text, lag bigint,
-                     rewound timestamptz)
+                     rewound timestamptz, incarnation text)
             ON CONFLICT (device_id) DO UPDATE SET
                 last_seen = greatest(devices.last_seen, EXCLUDED.last_seen),
                 status = coalesce(EXCLUDED.status, devices.status),
                 software_version = coalesce(EXCLUDED.software_version, devices.software_version),
                 topic_prefix = EXCLUDED.topic_prefix,
                 last_lag_ms = coalesce(EXCLUDED.last_lag_ms, devices.last_lag_ms),
-                rewound_at = coalesce(EXCLUDED.rewound_at, devices.rewound_at)
+                rewound_at = coalesce(EXCLUDED.rewound_at, devices.rewound_at),
+                incarnation = coalesce(EXCLUDED.incarnation, devices.incarnation)
             """, [Self.json(records)])
     }
 
@@ -125,12 +129,13 @@ public struct RowStore: Sendable {
         let names = columns.map(\.name)
         let table = kind.rawValue
         let typed = columns.map { "\($0.name) \($0.type.sql)" }.joined(separator: ", ")
-        let list = (["device_id", "id", "n", "revision", "time"] + names).joined(separator: ", ")
+        let list = (["device_id", "incarnation", "id", "n", "revision", "time"] + names).joined(separator: ", ")
         let updates = (["revision", "time"] + names + ["stored_at", "payload"]).map { "\($0) = EXCLUDED.\($0)" }
             .joined(separator: ", ")
         let body = rows.map { row -> String in
             var record: [String: Any] = [
-                "device_id": row.device, "id": row.id, "n": row.number, "revision": row.revision,
+                "device_id": row.device, "incarnation": row.incarnation, "id": row.id, "n": row.number,
+                "revision": row.revision,
                 "time": UTCTime.iso8601(row.time),
             ]
             for (name, value) in row.columns { record[name] = value.json }
@@ -143,8 +148,9 @@ public struct RowStore: Sendable {
             INSERT INTO \(table) (\(list), stored_at, payload)
             SELECT \(list), statement_timestamp(), payload
             FROM jsonb_to_recordset($1::jsonb)
-                AS r(device_id text, id text, n bigint, revision bigint, time timestamptz, \(typed), payload jsonb)
-            ON CONFLICT (device_id, id) DO UPDATE SET \(updates)
+                AS r(device_id text, incarnation text, id text, n bigint, revision bigint, time timestamptz, \(typed),
+                     payload jsonb)
+            ON CONFLICT (device_id, incarnation, id) DO UPDATE SET \(updates)
             WHERE \(table).revision < EXCLUDED.revision
             """, ["[" + body.joined(separator: ",") + "]"])
     }
@@ -152,15 +158,17 @@ public struct RowStore: Sendable {
     private func writeThroughs(_ throughs: [StoreLedger.StreamKey: Int64]) throws(DatabaseError) {
         guard !throughs.isEmpty else { return }
         let records: [[String: Any]] = throughs.sorted { $0.key < $1.key }.map {
-            ["device_id": $0.key.device, "kind": $0.key.kind.rawValue, "through": $0.value]
+            let (device, incarnation) = StreamOwner.split($0.key.device)
+            return ["device_id": device, "incarnation": incarnation, "kind": $0.key.kind.rawValue, "through": $0.value]
         }
         try database.execute(
             """
-            INSERT INTO acknowledged (device_id, kind, through)
-            SELECT a.device_id, a.kind, a.through
-            FROM jsonb_to_recordset($1::jsonb) AS a(device_id text, kind text, through bigint)
+            INSERT INTO acknowledged (device_id, incarnation, kind, through)
+            SELECT a.device_id, a.incarnation, a.kind, a.through
+            FROM jsonb_to_recordset($1::jsonb) AS a(device_id text, incarnation text, kind text, through bigint)
             WHERE EXISTS (SELECT 1 FROM devices WHERE devices.device_id = a.device_id)
-            ON CONFLICT (device_id, kind) DO UPDATE SET through = greatest(acknowledged.through, EXCLUDED.through)
+            ON CONFLICT (device_id, incarnation, kind)
+                DO UPDATE SET through = greatest(acknowledged.through, EXCLUDED.through)
             """, [Self.json(records)])
     }
 
@@ -173,22 +181,24 @@ public struct RowStore: Sendable {
     /// `through` and the ids above it, and each device's topic prefix.
     public func load(into ledger: inout StoreLedger) throws(DatabaseError) -> [String: String] {
         var throughs: [StoreLedger.StreamKey: Int64] = [:]
-        for row in try database.execute("SELECT device_id, kind, through FROM acknowledged") {
-            guard let device = row[0], let kind = row[1].flatMap(RowKind.init(rawValue:)), let through = row[2]
+        for row in try database.execute("SELECT device_id, incarnation, kind, through FROM acknowledged") {
+            guard let device = row[0], let kind = row[2].flatMap(RowKind.init(rawValue:)), let through = row[3]
             else { continue }
-            throughs[.init(device: device, kind: kind)] = Int64(through) ?? 0
+            let owner = StreamOwner.name(device: device, incarnation: row[1] ?? "")
+            throughs[.init(device: owner, kind: kind)] = Int64(through) ?? 0
         }
         for kind in DeviceRow.Kind.allCases {
             let above = try database.execute(
                 """
-                SELECT r.device_id, r.n FROM \(kind.rawValue) r
-                LEFT JOIN acknowledged a ON a.device_id = r.device_id AND a.kind = $1
-                WHERE r.n > coalesce(a.through, 0) ORDER BY r.device_id, r.n
+                SELECT r.device_id, r.incarnation, r.n FROM \(kind.rawValue) r
+                LEFT JOIN acknowledged a
+                    ON a.device_id = r.device_id AND a.incarnation = r.incarnation AND a.kind = $1
+                WHERE r.n > coalesce(a.through, 0) ORDER BY r.device_id, r.incarnation, r.n
                 """, [kind.rawValue])
             var ids: [String: [Int64]] = [:]
             for row in above {
-                guard let device = row[0], let n = row[1].flatMap({ Int64($0) }) else { continue }
-                ids[device, default: []].append(n)
+                guard let device = row[0], let n = row[2].flatMap({ Int64($0) }) else { continue }
+                ids[StreamOwner.name(device: device, incarnation: row[1] ?? ""), default: []].append(n)
             }
             let devices = Set(ids.keys).union(throughs.keys.filter { $0.kind == kind }.map(\.device))
             for device in devices {

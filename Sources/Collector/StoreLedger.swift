@@ -4,6 +4,9 @@ import FleetWire
 /// per device and kind, the highest id through which every row is stored, the gaps
 /// above it, and when to ask the device to replay from a gap.
 ///
+/// Its "devices" are stream owners (``StreamOwner``): a device's logbook of one
+/// incarnation.
+///
 /// Contract (a pure state machine: the collector feeds it events and acts on what it
 /// returns; time is passed in, so it is tested on a manual clock):
 /// - ``stored(_:at:)`` after a commit: each row's id joins its stream; `through` advances
@@ -88,11 +91,12 @@ public struct StoreLedger: Sendable {
     /// Every stream's `through`, for the database (kept so that a restart starts there).
     public var throughs: [StreamKey: Int64] { streams.mapValues(\.through) }
 
-    /// The devices known, sorted.
+    /// The stream owners known (a device, or a device's logbook incarnation:
+    /// ``StreamOwner``), sorted.
     public var devices: [String] { known.sorted() }
 
-    /// How many devices are known.
-    public var deviceCount: Int { known.count }
+    /// How many devices are known (a device of two incarnations counts once).
+    public var deviceCount: Int { Set(known.map { StreamOwner.split($0).device }).count }
 
     private mutating func track(_ key: StreamKey) {
         known.insert(key.device)
@@ -144,7 +148,7 @@ public struct StoreLedger: Sendable {
     public mutating func stored(_ rows: [DeviceRow], at now: ContinuousClock.Instant) -> [Acknowledgement] {
         var touched = Set<String>()
         for row in rows {
-            let key = StreamKey(device: row.device, kind: row.kind)
+            let key = StreamKey(device: row.owner, kind: row.kind)
             var stream = streams[key] ?? Stream()
             if row.number > stream.through { stream.above.insert(row.number) }
             stream.absorb()
@@ -153,13 +157,13 @@ public struct StoreLedger: Sendable {
             streams[key] = stream
             track(key)
             if row.revision > 0 { remember(row) }
-            touched.insert(row.device)
+            touched.insert(row.owner)
         }
         return touched.sorted().map(acknowledgement(for:))
     }
 
     private mutating func remember(_ row: DeviceRow) {
-        var entry = revised[row.device] ?? ([], [:])
+        var entry = revised[row.owner] ?? ([], [:])
         if entry.revisions[row.id] == nil { entry.order.append(row.id) }
         entry.revisions[row.id] = max(entry.revisions[row.id] ?? 0, row.revision)
         if entry.order.count > revisedLimit {
@@ -167,7 +171,7 @@ public struct StoreLedger: Sendable {
             for id in entry.order.prefix(dropped) { entry.revisions[id] = nil }
             entry.order.removeFirst(dropped)
         }
-        revised[row.device] = entry
+        revised[row.owner] = entry
     }
 
     /// What `device` is told now.

@@ -52,7 +52,8 @@ public struct CollectorLink: Sendable {
         try? client.subscribe(replayTopic)
         let first = (try? logbook.firstUnstored()) ?? [:]
         let hello = CollectorMessages.Hello(
-            device: deviceID, software: AirlocVersion.string, first: first, acked: lastAck()?.through ?? [:])
+            device: deviceID, software: AirlocVersion.string, first: first, acked: lastAck()?.through ?? [:],
+            incarnation: logbook.incarnation)
         _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
         if watch.reconnected(at: now) == .republish { requeue(reason: nil, notify: notify) }
     }
@@ -63,7 +64,10 @@ public struct CollectorLink: Sendable {
         notify: (ServiceNotice) -> Void
     ) -> Bool {
         if message.topic == ackTopic {
-            guard let ack = CollectorMessages.Ack(json: message.payload) else { return true }
+            // Another incarnation's acknowledgement (this logbook was made again; the
+            // broker retained the old one's) covers none of these rows.
+            guard let ack = CollectorMessages.Ack(json: message.payload), ack.incarnation == logbook.incarnation
+            else { return true }
             do {
                 var forgotten = 0
                 let before = lastAck()?.through ?? [:]
@@ -74,7 +78,7 @@ public struct CollectorLink: Sendable {
                     // Said to the collector too: its `collect status` names this device.
                     let hello = CollectorMessages.Hello(
                         device: deviceID, software: AirlocVersion.string, first: (try? logbook.firstUnstored()) ?? [:],
-                        acked: before)
+                        acked: before, incarnation: logbook.incarnation)
                     _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
                     notify(
                         .warning(
@@ -88,7 +92,9 @@ public struct CollectorLink: Sendable {
             return true
         }
         if message.topic == replayTopic {
-            guard let replay = CollectorMessages.Replay(json: message.payload) else { return true }
+            guard let replay = CollectorMessages.Replay(json: message.payload),
+                replay.incarnation == logbook.incarnation
+            else { return true }
             if let last = replays[replay.kind], last.from == replay.from, last.until == replay.until,
                 now - last.at < Self.replayPause
             {
@@ -147,7 +153,9 @@ public struct CollectorLink: Sendable {
     /// The history line with the device and the revision it carries.
     func decorated(_ line: String, revision: Int64) -> String {
         guard line.hasPrefix("{") else { return line }
-        return "{\"device\":\(Self.quoted(deviceID)),\"revision\":\(revision)," + line.dropFirst()
+        let incarnation =
+            logbook.incarnation.isEmpty ? "" : "\"incarnation\":\(Self.quoted(logbook.incarnation)),"
+        return "{\"device\":\(Self.quoted(deviceID)),\(incarnation)\"revision\":\(revision)," + line.dropFirst()
     }
 
     static func quoted(_ text: String) -> String {

@@ -21,20 +21,26 @@ public enum CollectorMessages {
         public var revised: [String: Int64]
         /// When the collector said it.
         public var time: Date
+        /// The logbook incarnation it speaks of (empty: a logbook made before incarnations,
+        /// or an older collector); a device ignores an acknowledgement of another.
+        public var incarnation: String
 
         /// An acknowledgement.
-        public init(through: [RowKind: Int64], revised: [String: Int64], time: Date) {
+        public init(through: [RowKind: Int64], revised: [String: Int64], time: Date, incarnation: String = "") {
             self.through = through
             self.revised = revised
             self.time = time
+            self.incarnation = incarnation
         }
 
         /// The message as the collector publishes it.
         public var json: String {
-            CollectorMessages.encode([
+            var object: [String: Any] = [
                 "schema": Self.schema, "time": UTCTime.iso8601(time), "through": CollectorMessages.named(through),
                 "revised": revised,
-            ])
+            ]
+            if !incarnation.isEmpty { object["incarnation"] = incarnation }
+            return CollectorMessages.encode(object)
         }
 
         /// The message in `json`, or nil when it is not one.
@@ -46,6 +52,7 @@ public enum CollectorMessages {
             self.through = CollectorMessages.kinds(through)
             self.revised = CollectorMessages.counts(object["revised"] ?? [String: Any]()) ?? [:]
             self.time = time
+            self.incarnation = CollectorMessages.incarnation(object["incarnation"])
         }
     }
 
@@ -60,18 +67,22 @@ public enum CollectorMessages {
         public var from: Int64
         /// The last id asked for (nil: every id from `from` on; an older collector's request).
         public var until: Int64?
+        /// The logbook incarnation asked (empty: the one made before incarnations).
+        public var incarnation: String
 
         /// A request for `kind` rows from `from` through `until`.
-        public init(kind: RowKind, from: Int64, until: Int64? = nil) {
+        public init(kind: RowKind, from: Int64, until: Int64? = nil, incarnation: String = "") {
             self.kind = kind
             self.from = from
             self.until = until
+            self.incarnation = incarnation
         }
 
         /// The message as the collector publishes it.
         public var json: String {
             var object: [String: Any] = ["schema": Self.schema, "kind": kind.rawValue, "from": from]
             if let until { object["until"] = until }
+            if !incarnation.isEmpty { object["incarnation"] = incarnation }
             return CollectorMessages.encode(object)
         }
 
@@ -89,6 +100,7 @@ public enum CollectorMessages {
             self.kind = kind
             self.from = from
             self.until = until
+            self.incarnation = CollectorMessages.incarnation(object["incarnation"])
         }
     }
 
@@ -108,21 +120,30 @@ public enum CollectorMessages {
         /// first): a collector that holds less has forgotten rows (a database restored from
         /// a backup) and must not take `first` as the word that they are stored.
         public var acked: [RowKind: Int64]
+        /// Its logbook's incarnation (empty: made before incarnations): `first` and `acked`
+        /// speak of its rows.
+        public var incarnation: String
 
         /// A hello.
-        public init(device: String, software: String, first: [RowKind: Int64], acked: [RowKind: Int64] = [:]) {
+        public init(
+            device: String, software: String, first: [RowKind: Int64], acked: [RowKind: Int64] = [:],
+            incarnation: String = ""
+        ) {
             self.device = device
             self.software = software
             self.first = first
             self.acked = acked
+            self.incarnation = incarnation
         }
 
         /// The message as the device publishes it.
         public var json: String {
-            CollectorMessages.encode([
+            var object: [String: Any] = [
                 "schema": Self.schema, "device": device, "software": software, "first": CollectorMessages.named(first),
                 "acked": CollectorMessages.named(acked),
-            ])
+            ]
+            if !incarnation.isEmpty { object["incarnation"] = incarnation }
+            return CollectorMessages.encode(object)
         }
 
         /// The message in `json`, or nil when it is not one.
@@ -134,7 +155,17 @@ public enum CollectorMessages {
             self.software = String((object["software"] as? String ?? "").prefix(100))
             self.first = CollectorMessages.kinds(first)
             self.acked = CollectorMessages.kinds(CollectorMessages.counts(object["acked"] ?? [String: Any]()) ?? [:])
+            self.incarnation = CollectorMessages.incarnation(object["incarnation"])
         }
+    }
+
+    /// An incarnation as the wire carries it: up to 32 letters and digits; anything else
+    /// (or none) is the empty one.
+    public static func incarnation(_ value: Any?) -> String {
+        guard let text = value as? String, text.utf8.count <= 32,
+            text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+        else { return "" }
+        return text
     }
 
     /// Counts by kind as the wire writes them (`{"track": 3}`).

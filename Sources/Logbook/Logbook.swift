@@ -32,6 +32,11 @@ public final class Logbook: Sendable {
     /// Opened read-only from read-only media, with a write-ahead log that cannot be read
     /// there: what that means for the rows shown, for the reader to say.
     public let readOnlyWarning: String?
+    /// This file's incarnation: random, made with the file and never changed, so that a
+    /// row's identity (`t42` of this incarnation) is unique for the device's lifetime even
+    /// when the logbook is deleted and made again. Empty for a file made before
+    /// incarnations existed (its rows keep the identity they were stored under).
+    public let incarnation: String
     /// Told of every row written or changed through this logbook (nil when read-only): the
     /// readers in the same program that wait on the logger's new rows listen to it.
     public let changes: LogbookChanges?
@@ -82,6 +87,11 @@ public final class Logbook: Sendable {
             } else if readOnly && version == 0 {
                 throw LogbookError.empty(path)
             }
+            if !readOnly && version == 0 {
+                try database.execute(
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('incarnation', '\(Self.newIncarnation())')")
+            }
+            incarnation = try database.texts("SELECT value FROM meta WHERE key = 'incarnation'").first ?? ""
             let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
             readOnlyWarning =
                 database.isImmutable && wal > 0
@@ -95,6 +105,12 @@ public final class Logbook: Sendable {
             throw .file(path, "\(error)")
         }
         connection = Mutex(LogbookConnection(database: database))
+    }
+
+    /// 12 random hex digits.
+    static func newIncarnation() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<6).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
     /// Runs `body` on the connection, alone: the one way in to it.

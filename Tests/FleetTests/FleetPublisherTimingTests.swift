@@ -170,24 +170,33 @@ import Testing
         for second in 0..<4 { try rig.write(Double(second)) }
         try await Poll.until("t1-t4 published") { Set(rig.history) == ["t1", "t2", "t3", "t4"] }
         let now = "2026-12-01T10:00:00Z"
-        rig.broker.deliver(
-            "airloc/pi/ack", #"{"schema":"airloc.ack/1","time":"\#(now)","through":{"track":4},"revised":{}}"#)
+        let incarnation = rig.writer.incarnation
+        func ack(_ through: Int, of incarnation: String = incarnation) -> String {
+            #"{"schema":"airloc.ack/1","time":"\#(now)","through":{"track":\#(through)},"revised":{},"incarnation":"\#(incarnation)"}"#
+        }
+        // An acknowledgement of another logbook's incarnation (retained by the broker from
+        // before this logbook was made again) covers nothing here.
+        rig.broker.deliver("airloc/pi/ack", ack(4, of: "0123456789ab"))
+        let t1 = #"{"schema":"airloc.replay/1","kind":"track","from":1,"until":1,"incarnation":"\#(incarnation)"}"#
+        rig.broker.deliver("airloc/pi/replay", t1)
+        try await Poll.until("t1 replayed: the other incarnation's ack stored nothing") {
+            rig.history.filter { $0 == "t1" }.count == 2
+        }
+        rig.broker.deliver("airloc/pi/ack", ack(4))
         try await Poll.until("stored") { (try? rig.writer.unstoredCount()) == 0 }
         let published = rig.history.count
-        rig.broker.deliver(
-            "airloc/pi/ack", #"{"schema":"airloc.ack/1","time":"\#(now)","through":{"track":1},"revised":{}}"#)
+        rig.broker.deliver("airloc/pi/ack", ack(1))
         try await Poll.until("t2-t4 again") { Array(rig.history.dropFirst(published)).sorted() == ["t2", "t3", "t4"] }
         #expect(try rig.writer.unstoredCount() == 3)
         let hello = rig.broker.published.last { $0.topic == "airloc/pi/hello" }
         #expect(hello?.payload.contains(#""acked":{"track":4}"#) == true, "\(String(describing: hello))")
         // The same gap asked for twice in a row: replayed once.
-        let replay = #"{"schema":"airloc.replay/1","kind":"track","from":2,"until":3}"#
+        let replay = #"{"schema":"airloc.replay/1","kind":"track","from":2,"until":3,"incarnation":"\#(incarnation)"}"#
         let before = rig.history.count
         rig.broker.deliver("airloc/pi/replay", replay)
         try await Poll.until("t2-t3 replayed") { rig.history.count == before + 2 }
         rig.broker.deliver("airloc/pi/replay", replay)
-        rig.broker.deliver(
-            "airloc/pi/ack", #"{"schema":"airloc.ack/1","time":"\#(now)","through":{"track":4},"revised":{}}"#)
+        rig.broker.deliver("airloc/pi/ack", ack(4))
         try await Poll.until("stored again") { (try? rig.writer.unstoredCount()) == 0 }
         #expect(rig.history.count == before + 2, "the second request within a minute changed nothing")
         rig.context.requestStop()

@@ -1,0 +1,89 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A row's identity is unique for the device's lifetime, across what an operator does to
+/// the logbook: `log prune` of every row, then the logbook deleted and made again. After
+/// each, the new rows reach PostgreSQL beside the old ones, and none is lost or replaced.
+@Suite(.enabled(if: ExternalTool.available("gpsfake", "python3", "mosquitto_sub", "psql")))
+struct CollectorIdentityEndToEndTests {
+    typealias Collector = CollectorEndToEndTests
+    typealias Fleet = FleetEndToEndTests
+
+    /// Every stored track row as "incarnation id time", sorted.
+    static func storedTrack(_ database: PostgresServer) async throws -> [String] {
+        try await database.query(
+            """
+            SELECT incarnation || ' ' || id || ' ' || to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS')
+            FROM track ORDER BY 1
+            """
+        ).split(separator: "\n").map(String.init)
+    }
+
+    /// Runs a logger until `rows` more track rows are stored and nothing is left unstored.
+    static func logUntilStored(_ world: AirlocWorld, _ database: PostgresServer, atLeast rows: Int) async throws {
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        defer { logger.stop() }
+        let before = try await storedTrack(database).count
+        try await Poll.until("\(rows) more rows stored") { try await storedTrack(database).count >= before + rows }
+        logger.signal(SIGTERM)
+        #expect(try await logger.wait().status == 0)
+        try await Fleet.waitForStatus(world, "nothing unstored after the stop", logger: logger) {
+            ($0["unstored"] as? Int) == 0
+        }
+    }
+
+    @Test func prunedOrMadeAgainTheLogbooksNewRowsAreStoredBesideTheOld() async throws {
+        let broker = try await MosquittoBroker.start()
+        let database = try await PostgresServer.start()
+        let collector = try Collector.CollectorProcess(broker: broker, database: database)
+        defer { collector.state.remove() }
+        let running = try collector.start()
+        defer { running.stop() }
+        let world = try await AirlocWorld(config: Collector.config(broker))
+        defer { world.stop() }
+
+        try await Self.logUntilStored(world, database, atLeast: 4)
+        let first = try await Self.storedTrack(database)
+
+        // Every row pruned: the next ids follow the old ones, and the old rows stay stored.
+        let pruned = try await world.run(["log", "prune", "--before", "2030-01-01", "--force"])
+        #expect(pruned.status == 0, "\(pruned)")
+        #expect(try await Fleet.status(world)["track_rows"] as? Int == 0)
+        try await Self.logUntilStored(world, database, atLeast: 4)
+        let second = try await Self.storedTrack(database)
+        #expect(Array(second.prefix(first.count)) == first, "no stored row replaced: \(second.prefix(first.count))")
+        let logged = try await Collector.exported(world)
+        let firstIDs = Set(first.map { String($0.split(separator: " ", omittingEmptySubsequences: false)[1]) })
+        #expect(logged.keys.allSatisfy { !firstIDs.contains($0) }, "a pruned id was given again")
+
+        // The logbook deleted: a new file, a new incarnation, ids from t1 again.
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: world.home.file("state/airloc/logbook.sqlite\(suffix)"))
+        }
+        try await Self.logUntilStored(world, database, atLeast: 4)
+        let third = try await Self.storedTrack(database)
+        let old = Set(second)
+        #expect(old.isSubset(of: Set(third)), "every row stored before is still there as it was")
+        let again = try await Collector.exported(world)
+        let device = try Collector.deviceID(world)
+        func incarnation(_ line: String) -> String {
+            String(line.split(separator: " ", omittingEmptySubsequences: false)[0])
+        }
+        let incarnations = Set(third.map(incarnation)).subtracting(Set(second.map(incarnation)))
+        #expect(incarnations.count == 1, "the new logbook's rows are of a new incarnation: \(incarnations)")
+        let newRows = third.filter { incarnations.contains(incarnation($0)) }
+        #expect(
+            newRows.count == again.filter { $0.key.hasPrefix("t") }.count,
+            "each of the new logbook's track rows stored once: \(newRows.count) of \(again.count)")
+        let status = try await collector.status()
+        let known = (status["devices"] as? [[String: Any]] ?? []).first { $0["device_id"] as? String == device }
+        #expect(
+            (known?["stored_through"] as? [String: Any])?["track"] as? Int == newRows.count,
+            "collect status speaks of the current logbook: \(String(describing: known))")
+        running.signal(SIGTERM)
+        _ = try await running.wait()
+        try await broker.stop()
+        try await database.stop()
+    }
+}
