@@ -216,6 +216,9 @@ public struct ConfigurationKey: Sendable {
             } set: {
                 $0.mqtt.passwordFile = $1
             },
+            text("mqtt", "device-id", "letters, digits, - and _ (e.g. pi-4)", valid: isClientID) {
+                $0.mqtt.deviceID = $1
+            },
             text("mqtt", "client-id", "letters, digits, - and _", valid: isClientID) {
                 $0.mqtt.clientID = $1
             },
@@ -268,7 +271,9 @@ public struct ConfigurationKey: Sendable {
         "sensor.correction": "none", "sensor.humidity-limit": "70", "mqtt.url": "none (not published)",
         "mqtt.ca-file": "none",
         "mqtt.cert-file": "none", "mqtt.key-file": "none", "mqtt.username": "none", "mqtt.password": "none",
-        "mqtt.password-file": "none", "mqtt.client-id": "airloc-<device id>",
+        "mqtt.password-file": "none",
+        "mqtt.device-id": "the topic prefix's last level, else a random id (state directory, device-id)",
+        "mqtt.client-id": "airloc-<device id>",
         "mqtt.topic-prefix": "airloc/<device id>", "mqtt.discovery": "homeassistant",
         "mqtt.discovery-prefix": "homeassistant", "mqtt.position": "coarse",
     ].merging(collectDefaults) { first, _ in first }

@@ -39,7 +39,7 @@ extension FleetPublisher {
     public static func make(settings: Settings, logbook: Logbook) throws(FleetSetupError) -> FleetPublisher? {
         guard let url = settings.mqtt.url, let broker = MQTTSettings.broker(url) else { return nil }
         let deviceID: String
-        do { deviceID = try DeviceIdentity.id(stateDirectory: settings.directories.state) } catch {
+        do { deviceID = try DeviceIdentity.name(settings.mqtt, stateDirectory: settings.directories.state) } catch {
             throw .deviceID("\(error)")
         }
         var options: MQTTOptions

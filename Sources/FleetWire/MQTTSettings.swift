@@ -27,6 +27,9 @@ public struct MQTTSettings: Sendable, Equatable {
     public var password: String?
     /// A file (0600) holding the password.
     public var passwordFile: String?
+    /// This device's name in the fleet (default: the topic prefix's last level when a
+    /// prefix is set, else the random id in the state directory): ``DeviceIdentity/name(_:stateDirectory:)``.
+    public var deviceID: String?
     /// The client id (default `airloc-<device id>`).
     public var clientID: String?
     /// The topics' prefix (default `airloc/<device id>`).

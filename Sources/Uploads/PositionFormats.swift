@@ -17,16 +17,20 @@ public enum Outgoing: Sendable, Equatable {
 /// position withheld (`position = none`) sends nothing.
 enum PositionFormats {
     /// The two letters OwnTracks shows on the map: the device's first two.
+    /// OwnTracks' two-letter tracker id: the device's first and last letter or digit, so
+    /// that `pi-4` and `pi-5` are told apart on the map (`p4`, `p5`).
     static func trackerID(_ device: String) -> String {
         let letters = device.filter { $0.isLetter || $0.isNumber }
-        return String((letters.isEmpty ? "al" : letters).prefix(2))
+        guard let first = letters.first, let last = letters.last else { return "al" }
+        return letters.count == 1 ? String(first) : String([first, last])
     }
 
     static func ownTracks(_ item: UploadItem, plan: UploadPlan) -> [String: Any]? {
         guard case .position(let point, _, _) = item.row, let place = item.place else { return nil }
         var location: [String: Any] = [
             "_type": "location", "lat": place.latitude, "lon": place.longitude,
-            "tst": Int(point.time.timeIntervalSince1970.rounded(.down)), "tid": trackerID(plan.device),
+            "tst": Int(point.time.timeIntervalSince1970.rounded(.down)),
+            "tid": trackerID(plan.device.isEmpty ? plan.id : plan.device),
         ]
         if let accuracy = item.accuracy { location["acc"] = Int(accuracy.rounded()) }
         if let altitude = item.altitude { location["alt"] = Int(altitude.rounded()) }

@@ -17,7 +17,7 @@ extension Uploader {
     ) throws(UploadSetupError) -> [Uploader] {
         guard !settings.uploads.isEmpty else { return [] }
         let deviceID: String
-        do { deviceID = try DeviceIdentity.id(stateDirectory: settings.directories.state) } catch {
+        do { deviceID = try DeviceIdentity.name(settings.mqtt, stateDirectory: settings.directories.state) } catch {
             throw UploadSetupError(settings.uploads[0].name, .deviceID("\(error)"))
         }
         var uploaders: [Uploader] = []
@@ -101,7 +101,8 @@ extension UploadProbe {
     ) {
         var checks: [HealthCheck] = []
         var configuration = false
-        let deviceID = (try? DeviceIdentity.id(stateDirectory: settings.directories.state)) ?? "unknown"
+        let deviceID =
+            (try? DeviceIdentity.name(settings.mqtt, stateDirectory: settings.directories.state)) ?? "unknown"
         for upload in settings.uploads {
             let name = "upload \(upload.name)"
             let plan: UploadPlan

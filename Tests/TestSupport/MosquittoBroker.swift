@@ -18,6 +18,8 @@ public final class MosquittoBroker: @unchecked Sendable {
     public let port: Int
     public let directory: TemporaryDirectory
     private var process: ChildProcess?
+    /// What mosquitto said on stderr (its log) since its last start.
+    public var log: String { process?.errors ?? "" }
 
     public var url: String { "mqtt://127.0.0.1:\(port)" }
     /// The TLS listener's port, when the broker was prepared with one.

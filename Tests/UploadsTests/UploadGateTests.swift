@@ -51,3 +51,14 @@ import Web
         #expect(judge(400, type: "opensensemap") == .rejected("HTTP 400"))
     }
 }
+
+/// OwnTracks draws each device by its two-letter tracker id: the devices of a fleet named
+/// `pi-4` and `pi-5` must not both be "pi".
+@Suite struct TrackerIDTests {
+    @Test func devicesOfOneFleetAreToldApart() {
+        #expect(PositionFormats.trackerID("pi-4") == "p4")
+        #expect(PositionFormats.trackerID("pi-5") == "p5")
+        #expect(PositionFormats.trackerID("x") == "x")
+        #expect(PositionFormats.trackerID("--") == "al")
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// docs/examples/mosquitto.acl, the ACL file docs/scaling.md gives, on a real mosquitto
+/// with an account per device, the collector's and the consumers': a named device's rows
+/// are stored and acknowledged under its name, Home Assistant finds it under that name,
+/// and what another device or a consumer forges on its topics never arrives.
+@Suite(.enabled(if: ExternalTool.available("gpsfake", "python3", "mosquitto_sub", "mosquitto_passwd", "psql")))
+struct FleetACLEndToEndTests {
+    typealias Collector = CollectorEndToEndTests
+    typealias Fleet = FleetEndToEndTests
+
+    static let accounts = ["pi-4", "pi-5", "airloc-collect", "home-assistant", "history-consumer"]
+
+    static func password(_ user: String) -> String { "pw-\(user)-7" }
+
+    /// A broker with the documented ACL file and an account for each of ``accounts``.
+    static func broker() async throws -> MosquittoBroker {
+        let broker = try await MosquittoBroker.prepare()
+        let passwords = broker.directory.file("passwords")
+        let tool = try #require(ExternalTool.path(of: "mosquitto_passwd"))
+        for (index, user) in accounts.enumerated() {
+            let made = try await ChildProcess.run(
+                tool, (index == 0 ? ["-c"] : []) + ["-b", passwords.path, user, password(user)],
+                environment: ProcessInfo.processInfo.environment)
+            guard made.status == 0 else { throw FixtureError("mosquitto_passwd: \(made)") }
+        }
+        let acl = broker.directory.file("airloc.acl")
+        try Data(contentsOf: PackagePaths.file("docs/examples/mosquitto.acl")).write(to: acl)
+        var config = try String(contentsOf: broker.directory.file("mosquitto.conf"), encoding: .utf8)
+        config = config.replacingOccurrences(of: "allow_anonymous true", with: "allow_anonymous false")
+        config += "password_file \(passwords.path)\nacl_file \(acl.path)\n"
+        try config.write(to: broker.directory.file("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try await broker.start()
+        return broker
+    }
+
+    static func client(_ broker: MosquittoBroker, _ user: String) -> [String] {
+        ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-u", user, "-P", password(user)]
+    }
+
+    static func publish(_ broker: MosquittoBroker, as user: String, _ topic: String, _ payload: String) async throws {
+        let tool = try #require(ExternalTool.path(of: "mosquitto_pub"))
+        let result = try await ChildProcess.run(
+            tool, client(broker, user) + ["-t", topic, "-s"], environment: ProcessInfo.processInfo.environment,
+            stdin: payload)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func theDocumentedACLStoresANamedDeviceAndDropsWhatOthersForge() async throws {
+        let scaling = try String(contentsOf: PackagePaths.file("docs/scaling.md"), encoding: .utf8)
+        let acl = try String(contentsOf: PackagePaths.file("docs/examples/mosquitto.acl"), encoding: .utf8)
+        #expect(scaling.contains(acl), "docs/scaling.md shows the tested ACL file as it is")
+
+        let broker = try await Self.broker()
+        let database = try await PostgresServer.start()
+        let secrets = try TemporaryDirectory()
+        defer { secrets.remove() }
+        for user in ["pi-4", "airloc-collect"] {
+            try "\(Self.password(user))\n".write(to: secrets.file(user), atomically: true, encoding: .utf8)
+            chmod(secrets.file(user).path, 0o600)
+        }
+        let collector = try Collector.CollectorProcess(
+            broker: broker, database: database,
+            config:
+                "[collect]\nusername = airloc-collect\nbroker-password-file = \(secrets.file("airloc-collect").path)\n")
+        defer { collector.state.remove() }
+        let running = try collector.start()
+        defer { running.stop() }
+
+        // Home Assistant's account watches everything it may read; its own status topic
+        // (which it may write) tells when its subscription is in place.
+        let sub = try #require(ExternalTool.path(of: "mosquitto_sub"))
+        let watcher = try ChildProcess(
+            sub, Self.client(broker, "home-assistant") + ["-v", "-t", "airloc/#", "-t", "homeassistant/#"],
+            environment: ProcessInfo.processInfo.environment)
+        defer { watcher.stop() }
+        try await Poll.until("Home Assistant subscribed") {
+            try await Self.publish(broker, as: "home-assistant", "homeassistant/status", "probe")
+            return watcher.output.contains("homeassistant/status probe")
+        }
+
+        let world = try await AirlocWorld(
+            config: """
+                [log]
+                track-interval = 1
+                [mqtt]
+                url = \(broker.url)
+                device-id = pi-4
+                username = pi-4
+                password-file = \(secrets.file("pi-4").path)
+                position = exact
+                end-to-end = collector
+                ack-timeout = 2
+                """)
+        defer { world.stop() }
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        defer { logger.stop() }
+        do {
+            try await Fleet.waitForStatus(world, "rows stored and acknowledged through the ACL", logger: logger) {
+                ($0["track_rows"] as? Int ?? 0) >= 3 && ($0["collector_ack"] as? [String: Any]) != nil
+            }
+        } catch {
+            throw FixtureError("\(error)\n--- collector\n\(running.errors)\n--- broker\n\(broker.log.suffix(3000))")
+        }
+        let stored = try await Collector.stored(database, "pi-4")
+        #expect(!stored.isEmpty, "the rows are stored under the device's name")
+        #expect(!running.errors.contains("another device"), "\(running.errors)")
+        #expect(watcher.output.contains("homeassistant/sensor/airloc_pi-4/"), "discovery under the device's name")
+
+        // Forgeries: a row and an ack on pi-4's topics by pi-5, an ack by a consumer. Then
+        // pi-5 says something on its own topic: when that has arrived, so would they have.
+        try await Self.publish(
+            broker, as: "pi-5", "airloc/pi-4/history",
+            CollectorInputEndToEndTests.track(9, latitude: 12.3456, extra: #""device":"pi-4","#))
+        let forgedAck =
+            #"{"schema":"airloc.ack/1","time":"2026-12-01T10:00:00Z","through":{"track":99999},"revised":{}}"#
+        try await Self.publish(broker, as: "pi-5", "airloc/pi-4/ack", forgedAck)
+        try await Self.publish(broker, as: "history-consumer", "airloc/pi-4/ack", forgedAck)
+        try await Self.publish(broker, as: "pi-5", "airloc/pi-5/status", "marker")
+        try await Poll.until("pi-5's own message through") { watcher.output.contains("airloc/pi-5/status marker") }
+        try await Poll.until("pi-5 known to the collector") {
+            try await database.query("SELECT count(*) FROM devices WHERE device_id = 'pi-5'") == "1\n"
+        }
+        #expect(!watcher.output.contains("99999"), "a forged ack went through")
+        #expect(!watcher.output.contains("12.3456"), "a forged row went through")
+        #expect(try await database.query("SELECT count(*) FROM track WHERE latitude = 12.3456") == "0\n")
+        #expect(!broker.log.contains("does not contain"), "mosquitto warned about the ACL: \(broker.log)")
+
+        logger.signal(SIGTERM)
+        #expect(try await logger.wait().status == 0)
+        running.signal(SIGTERM)
+        _ = try await running.wait()
+        try await broker.stop()
+        try await database.stop()
+    }
+}
