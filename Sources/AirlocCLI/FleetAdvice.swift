@@ -14,7 +14,19 @@ enum FleetAdvice {
         let name = "MQTT broker"
         switch outcome {
         case .accepted(let place):
-            return (HealthCheck(name: name, status: .ok, detail: "\(place) accepts the connection"), false)
+            // What leaves the device, said where the operator looks: a collector's fleet
+            // gets the exact track by default, any other the coarse grid.
+            let position = settings.mqtt.position
+            let chosen = settings.mqtt.configuredPosition == nil ? " by default" : ""
+            let why =
+                settings.mqtt.endToEnd == .collector && settings.mqtt.configuredPosition == nil
+                ? " (end-to-end = collector: the database keeps the track)" : ""
+            return (
+                HealthCheck(
+                    name: name, status: .ok,
+                    detail: "\(place) accepts the connection; positions leave \(position.rawValue)\(chosen)\(why)"),
+                false
+            )
         case .refused(_, let reason):
             return (HealthCheck(name: name, status: .fail, detail: reason, advice: credentials), true)
         case .unanswered(let place, let reason):

@@ -275,7 +275,7 @@ public struct ConfigurationKey: Sendable {
         "mqtt.device-id": "the topic prefix's last level, else a random id (state directory, device-id)",
         "mqtt.client-id": "airloc-<device id>",
         "mqtt.topic-prefix": "airloc/<device id>", "mqtt.discovery": "homeassistant",
-        "mqtt.discovery-prefix": "homeassistant", "mqtt.position": "coarse",
+        "mqtt.discovery-prefix": "homeassistant", "mqtt.position": "coarse (exact with end-to-end = collector)",
     ].merging(collectDefaults) { first, _ in first }
 
     /// The sections, in the order of ``all``.

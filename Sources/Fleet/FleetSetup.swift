@@ -9,8 +9,8 @@ import Platform
 public enum FleetSetupError: Error, Sendable, CustomStringConvertible {
     /// The device id (the default client id and topic) cannot be kept in the state directory.
     case deviceID(String)
-    /// `[mqtt] password-file` cannot be read.
-    case passwordFile(String)
+    /// `[mqtt] password-file` cannot be read, or anyone may read it.
+    case passwordFile(MQTTSetupError)
     /// libmosquitto refused the options (an unusable TLS file, a bad host), or is missing.
     case connection(MQTTError)
     /// The logbook cannot be opened a second time for the outbox.
@@ -20,7 +20,7 @@ public enum FleetSetupError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .deviceID(let reason): return "cannot keep the device id: \(reason)"
-        case .passwordFile(let path): return "[mqtt] password-file \(path) cannot be read"
+        case .passwordFile(let error): return error.description
         case .connection(let error): return "MQTT: \(error)"
         case .logbook(let error): return error.description
         }
@@ -48,7 +48,7 @@ extension FleetPublisher {
                 settings: settings.mqtt, broker: broker, clientID: settings.mqtt.clientID ?? "airloc-\(deviceID)")
         } catch {
             switch error {
-            case .passwordFile(let path, _): throw .passwordFile(path)
+            case .passwordFile: throw .passwordFile(error)
             }
         }
         let status = MQTTOptions.Message(

@@ -6,7 +6,9 @@ import MQTT
 /// Contract: publishing is on exactly when `url` is set; `mqtts` means TLS (nothing is
 /// sent in clear); the password is never printed or logged; `position` defaults to
 /// `coarse` (the `[privacy] outbound-precision` grid): a copy of personal data leaving the
-/// device is as coarse as configured.
+/// device is as coarse as configured. With `end-to-end = collector` it defaults to `exact`:
+/// the rows go to the operator's own database, whose day-track queries need the track
+/// (`position = coarse` there is still honoured when written).
 public struct MQTTSettings: Sendable, Equatable {
     /// How much of the position leaves the device.
     public enum Position: String, Sendable, CaseIterable {
@@ -38,8 +40,14 @@ public struct MQTTSettings: Sendable, Equatable {
     public var discovery = true
     /// Home Assistant's discovery prefix.
     public var discoveryPrefix = "homeassistant"
-    /// What of the position leaves the device (`coarse`: the outbound grid).
-    public var position = Position.coarse
+    /// What of the position leaves the device: as configured, else `exact` for a
+    /// collector's fleet and `coarse` (the outbound grid) otherwise.
+    public var position: Position {
+        get { configuredPosition ?? (endToEnd == .collector ? .exact : .coarse) }
+        set { configuredPosition = newValue }
+    }
+    /// `[mqtt] position` as written (nil: not written).
+    public var configuredPosition: Position?
     /// `collector`: a row counts as delivered only when `airloc collect` said it stored
     /// it (docs/collector.md); `broker`: when the broker acknowledged it (the default).
     public var endToEnd = EndToEnd.broker

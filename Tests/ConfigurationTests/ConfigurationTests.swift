@@ -16,6 +16,15 @@ import Testing
         return try ConfigurationFiles.load(environment: environment, explicitPath: directory.file("airloc.conf").path)
     }
 
+    /// A collector's fleet stores the track in the operator's own database: the exact
+    /// position by default there; anywhere else the coarse grid; what is written wins.
+    @Test func aCollectorsFleetPublishesTheExactPositionUnlessToldOtherwise() throws {
+        #expect(try load("[mqtt]\nurl = mqtt://b\n").mqtt.position == .coarse)
+        #expect(try load("[mqtt]\nurl = mqtt://b\nend-to-end = collector\n").mqtt.position == .exact)
+        #expect(
+            try load("[mqtt]\nurl = mqtt://b\nend-to-end = collector\nposition = coarse\n").mqtt.position == .coarse)
+    }
+
     @Test func readsEveryDocumentedSection() throws {
         let configuration = try load(
             """

@@ -188,4 +188,23 @@ struct FleetEndToEndTests {
         #expect(!result.stderr.contains("s3cret-pass") && !result.stdout.contains("s3cret-pass"))
         try await broker.stop()
     }
+
+    /// A password file anyone on the device may read is refused before anything is sent,
+    /// as the collector refuses its own: exit 78, naming the file and the fix.
+    @Test func aPasswordFileAnyoneMayReadIsRefused() async throws {
+        let broker = try await MosquittoBroker.start()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("mqtt-password")
+        try "s3cret-pass\n".write(to: file, atomically: true, encoding: .utf8)
+        chmod(file.path, 0o644)
+        let world = try await AirlocWorld(
+            config: Self.config(broker, extra: "username = pi\npassword-file = \(file.path)\n"))
+        defer { world.stop() }
+        let result = try await world.run(["log", "run"], timeout: 120)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("others may read it") && result.stderr.contains("chmod o-r"), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cret-pass"))
+        try await broker.stop()
+    }
 }
