@@ -134,8 +134,20 @@ public struct CollectorMachine: Sendable {
 
     /// The database could not be reached or prepared.
     public mutating func databaseFailed(_ error: DatabaseError, at now: ContinuousClock.Instant) -> [Action] {
-        if case .newerSchema = error {
-            return [.fail(ServiceFailure(service: "collect", kind: .configuration, message: error.description))]
+        // At the start, settings that cannot work stop it (78: the unit does not restart it
+        // in a loop, nor stay "active" storing nothing); later in a run they are retried,
+        // since a password changed under a running collector may be changed back.
+        if error.isConfiguration, !loaded || Self.isNewer(error) {
+            return [
+                .fail(
+                    ServiceFailure(
+                        service: "collect", kind: .configuration,
+                        message: Self.isNewer(error)
+                            ? error.description
+                            : "\(error.description): check [collect] database, password-file and the role's privileges "
+                                + "(it must own the database or may create tables in it)",
+                        remedy: .check("[collect] database and password-file")))
+            ]
         }
         if case .library = error {
             return [.fail(ServiceFailure(service: "collect", kind: .unavailable, message: error.description))]
@@ -150,6 +162,11 @@ public struct CollectorMachine: Sendable {
         state.databaseError = reason
         database = .down(retryAt: now + pause, reason: reason)
         return actions + [.wake(after: pause)]
+    }
+
+    private static func isNewer(_ error: DatabaseError) -> Bool {
+        if case .newerSchema = error { return true }
+        return false
     }
 
     /// The broker accepted the connection.

@@ -24,6 +24,22 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
         }
     }
 
+    /// Settings that cannot work, however often they are tried: a wrong password, a role
+    /// or database that does not exist, no entry in pg_hba.conf (libpq says these in words,
+    /// before any SQLSTATE), or no privilege to create the collector's tables (42501),
+    /// an authorization failure (class 28) or an unknown database (3D000).
+    public var isConfiguration: Bool {
+        switch self {
+        case .connect(let reason):
+            let text = reason.lowercased()
+            return ["password authentication failed", "does not exist", "no pg_hba.conf entry", "authentication failed"]
+                .contains { text.contains($0) }
+        case .command(let state, _): return state == "42501" || state.hasPrefix("28") || state == "3D000"
+        case .newerSchema: return true
+        case .library: return false
+        }
+    }
+
     /// A fault of the data sent (a value out of range, a constraint), not of the server:
     /// retrying the same rows cannot help. SQLSTATE classes 22 and 23.
     public var isDataError: Bool {

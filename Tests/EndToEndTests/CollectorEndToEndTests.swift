@@ -379,6 +379,22 @@ struct CollectorInputEndToEndTests {
         #expect(readable.stderr.contains("chmod 600"), "\(readable.stderr)")
         #expect(!readable.stderr.contains("hunter2") && !readable.stdout.contains("hunter2"))
 
+        // Database settings that cannot work stop it at the start, as refused broker
+        // credentials do: no database of that name; a role that may not create the tables.
+        try "".write(to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
+        var elsewhere = collector.environment
+        elsewhere["AIRLOC_COLLECT_DATABASE"] = database.conninfo.replacingOccurrences(
+            of: "dbname=postgres", with: "dbname=no_such_db")
+        let noDatabase = try await AirlocBinary.run(["collect"], environment: elsewhere)
+        #expect(noDatabase.status == 78, "\(noDatabase)")
+        #expect(noDatabase.stderr.contains("does not exist"), "\(noDatabase.stderr)")
+        _ = try await database.query("DROP TABLE airloc_collector; CREATE ROLE weak LOGIN")
+        elsewhere["AIRLOC_COLLECT_DATABASE"] = database.conninfo.replacingOccurrences(
+            of: "user=postgres", with: "user=weak")
+        let weak = try await AirlocBinary.run(["collect"], environment: elsewhere)
+        #expect(weak.status == 78, "\(weak)")
+        #expect(weak.stderr.contains("privileges"), "\(weak.stderr)")
+
         var without = collector.environment
         without["AIRLOC_COLLECT_DATABASE"] = nil
         let missing = try await AirlocBinary.run(["collect", "status"], environment: without)
