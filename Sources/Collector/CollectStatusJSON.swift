@@ -76,11 +76,13 @@ public struct CollectStatusJSON: Encodable, Sendable {
         if let stateFile = plan.statusFile, let text = try? String(contentsOf: stateFile, encoding: .utf8),
             let state = CollectorState(json: text)
         {
+            // A stopped collector's last word about its connections is no news: it holds none.
+            let running = processAlive(state.pid)
             collector = Service(
-                running: processAlive(state.pid), pid: state.pid, started: state.started.map(UTCTime.iso8601Seconds),
-                updated: state.written.map(UTCTime.iso8601Seconds), database: state.database,
-                databaseError: state.databaseError, broker: state.broker, buffered: state.buffered,
-                stored: state.stored, refused: state.refused)
+                running: running, pid: state.pid, started: state.started.map(UTCTime.iso8601Seconds),
+                updated: state.written.map(UTCTime.iso8601Seconds), database: running ? state.database : "not running",
+                databaseError: running ? state.databaseError : nil, broker: running ? state.broker : "not running",
+                buffered: running ? state.buffered : 0, stored: state.stored, refused: state.refused)
         }
         switch devices {
         case .success(let known): self.devices = known

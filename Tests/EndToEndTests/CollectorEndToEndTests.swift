@@ -200,6 +200,12 @@ struct CollectorEndToEndTests {
         running.signal(SIGTERM)
         let stopped = try await running.wait()
         #expect(stopped.status == 0, "\(stopped)")
+        // A stopped collector's connections are not reported as if it still held them.
+        let after = (try await collector.status())["collector"] as? [String: Any]
+        #expect(
+            after?["running"] as? Bool == false && after?["database"] as? String == "not running",
+            "\(String(describing: after))")
+        #expect(after?["broker"] as? String == "not running")
         try await broker.stop()
         try await database.stop()
     }
@@ -255,6 +261,21 @@ struct CollectorInputEndToEndTests {
             try await broker.stop()
             try await database.stop()
         }
+    }
+
+    /// A second collector on the same state directory (so the same default client id,
+    /// which would take the first one's broker session) is refused at once with 75,
+    /// naming the first; the first goes on storing.
+    @Test func aSecondCollectorIsRefused() async throws {
+        let bench = try await Bench.start()
+        let second = try await bench.collector.run(["collect"])
+        #expect(second.status == 75, "\(second)")
+        #expect(second.stderr.contains("another collector (process \(bench.running.pid))"), "\(second.stderr)")
+        try await Self.publish(bench.broker, "airloc/pi/history", Self.track(1))
+        try await Poll.until("the first collector still storing") {
+            try await CollectorEndToEndTests.storedCount(bench.database) == 1
+        }
+        try await bench.stop()
     }
 
     /// Malformed, hostile and foreign messages are refused and counted; the good rows
