@@ -32,8 +32,10 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
         switch self {
         case .connect(let reason):
             let text = reason.lowercased()
-            return ["password authentication failed", "does not exist", "no pg_hba.conf entry", "authentication failed"]
-                .contains { text.contains($0) }
+            return [
+                "password authentication failed", "does not exist", "no pg_hba.conf entry", "authentication failed",
+            ]
+            .contains { text.contains($0) }
         case .command(let state, _): return state == "42501" || state.hasPrefix("28") || state == "3D000"
         case .newerSchema: return true
         case .library: return false
