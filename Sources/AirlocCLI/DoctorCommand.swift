@@ -18,8 +18,9 @@ enum DoctorCommand {
             state, gpsd (reachable? which receivers does it see?), /dev/gps* links and serial device
             permissions (the dialout group), the particulate sensor ([sensor]: there, openable,
             answering, and the udev line that names it), the manual location, the configured web services,
-            secrets others can read (a configuration file holding a password), and the MQTT broker
-            when [mqtt] url is set. Each problem comes with what to do about it.
+            secrets others can read (a configuration file holding a password), the MQTT broker
+            when [mqtt] url is set, and the collector's database when [collect] is set. Each problem
+            comes with what to do about it.
 
             Exit status: 0 all needed parts work (warnings allowed); 69 something the configured
             provider chain, the air report or publishing needs does not work; 78 the configuration
@@ -43,6 +44,9 @@ enum DoctorCommand {
             checks.append(broker.check)
             misconfigured = broker.configuration
         }
+        let collector = CollectorProbe.checks(configuration)
+        checks += collector.checks
+        misconfigured = misconfigured || collector.configuration
         let uploads = await UploadProbe.checks(configuration, timeout: min(configuration.serviceTimeout, 10))
         checks += uploads.checks
         misconfigured = misconfigured || uploads.configuration

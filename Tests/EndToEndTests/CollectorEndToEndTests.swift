@@ -409,6 +409,16 @@ struct CollectorInputEndToEndTests {
         let noDatabase = try await AirlocBinary.run(["collect"], environment: elsewhere)
         #expect(noDatabase.status == 78, "\(noDatabase)")
         #expect(noDatabase.stderr.contains("does not exist"), "\(noDatabase.stderr)")
+        // doctor on the collector's host says the same, and that the right database answers.
+        func databaseCheck(_ environment: [String: String]) async throws -> (Int32, [String: Any]?) {
+            let doctor = try await AirlocBinary.run(["doctor", "--json"], environment: environment)
+            let checks = CollectorEndToEndTests.Fleet.json(doctor.stdout)?["checks"] as? [[String: Any]] ?? []
+            return (doctor.status, checks.first { $0["name"] as? String == "collector database" })
+        }
+        let (wrongStatus, wrong) = try await databaseCheck(elsewhere)
+        #expect(wrongStatus == 78 && wrong?["status"] as? String == "fail", "\(String(describing: wrong))")
+        let (_, right) = try await databaseCheck(collector.environment)
+        #expect(right?["status"] as? String == "ok", "\(String(describing: right))")
         _ = try await database.query("DROP TABLE airloc_collector; CREATE ROLE weak LOGIN")
         elsewhere["AIRLOC_COLLECT_DATABASE"] = database.conninfo.replacingOccurrences(
             of: "user=postgres", with: "user=weak")
