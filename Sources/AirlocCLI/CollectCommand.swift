@@ -48,24 +48,8 @@ enum CollectCommand {
 
     static func collect(_ context: CommandContext, plan: CollectorPlan) async throws(CLIError) -> ExitCode {
         let console = context.console
-        // One collector per state directory: a second, with the same default client id,
-        // would take the first one's broker session (75: try again once it stopped).
-        var lock: WriterLock?
-        if let statusFile = plan.statusFile {
-            do {
-                try PrivateDirectory.ensure(statusFile.deletingLastPathComponent())
-                lock = try WriterLock.take(beside: statusFile)
-            } catch let error as WriterLockError {
-                if case .held(_, let pid) = error {
-                    throw CLIError(
-                        code: .tempFail,
-                        message: "another collector (process \(pid.map(String.init) ?? "?")) runs with this state "
-                            + "directory and client id: stop it first (`systemctl stop airloc-collect`), or give this "
-                            + "one [collect] client-id and a state directory of its own")
-                }
-                throw CLIError(code: .ioError, message: error.description)
-            } catch { throw CLIError(code: .ioError, message: "\(error)") }
-        }
+        let lock: WriterLock?
+        do { lock = try plan.takeLock() } catch { throw CLIError(error) }
         defer { withExtendedLifetime(lock) {} }
         console.err("airloc: collecting from \(plan.brokerPlace) (\(plan.topicPrefix)) into \(plan.safeDatabaseName)\n")
         let collector: Collector

@@ -1,5 +1,6 @@
 import Airloc
 import Arguments
+import Collector
 import TerminalUI
 import Uploads
 
@@ -44,9 +45,14 @@ enum DoctorCommand {
             checks.append(broker.check)
             misconfigured = broker.configuration
         }
-        let collector = CollectorProbe.checks(configuration)
-        checks += collector.checks
-        misconfigured = misconfigured || collector.configuration
+        if let probe = CollectorPlan.probeDatabase(
+            configuration.collect, stateDirectory: configuration.directories.state)
+        {
+            let status: HealthCheck.Status = probe.ok ? .ok : .fail
+            checks.append(
+                HealthCheck(name: "collector database", status: status, detail: probe.detail, advice: probe.advice))
+            misconfigured = misconfigured || probe.configuration
+        }
         let uploads = await UploadProbe.checks(configuration, timeout: min(configuration.serviceTimeout, 10))
         checks += uploads.checks
         misconfigured = misconfigured || uploads.configuration

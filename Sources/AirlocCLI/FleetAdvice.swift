@@ -14,28 +14,14 @@ enum FleetAdvice {
         let name = "MQTT broker"
         switch outcome {
         case .accepted(let place):
-            // What leaves the device, said where the operator looks: a collector's fleet
-            // gets the exact track by default, any other the coarse grid.
-            let position = settings.mqtt.position
-            let chosen = settings.mqtt.configuredPosition == nil ? " by default" : ""
-            let why =
-                settings.mqtt.endToEnd == .collector && settings.mqtt.configuredPosition == nil
-                ? " (end-to-end = collector: the database keeps the track)" : ""
-            return (
-                HealthCheck(
-                    name: name, status: .ok,
-                    detail: "\(place) accepts the connection; positions leave \(position.rawValue)\(chosen)\(why)"),
-                false
-            )
+            let detail = "\(place) accepts the connection; \(settings.mqtt.positionSummary)"
+            return (HealthCheck(name: name, status: .ok, detail: detail), false)
         case .refused(_, let reason):
             return (HealthCheck(name: name, status: .fail, detail: reason, advice: credentials), true)
         case .unanswered(let place, let reason):
-            return (
-                HealthCheck(
-                    name: name, status: .fail, detail: reason ?? "\(place) did not answer within \(Int(timeout)) s",
-                    advice: "check [mqtt] url, the network and the broker (log run keeps the rows until it answers)"),
-                false
-            )
+            let detail = reason ?? "\(place) did not answer within \(Int(timeout)) s"
+            let advice = "check [mqtt] url, the network and the broker (log run keeps the rows until it answers)"
+            return (HealthCheck(name: name, status: .fail, detail: detail, advice: advice), false)
         case .misconfigured(let reason):
             return (HealthCheck(name: name, status: .fail, detail: reason, advice: "fix [mqtt]"), true)
         }

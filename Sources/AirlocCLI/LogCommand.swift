@@ -164,10 +164,8 @@ enum LogTime {
     }
 
     static func parse(_ text: String, option: String, now: Date) throws(CLIError) -> Date {
-        if let age = Double(text.dropLast()), age >= 0,
-            let unit = ["s": 1.0, "m": 60, "h": 3600, "d": 86_400][
-                String(text.suffix(1))]
-        {
+        let units: [String: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let age = Double(text.dropLast()), age >= 0, let unit = units[String(text.suffix(1))] {
             return now.addingTimeInterval(-age * unit)
         }
         if let date = UTCTime.parse(text) { return date }

@@ -30,9 +30,9 @@ enum LogRun {
             }
             throw CLIError(error)
         }
-        // One logger per logbook: a second would fight the first over the broker's client
-        // id and write rows the first never sees (75: try again once the first stopped).
-        let lock = try LogRun.lock(context)
+        // One logger per logbook: two would fight over the client id and the rows (75).
+        let lock: WriterLock
+        do { lock = try WriterLock.take(beside: context.configuration.logDatabase) } catch { throw CLIError(error) }
         defer { withExtendedLifetime(lock) {} }
         let logbook = try LogCommand.open(
             context, readOnly: false, outbox: FleetPublisher.publishes(settings),
@@ -77,22 +77,13 @@ enum LogRun {
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok
     }
-
-    static func lock(_ context: CommandContext) throws(CLIError) -> WriterLock {
-        let url = context.configuration.logDatabase
-        do { try PrivateDirectory.ensure(url.deletingLastPathComponent()) } catch {
-            throw CLIError(code: .ioError, message: error.description)
-        }
-        do { return try WriterLock.take(beside: url) } catch {
-            switch error {
-            case .held: throw CLIError(code: .tempFail, message: error.description)
-            case .file: throw CLIError(code: .ioError, message: error.description)
-            }
-        }
-    }
 }
 
 extension CLIError {
+    /// Another process writes the file (75: try again once it stopped), or the lock file
+    /// cannot be made (74).
+    init(_ error: WriterLockError) { self.init(code: error.isHeld ? .tempFail : .ioError, message: error.description) }
+
     /// A service that could not go on, as the command line ends with it.
     init(_ failure: ServiceFailure) {
         let codes: [ServiceFailure.Kind: ExitCode] = [

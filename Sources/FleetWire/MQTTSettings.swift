@@ -48,6 +48,14 @@ public struct MQTTSettings: Sendable, Equatable {
     }
     /// `[mqtt] position` as written (nil: not written).
     public var configuredPosition: Position?
+
+    /// What of the position leaves the device, and why, for `doctor`: a collector's fleet
+    /// gets the exact track by default, any other the coarse grid.
+    public var positionSummary: String {
+        guard configuredPosition == nil else { return "positions leave \(position.rawValue)" }
+        let why = endToEnd == .collector ? " (end-to-end = collector: the database keeps the track)" : ""
+        return "positions leave \(position.rawValue) by default\(why)"
+    }
     /// `collector`: a row counts as delivered only when `airloc collect` said it stored
     /// it (docs/collector.md); `broker`: when the broker acknowledged it (the default).
     public var endToEnd = EndToEnd.broker

@@ -8,7 +8,8 @@ import Foundation
 /// (`logbook.sqlite.lock`), held until the process ends or the lock is released.
 ///
 /// Contract:
-/// - ``take(beside:)`` returns at once: the lock, or ``WriterLockError/held(path:pid:)``
+/// - ``take(beside:)`` returns at once (making the directory, private, if need be): the
+///   lock, or ``WriterLockError/held(path:pid:)``
 ///   naming the process that holds it (its PID is written into the lock file, which is
 ///   never removed: removing it would let a third writer lock a new file beside the one
 ///   still held).
@@ -28,16 +29,20 @@ public final class WriterLock: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Takes the lock beside `url` (see the type's contract).
-    public static func take(beside url: URL) throws(WriterLockError) -> WriterLock {
+    /// Takes the lock beside `url` (see the type's contract) for a `writer` run by the
+    /// systemd `unit` (named in the refusal).
+    public static func take(beside url: URL, writer: String = "logger", unit: String = "airloc-log")
+        throws(WriterLockError) -> WriterLock
+    {
         let path = url.path + ".lock"
+        do { try PrivateDirectory.ensure(url.deletingLastPathComponent()) } catch { throw .file(error) }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .file(FileError.fromErrno("open", path: path)) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             let holder = Self.pid(in: descriptor)
             close(descriptor)
-            if code == EWOULDBLOCK { throw .held(path: url.path, pid: holder) }
+            if code == EWOULDBLOCK { throw .held(path: url.path, pid: holder, writer: writer, unit: unit) }
             errno = code
             throw .file(FileError.fromErrno("lock", path: path))
         }
@@ -82,18 +87,26 @@ public final class WriterLock: Sendable {
 
 /// Why ``WriterLock/take(beside:)`` gave no lock.
 public enum WriterLockError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Another process writes the file: its PID when the lock file names it.
-    case held(path: String, pid: Int32?)
+    /// Another process writes the file: its PID when the lock file names it, what it is
+    /// (`logger`) and the unit that runs it (`airloc-log`).
+    case held(path: String, pid: Int32?, writer: String, unit: String)
     /// The lock file could not be made or locked.
     case file(FileError)
+
+    /// Another process holds the lock (try again once it stopped: exit 75).
+    public var isHeld: Bool {
+        if case .held = self { return true }
+        return false
+    }
 
     /// What an operator reads.
     public var description: String {
         switch self {
-        case .held(let path, let pid):
+        case .held(let path, let pid, let writer, let unit):
             let holder = pid.map { "process \($0)" } ?? "another process"
-            return "another logger (\(holder)) is writing \(path): stop it first (`systemctl stop airloc-log`, or "
-                + "`kill \(pid.map(String.init) ?? "PID")`); reading it (`airloc log status`, export) needs no stop"
+            let reading = writer == "logger" ? "; reading it (`airloc log status`, export) needs no stop" : ""
+            return "another \(writer) (\(holder)) is writing \(path): stop it first (`systemctl stop \(unit)`, or "
+                + "`kill \(pid.map(String.init) ?? "PID")`)\(reading)"
         case .file(let error): return error.description
         }
     }
