@@ -64,12 +64,7 @@ import Testing
             let collector = Collector(plan: plan, client: broker, store: store)
             context = ServiceContext(name: "collect", time: time) { _ in }
             let context = self.context
-            run = Task {
-                do throws(ServiceFailure) {
-                    try await collector.run(context)
-                    return nil
-                } catch { return error }
-            }
+            run = collector.start(context)
         }
 
         /// Connected and subscribed, as after a broker's CONNACK.

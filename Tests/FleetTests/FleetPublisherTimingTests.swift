@@ -40,12 +40,7 @@ import Testing
             let context = ServiceContext(name: "publisher", time: time) { _ in }
             self.context = context
             let running = publisher
-            run = Task {
-                do throws(ServiceFailure) {
-                    try await running.run(context)
-                    return nil
-                } catch { return error }
-            }
+            run = running.start(context)
         }
 
         /// A track point written by "the logger".

@@ -34,12 +34,7 @@ import Web
                 time: time, changes: writer.changes)
             let context = ServiceContext(name: uploader.name, time: time) { _ in }
             self.context = context
-            run = Task {
-                do throws(ServiceFailure) {
-                    try await uploader.run(context)
-                    return nil
-                } catch { return error }
-            }
+            run = uploader.start(context)
         }
 
         func write(_ seconds: Double) throws {
