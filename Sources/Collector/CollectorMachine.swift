@@ -177,8 +177,10 @@ public struct CollectorMachine: Sendable {
             .subscribe(["history", "status", "hello"].map { "\(settings.topicPrefix)/\($0)" }),
             .say(.info("subscribed to \(settings.topicPrefix)/history", from: "collect")),
         ]
+        // Trouble is said once when it begins and once when it ends, as the logger says it.
         if brokerProblem != nil {
             brokerProblem = nil
+            actions.append(.say(.info("the broker answers again", from: "collect")))
         }
         if isUp { actions += acknowledgeAll(at: now, date: date) }
         return actions

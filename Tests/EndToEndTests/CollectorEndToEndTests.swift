@@ -263,6 +263,25 @@ struct CollectorInputEndToEndTests {
         }
     }
 
+    /// A broker that is not there when the collector starts: said once on stderr when it
+    /// begins (not at each retry), and once when the broker answers.
+    @Test func brokerTroubleIsSaidOnceWhenItBeginsAndOnceWhenItEnds() async throws {
+        let broker = try await MosquittoBroker.prepare()
+        let database = try await PostgresServer.start()
+        let collector = try Collector(broker: broker, database: database)
+        defer { collector.state.remove() }
+        let running = try collector.start()
+        defer { running.stop() }
+        try await Poll.until("the trouble said") { running.errors.contains("cannot reach the broker") }
+        try await broker.start()
+        try await Poll.until("the end of it said") { running.errors.contains("the broker answers again") }
+        #expect(running.errors.occurrences(of: "cannot reach the broker") == 1, "\(running.errors)")
+        running.signal(SIGTERM)
+        #expect(try await running.wait().status == 0)
+        try await broker.stop()
+        try await database.stop()
+    }
+
     /// A second collector on the same state directory (so the same default client id,
     /// which would take the first one's broker session) is refused at once with 75,
     /// naming the first; the first goes on storing.
