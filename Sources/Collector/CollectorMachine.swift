@@ -73,7 +73,7 @@ public struct CollectorMachine: Sendable {
     private var ledger = StoreLedger()
     private var loaded = false
     private var prefixes: [String: String] = [:]
-    /// Each device's logbook incarnation, as its latest row or hello says: the one its
+    /// Each device's logbook incarnation, as its hello says (a row only until one did): the one its
     /// retained acknowledgement speaks of (an older incarnation's rows are still stored).
     private var incarnations: [String: String] = [:]
     private var rows: [DeviceRow] = []
@@ -221,8 +221,12 @@ public struct CollectorMachine: Sendable {
             do {
                 let row = try DeviceRow(device: device, payload: payload, now: date)
                 rows.append(row)
-                incarnations[device] = row.incarnation
-                update.incarnation = row.incarnation
+                // The hello names the current incarnation; a row only until one did (a row of
+                // an older logbook still queued at the broker must not turn the acks back to it).
+                if incarnations[device] == nil {
+                    incarnations[device] = row.incarnation
+                    update.incarnation = row.incarnation
+                }
                 update.lag = Int64(max(0, date.timeIntervalSince(row.time)) * 1000)
             } catch {
                 return refuse(device: device, error.description, at: now)

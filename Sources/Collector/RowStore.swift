@@ -28,7 +28,7 @@ public struct RowStore: Sendable {
         public var lag: Int64?
         /// When its hello showed that the store holds less than was acknowledged to it.
         public var rewound: Date?
-        /// Its logbook's incarnation, as its latest row or hello said.
+        /// Its logbook's current incarnation, as its hello said.
         public var incarnation: String?
 
         /// An update heard at `seen` on `prefix`.

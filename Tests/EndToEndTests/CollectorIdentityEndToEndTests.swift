@@ -20,19 +20,26 @@ struct CollectorIdentityEndToEndTests {
         ).split(separator: "\n").map(String.init)
     }
 
-    /// Runs a logger until `rows` more track rows are stored. (Its last rows may be
-    /// unstored at the stop: they wait in the logbook, and are not compared.)
-    static func logUntilStored(_ world: AirlocWorld, _ database: PostgresServer, atLeast rows: Int) async throws {
+    /// Runs a logger until the stored track rows satisfy `done`. (Its last rows may be
+    /// unstored at the stop: they wait in the logbook, and are not compared; rows of an
+    /// earlier run still queued at the broker may be stored meanwhile.)
+    static func logUntilStored(
+        _ world: AirlocWorld, _ database: PostgresServer, _ what: String,
+        done: @escaping @Sendable ([String]) -> Bool
+    ) async throws {
         let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         defer { logger.stop() }
-        let before = try await storedTrack(database).count
         do {
-            try await Poll.until("\(rows) more rows stored") { try await storedTrack(database).count >= before + rows }
+            try await Poll.until(what) { done(try await storedTrack(database)) }
         } catch {
             throw FixtureError("\(error): \(try await Fleet.status(world))\n--- logger\n\(logger.errors.prefix(2500))")
         }
         logger.signal(SIGTERM)
         #expect(try await logger.wait().status == 0)
+    }
+
+    static func incarnation(_ line: String) -> String {
+        String(line.split(separator: " ", omittingEmptySubsequences: false)[0])
     }
 
     @Test func prunedOrMadeAgainTheLogbooksNewRowsAreStoredBesideTheOld() async throws {
@@ -45,14 +52,15 @@ struct CollectorIdentityEndToEndTests {
         let world = try await AirlocWorld(config: Collector.config(broker))
         defer { world.stop() }
 
-        try await Self.logUntilStored(world, database, atLeast: 4)
+        try await Self.logUntilStored(world, database, "rows stored") { $0.count >= 4 }
         let first = try await Self.storedTrack(database)
 
         // Every row pruned: the next ids follow the old ones, and the old rows stay stored.
         let pruned = try await world.run(["log", "prune", "--before", "2030-01-01", "--force"])
         #expect(pruned.status == 0, "\(pruned)")
         #expect(try await Fleet.status(world)["track_rows"] as? Int == 0)
-        try await Self.logUntilStored(world, database, atLeast: 4)
+        let stored = first.count
+        try await Self.logUntilStored(world, database, "rows stored after the prune") { $0.count >= stored + 4 }
         let second = try await Self.storedTrack(database)
         #expect(Set(first).isSubset(of: Set(second)), "no stored row replaced: \(first) vs \(second)")
         let logged = try await Collector.exported(world)
@@ -63,18 +71,18 @@ struct CollectorIdentityEndToEndTests {
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(at: world.home.file("state/airloc/logbook.sqlite\(suffix)"))
         }
-        try await Self.logUntilStored(world, database, atLeast: 4)
+        let earlier = Set(second.map(Self.incarnation))
+        try await Self.logUntilStored(world, database, "the new logbook's rows stored") { rows in
+            rows.filter { !earlier.contains(Self.incarnation($0)) }.count >= 4
+        }
         let third = try await Self.storedTrack(database)
         let old = Set(second)
         #expect(old.isSubset(of: Set(third)), "every row stored before is still there as it was")
         let again = try await Collector.exported(world)
         let device = try Collector.deviceID(world)
-        func incarnation(_ line: String) -> String {
-            String(line.split(separator: " ", omittingEmptySubsequences: false)[0])
-        }
-        let incarnations = Set(third.map(incarnation)).subtracting(Set(second.map(incarnation)))
+        let incarnations = Set(third.map(Self.incarnation)).subtracting(earlier)
         #expect(incarnations.count == 1, "the new logbook's rows are of a new incarnation: \(incarnations)")
-        let newRows = third.filter { incarnations.contains(incarnation($0)) }
+        let newRows = third.filter { incarnations.contains(Self.incarnation($0)) }
         let newIDs = Set(newRows.map { String($0.split(separator: " ")[1]) })
         #expect(newRows.count >= 4 && newIDs.count == newRows.count, "each stored once: \(newRows)")
         #expect(newIDs.isSubset(of: Set(again.keys)), "the new rows are the new logbook's: \(newIDs.sorted())")
