@@ -50,11 +50,7 @@ public struct CollectorLink: Sendable {
     mutating func greet(_ client: any MQTTClient, at now: ContinuousClock.Instant, notify: (ServiceNotice) -> Void) {
         try? client.subscribe(ackTopic)
         try? client.subscribe(replayTopic)
-        let first = (try? logbook.firstUnstored()) ?? [:]
-        let hello = CollectorMessages.Hello(
-            device: deviceID, software: AirlocVersion.string, first: first, acked: lastAck()?.through ?? [:],
-            incarnation: logbook.incarnation)
-        _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
+        sayHello(client, acked: lastAck()?.through ?? [:])
         if watch.reconnected(at: now) == .republish { requeue(reason: nil, notify: notify) }
     }
 
@@ -76,10 +72,7 @@ public struct CollectorLink: Sendable {
                 }
                 if forgotten > 0 {
                     // Said to the collector too: its `collect status` names this device.
-                    let hello = CollectorMessages.Hello(
-                        device: deviceID, software: AirlocVersion.string, first: (try? logbook.firstUnstored()) ?? [:],
-                        acked: before, incarnation: logbook.incarnation)
-                    _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
+                    sayHello(client, acked: before)
                     notify(
                         .warning(
                             "the collector's store holds fewer rows than it acknowledged before (a database restored "
@@ -113,6 +106,15 @@ public struct CollectorLink: Sendable {
             return true
         }
         return false
+    }
+
+    /// Publishes the retained `<prefix>/hello`: who this is, the first id of each kind it
+    /// still delivers, and `acked`, what it was told is stored.
+    private func sayHello(_ client: any MQTTClient, acked: [RowKind: Int64]) {
+        let hello = CollectorMessages.Hello(
+            device: deviceID, software: AirlocVersion.string, first: (try? logbook.firstUnstored()) ?? [:],
+            acked: acked, incarnation: logbook.incarnation)
+        _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
     }
 
     /// The last acknowledgement received, as the logbook keeps it.

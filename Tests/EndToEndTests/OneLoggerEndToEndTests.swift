@@ -64,14 +64,7 @@ struct OneLoggerEndToEndTests {
         let servers = try await HTTPDouble.startUploadServers(["--traccar-id", "pi7"])
         defer { servers.stop() }
         let world = try await AirlocWorld(
-            config: """
-                [log]
-                track-interval = 1
-                [upload.traccar]
-                type = traccar
-                url = \(servers.baseURL)/traccar/
-                id = pi7
-                """)
+            config: UploadTimeEndToEndTests.traccarConfig(servers))
         defer { world.stop() }
         let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         defer { logger.stop() }

@@ -11,6 +11,18 @@ struct UploadTimeEndToEndTests {
     typealias Fleet = FleetEndToEndTests
     typealias Uploads = UploadEndToEndTests
 
+    /// A logger at 1 Hz with one upload, Traccar's, to `servers` (device `pi7`).
+    static func traccarConfig(_ servers: HTTPDouble) -> String {
+        """
+        [log]
+        track-interval = 1
+        [upload.traccar]
+        type = traccar
+        url = \(servers.baseURL)/traccar/
+        id = pi7
+        """
+    }
+
     @Test func theFirstRowsOfAStartReachTraccarWithTheirGPSTimes() async throws {
         let servers = try await HTTPDouble.startUploadServers(["--traccar-id", "pi7"])
         defer { servers.stop() }
@@ -22,14 +34,7 @@ struct UploadTimeEndToEndTests {
         let started = Int(Date().timeIntervalSince1970)
         let world = try await AirlocWorld(
             log: track, keeping: directory,
-            config: """
-                [log]
-                track-interval = 1
-                [upload.traccar]
-                type = traccar
-                url = \(servers.baseURL)/traccar/
-                id = pi7
-                """)
+            config: Self.traccarConfig(servers))
         defer { world.stop() }
         let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         defer { logger.stop() }
