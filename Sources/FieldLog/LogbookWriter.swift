@@ -95,14 +95,18 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
     /// those of other boots, and once the clock is judged (GPS time trusted, or ten fixes
     /// without it, or no GPS at all) every row, after the re-stamp if there was one.
     private mutating func settleTimes() {
-        if !otherBootsSettled, let bootID {
+        // Tried again at the next fix when it fails: until then the rows are held back.
+        if !timesSettled, clock.isJudged {
+            let failure = Self.attempt { () throws(LogbookError) in _ = try logbook.settleTimes() }
+            if let failure {
+                storage("settling times", failure)
+            } else {
+                (timesSettled, otherBootsSettled) = (true, true)
+            }
+        } else if !otherBootsSettled, let bootID {
             let failure = Self.attempt { () throws(LogbookError) in _ = try logbook.settleTimes(exceptBoot: bootID) }
             if let failure { storage("settling times", failure) } else { otherBootsSettled = true }
         }
-        guard !timesSettled, clock.isJudged else { return }
-        // Tried again at the next fix when it fails: until then the rows are held back.
-        let failure = Self.attempt { () throws(LogbookError) in _ = try logbook.settleTimes() }
-        if let failure { storage("settling times", failure) } else { timesSettled = true }
     }
 
     /// Time passed: old rows may be due for pruning.
