@@ -286,11 +286,18 @@ package final class MQTTConnection: MQTTClient, @unchecked Sendable {
                 return nil
             }
             let place = "\(options.host):\(options.port)"
-            if code == MOSQ_ERR_TLS.rawValue {
+            // A broker that requires a client certificate accepts a TLS 1.3 handshake
+            // without one and then closes with an alert: the library says "connection lost",
+            // before any CONNACK, which is a failed handshake to the user.
+            let closedInHandshake =
+                options.tls && !wasConnected && (state.tlsDetail != nil || code == MOSQ_ERR_CONN_LOST.rawValue)
+            if code == MOSQ_ERR_TLS.rawValue || closedInHandshake {
                 defer { state.tlsDetail = nil }
                 return .failed(
                     .tls(
-                        place: place, detail: state.tlsDetail ?? "the handshake failed",
+                        place: place, detail: state.tlsDetail
+                            ?? (code == MOSQ_ERR_TLS.rawValue
+                                ? "the handshake failed" : "the broker closed the connection before accepting it"),
                         clientCertificate: options.certFile != nil))
             }
             if wasConnected { return .disconnected(.lost(place: place)) }

@@ -43,6 +43,10 @@ public enum MQTTProblem: Sendable, Equatable {
         switch self {
         case .unreachable(let place, let cause): return "cannot reach the broker \(place) (\(cause))"
         case .tls(let place, let detail, let clientCertificate):
+            if !clientCertificate, Self.wantsCertificate(detail) {
+                return "TLS with \(place) failed: the broker requires a client certificate, and none is set "
+                    + "(set \(section) cert-file and key-file; nothing was sent)"
+            }
             let certificate =
                 clientCertificate
                 ? "" : "; a broker that requires client certificates needs \(section) cert-file and key-file"
@@ -51,6 +55,13 @@ public enum MQTTProblem: Sendable, Equatable {
         case .refused(let reason, _): return "the broker refused the connection: \(reason)"
         case .lost(let place): return "lost the connection to the broker \(place)"
         }
+    }
+
+    /// OpenSSL's words for a handshake the broker ended for want of a client certificate
+    /// ("tlsv13 alert certificate required"; TLS 1.2: "sslv3 alert handshake failure" is
+    /// not specific enough to say so).
+    private static func wantsCertificate(_ detail: String) -> Bool {
+        detail.contains("certificate required") || detail.contains("did not return a certificate")
     }
 }
 

@@ -105,6 +105,56 @@ struct FleetFaultEndToEndTests {
         try await broker.stop()
     }
 
+    /// A broker that takes only clients with a certificate: without `cert-file`, doctor and
+    /// the logger say that a client certificate is what is missing (not "connection lost"),
+    /// and nothing is sent; with the device's certificate, every row arrives.
+    @Test func aBrokerThatRequiresAClientCertificateIsToldOfIt() async throws {
+        let broker = try await MosquittoBroker.start(tls: true, requireCertificate: true)
+        let certificates = try #require(broker.certificates)
+        let tlsPort = try #require(broker.tlsPort)
+        let subscriber = try await MQTTSubscriber.start(broker: broker, id: "cert-consumer", topics: ["#"])
+        let world = try await AirlocWorld(config: Fleet.config(broker))
+        defer { world.stop() }
+        let configFile = world.home.url.appendingPathComponent("config/airloc/airloc.conf")
+        let tls = """
+            [log]
+            track-interval = 1
+            [mqtt]
+            url = mqtts://127.0.0.1:\(tlsPort)
+            ca-file = \(certificates.authority)
+            topic-prefix = airloc/cert-device
+
+            """
+        try tls.write(to: configFile, atomically: true, encoding: .utf8)
+        let missing = "the broker requires a client certificate, and none is set (set [mqtt] cert-file and key-file"
+        let doctor = try await world.run(["doctor", "--json"])
+        let checks = Fleet.json(doctor.stdout)?["checks"] as? [[String: Any]] ?? []
+        let check = try #require(checks.first { $0["name"] as? String == "MQTT broker" }, "\(doctor)")
+        #expect(check["status"] as? String == "fail" && (check["detail"] as? String ?? "").contains(missing), "\(doctor)")
+        let refused = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        try await Fleet.waitForStatus(world, "rows waiting", logger: refused) { ($0["unsent"] as? Int ?? 0) >= 2 }
+        try await Poll.until("the missing certificate said") { refused.errors.contains(missing) }
+        refused.signal(SIGTERM)
+        #expect(try await refused.wait().status == 0)
+        #expect(!refused.errors.contains("lost"), "\(refused.errors)")
+        #expect(Self.messages([subscriber], under: "airloc/").isEmpty, "\(subscriber.messages)")
+
+        try (tls + "cert-file = \(certificates.clientCertificate)\nkey-file = \(certificates.clientKey)\n")
+            .write(to: configFile, atomically: true, encoding: .utf8)
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        try await Fleet.waitForStatus(world, "everything acknowledged with the certificate", logger: logger) {
+            ($0["unsent"] as? Int) == 0
+        }
+        logger.signal(SIGTERM)
+        #expect(try await logger.wait().status == 0)
+        let logged = try await Fleet.loggedIDs(world)
+        try await Poll.until("every logged row at the consumer") {
+            logged.isSubset(of: Fleet.receivedIDs(subscriber, prefix: "airloc/cert-device"))
+        }
+        try await subscriber.stop()
+        try await broker.stop()
+    }
+
     /// The issue's bounded load: 200 devices (each its own connection, session and network
     /// thread of airloc's client), 10 rows a second each for 30 s. An independent
     /// subscriber receives every row at least once.

@@ -33,8 +33,11 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// A broker configuration for `port` (not started yet); with `tls`, a second listener
-    /// speaks TLS only, with a certificate for 127.0.0.1 from a CA of the test's own.
-    public static func prepare(port: Int? = nil, tls: Bool = false) async throws -> MosquittoBroker {
+    /// speaks TLS only, with a certificate for 127.0.0.1 from a CA of the test's own; with
+    /// `requireCertificate`, it accepts only clients with a certificate from that CA.
+    public static func prepare(
+        port: Int? = nil, tls: Bool = false, requireCertificate: Bool = false
+    ) async throws -> MosquittoBroker {
         let broker = MosquittoBroker(port: try port ?? GPSFake.freePort(), directory: try TemporaryDirectory())
         // `user root`: started as root (CI), mosquitto would otherwise drop to the
         // `mosquitto` user, which can neither write the persistence nor read the key in
@@ -61,6 +64,7 @@ public final class MosquittoBroker: @unchecked Sendable {
                 cafile \(certificates.authority)
                 certfile \(certificates.serverCertificate)
                 keyfile \(certificates.serverKey)
+                require_certificate \(requireCertificate)
 
                 """
         }
@@ -68,8 +72,10 @@ public final class MosquittoBroker: @unchecked Sendable {
         return broker
     }
 
-    public static func start(port: Int? = nil, tls: Bool = false) async throws -> MosquittoBroker {
-        let broker = try await prepare(port: port, tls: tls)
+    public static func start(
+        port: Int? = nil, tls: Bool = false, requireCertificate: Bool = false
+    ) async throws -> MosquittoBroker {
+        let broker = try await prepare(port: port, tls: tls, requireCertificate: requireCertificate)
         try await broker.start()
         return broker
     }
@@ -161,13 +167,16 @@ public final class MQTTSubscriber: @unchecked Sendable {
     deinit { process.stop() }
 }
 
-/// A CA, a server certificate it signed for 127.0.0.1, and another CA that signed
-/// nothing here (the "wrong CA" a misconfigured device trusts): made with `openssl`.
+/// A CA, a server certificate it signed for 127.0.0.1, a client certificate it signed
+/// (a device's), and another CA that signed nothing here (the "wrong CA" a misconfigured
+/// device trusts): made with `openssl`.
 public struct TestCertificates: Sendable {
     public let authority: String
     public let otherAuthority: String
     public let serverCertificate: String
     public let serverKey: String
+    public let clientCertificate: String
+    public let clientKey: String
 
     public static func make(in directory: URL) async throws -> TestCertificates {
         guard let openssl = ExternalTool.path(of: "openssl") else {
@@ -187,6 +196,11 @@ public struct TestCertificates: Sendable {
                 "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
                 "-CAcreateserial", "-out", path("server.pem"), "-days", "30", "-extfile", path("san.cnf"),
             ],
+            ["req"] + key + ["-keyout", path("client.key"), "-out", path("client.csr"), "-subj", "/CN=device"],
+            [
+                "x509", "-req", "-in", path("client.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                "-CAcreateserial", "-out", path("client.pem"), "-days", "30",
+            ],
         ]
         try "subjectAltName=IP:127.0.0.1\n".write(toFile: path("san.cnf"), atomically: true, encoding: .utf8)
         for step in steps {
@@ -195,6 +209,6 @@ public struct TestCertificates: Sendable {
         }
         return TestCertificates(
             authority: path("ca.pem"), otherAuthority: path("other.pem"), serverCertificate: path("server.pem"),
-            serverKey: path("server.key"))
+            serverKey: path("server.key"), clientCertificate: path("client.pem"), clientKey: path("client.key"))
     }
 }
