@@ -9,7 +9,8 @@ import Location
 /// Contract: sends nothing personal (see ``HealthCheck``); the IP service, which learns the
 /// device's address, is asked only when the chain lists it and sensing is authorized. A
 /// manual place that cannot be used fails the configuration's own check too, since it is
-/// a line of the configuration.
+/// a line of the configuration. On a host that only collects (``Settings/collectsOnly``)
+/// only the configuration, the place data and the secrets are checked here.
 public struct Checkup: Sendable {
     /// The checks so far, in order.
     public var checks: [HealthCheck] = []
@@ -66,6 +67,16 @@ public struct Checkup: Sendable {
                 HealthCheck(
                     name: "place data", status: .fail, detail: wording.placeData(error),
                     advice: "reinstall (make install) or set AIRLOC_DATA"))
+        }
+        if settings.collectsOnly {
+            // gpsd, a receiver or a location would be failures that do not matter here.
+            checkup.checks.append(
+                HealthCheck(
+                    name: "device checks", status: .ok,
+                    detail: "skipped: this host only collects ([collect] is set; [mqtt] url, [sensor] and uploads "
+                        + "are not)"))
+            checkup.checks += HealthCheck.secrets(settings)
+            return checkup
         }
         let providers = settings.providers
         let machine = LocationAuthorization(stored: settings.authorizationStore.load(), policy: settings.policy)

@@ -122,6 +122,14 @@ public struct Settings: Sendable {
         logDatabasePath.map { URL(fileURLWithPath: $0) } ?? directories.state.appendingPathComponent("logbook.sqlite")
     }
 
+    /// A host that only collects: `[collect]` is set, and nothing here senses or publishes
+    /// (no `[mqtt] url`, no `[sensor]`, no `[upload.NAME]`). `doctor` then checks the
+    /// collector's parts instead of gpsd, the receiver and the location.
+    public var collectsOnly: Bool {
+        (collect.broker != nil || collect.database != nil) && mqtt.url == nil && sensor.model == nil
+            && uploads.isEmpty
+    }
+
     /// The place chosen with `airloc use`, if any (read from the state directory).
     public var chosenPlace: ChosenPlace? { ChosenPlace.load(from: directories.state) }
 

@@ -1,6 +1,7 @@
 import Airloc
 import Arguments
 import Collector
+import Fleet
 import TerminalUI
 import Uploads
 
@@ -20,8 +21,10 @@ enum DoctorCommand {
             permissions (the dialout group), the particulate sensor ([sensor]: there, openable,
             answering, and the udev line that names it), the manual location, the configured web services,
             secrets others can read (a configuration file holding a password), the MQTT broker
-            when [mqtt] url is set, and the collector's database when [collect] is set. Each problem
-            comes with what to do about it.
+            when [mqtt] url is set, and the collector's broker and database when [collect] is set.
+            On a host that only collects ([collect] set; no [mqtt] url, [sensor] or uploads), gpsd,
+            the receiver, the sensor, the location and the air service are not checked. Each
+            problem comes with what to do about it.
 
             Exit status: 0 all needed parts work (warnings allowed); 69 something the configured
             provider chain, the air report or publishing needs does not work; 78 the configuration
@@ -41,9 +44,17 @@ enum DoctorCommand {
         if let gazetteer = checkup.gazetteer { context.placeData.record(gazetteer) }
         var checks = checkup.checks
         var misconfigured = false
-        if let broker = await FleetAdvice.check(configuration, timeout: min(configuration.serviceTimeout, 10)) {
+        let timeout = min(configuration.serviceTimeout, 10)
+        var brokers = [await BrokerFinding.device(configuration, timeout: timeout)]
+        if configuration.collect.broker != nil,
+            let plan = try? CollectorPlan(
+                settings: configuration.collect, stateDirectory: configuration.directories.state)
+        {
+            brokers.append(await BrokerFinding.collector(plan.broker, place: plan.brokerPlace, timeout: timeout))
+        }
+        for case let broker? in brokers {
             checks.append(broker.check)
-            misconfigured = broker.configuration
+            misconfigured = misconfigured || broker.configuration
         }
         if let probe = CollectorPlan.probeDatabase(
             configuration.collect, stateDirectory: configuration.directories.state)
@@ -53,7 +64,7 @@ enum DoctorCommand {
                 HealthCheck(name: "collector database", status: status, detail: probe.detail, advice: probe.advice))
             misconfigured = misconfigured || probe.configuration
         }
-        let uploads = await UploadProbe.checks(configuration, timeout: min(configuration.serviceTimeout, 10))
+        let uploads = await UploadProbe.checks(configuration, timeout: timeout)
         checks += uploads.checks
         misconfigured = misconfigured || uploads.configuration
 

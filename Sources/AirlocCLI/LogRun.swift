@@ -89,8 +89,8 @@ extension CLIError {
         let codes: [ServiceFailure.Kind: ExitCode] = [
             .configuration: .config, .unavailable: .unavailable, .storage: .ioError,
         ]
-        let message =
-            failure.service == "mqtt" ? "MQTT: \(failure.message); \(FleetAdvice.credentials)" : failure.message
+        let advice = BrokerFinding.credentials("[mqtt]")
+        let message = failure.service == "mqtt" ? "MQTT: \(failure.message); \(advice)" : failure.message
         self.init(code: codes[failure.kind] ?? .software, message: message)
     }
 }

@@ -117,16 +117,27 @@ public enum BrokerProbe {
         -> Outcome?
     {
         guard let url = settings.mqtt.url, let broker = MQTTSettings.broker(url) else { return nil }
-        let place = broker.place
+        let options: MQTTOptions
+        do {
+            options = try MQTTOptions(settings: settings.mqtt, broker: broker, clientID: "probe")
+        } catch {
+            return .misconfigured(reason: error.description)
+        }
+        return await check(options, place: broker.place, section: "[mqtt]", timeout: timeout, time: time)
+    }
+
+    /// The broker `options` name (another section's, as `[collect]`), under a client id of
+    /// the probe's own and a clean session; problems are worded with `section`.
+    public static func check(
+        _ options: MQTTOptions, place: String, section: String, timeout: Double, time: any TimeSource = SystemTime()
+    ) async -> Outcome {
+        var options = options
+        options.clientID = "airloc-doctor-\(ProcessInfo.processInfo.processIdentifier)"
+        options.persistentSession = false
+        options.will = nil
         let client: any MQTTClient
         do {
-            var options = try MQTTOptions(
-                settings: settings.mqtt, broker: broker,
-                clientID: "airloc-doctor-\(ProcessInfo.processInfo.processIdentifier)")
-            options.persistentSession = false
             client = try MQTT.client(options, name: "probe")
-        } catch let error as MQTTSetupError {
-            return .misconfigured(reason: error.description)
         } catch {
             return .misconfigured(reason: "\(error)")
         }
@@ -140,9 +151,9 @@ public enum BrokerProbe {
             switch input {
             case .mqtt(.connected): outcome = .accepted(place: place)
             case .mqtt(.failed(let problem)) where problem.isPermanent:
-                outcome = .refused(place: place, reason: problem.message(section: "[mqtt]"))
+                outcome = .refused(place: place, reason: problem.message(section: section))
             case .mqtt(.failed(let problem)), .mqtt(.disconnected(let problem?)):
-                outcome = .unanswered(place: place, reason: problem.message(section: "[mqtt]"))
+                outcome = .unanswered(place: place, reason: problem.message(section: section))
             case .timeout: break
             case .mqtt: continue
             }

@@ -295,7 +295,8 @@ package final class MQTTConnection: MQTTClient, @unchecked Sendable {
                 defer { state.tlsDetail = nil }
                 return .failed(
                     .tls(
-                        place: place, detail: state.tlsDetail
+                        place: place,
+                        detail: state.tlsDetail
                             ?? (code == MOSQ_ERR_TLS.rawValue
                                 ? "the handshake failed" : "the broker closed the connection before accepting it"),
                         clientCertificate: options.certFile != nil))

@@ -429,15 +429,50 @@ struct CollectorInputEndToEndTests {
         #expect(noDatabase.status == 78, "\(noDatabase)")
         #expect(noDatabase.stderr.contains("does not exist"), "\(noDatabase.stderr)")
         // doctor on the collector's host says the same, and that the right database answers.
-        func databaseCheck(_ environment: [String: String]) async throws -> (Int32, [String: Any]?) {
+        func doctor(_ environment: [String: String]) async throws -> (Int32, [String: [String: Any]]) {
             let doctor = try await AirlocBinary.run(["doctor", "--json"], environment: environment)
             let checks = CollectorEndToEndTests.Fleet.json(doctor.stdout)?["checks"] as? [[String: Any]] ?? []
-            return (doctor.status, checks.first { $0["name"] as? String == "collector database" })
+            return (
+                doctor.status,
+                Dictionary(checks.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+            )
         }
-        let (wrongStatus, wrong) = try await databaseCheck(elsewhere)
-        #expect(wrongStatus == 78 && wrong?["status"] as? String == "fail", "\(String(describing: wrong))")
-        let (_, right) = try await databaseCheck(collector.environment)
-        #expect(right?["status"] as? String == "ok", "\(String(describing: right))")
+        let (wrongStatus, wrong) = try await doctor(elsewhere)
+        #expect(wrongStatus == 78 && wrong["collector database"]?["status"] as? String == "fail", "\(wrong)")
+        // A host that only collects: its broker and database are checked, not gpsd or a
+        // location it does not have; all being well, doctor passes.
+        let (rightStatus, right) = try await doctor(collector.environment)
+        #expect(rightStatus == 0, "\(right)")
+        #expect(right["collector database"]?["status"] as? String == "ok", "\(right)")
+        #expect(right["collector broker"]?["status"] as? String == "ok", "\(right)")
+        #expect(right["device checks"]?["status"] as? String == "ok", "\(right)")
+        #expect(right.keys.allSatisfy { !$0.contains("gpsd") && !$0.contains("location") }, "\(right.keys)")
+        var unreachable = collector.environment
+        unreachable["AIRLOC_COLLECT_BROKER"] = "mqtt://127.0.0.1:\(try GPSFake.freePort())"
+        let (brokerStatus, noBroker) = try await doctor(unreachable)
+        #expect(brokerStatus == 69 && noBroker["collector broker"]?["status"] as? String == "fail", "\(noBroker)")
+
+        // A role that must give its password: the wrong one stops the collector at the
+        // start (78), doctor says the same; the right one is accepted. Neither is printed.
+        try await database.requirePassword(role: "keeper", password: "right-horse")
+        var keeper = collector.environment
+        keeper["AIRLOC_COLLECT_DATABASE"] = database.conninfo.replacingOccurrences(
+            of: "user=postgres", with: "user=keeper")
+        try "wrong-horse\n".write(to: secret, atomically: true, encoding: .utf8)
+        try "[collect]\npassword-file = \(secret.path)\n".write(
+            to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
+        chmod(secret.path, 0o600)
+        let wrongPassword = try await AirlocBinary.run(["collect"], environment: keeper)
+        #expect(wrongPassword.status == 78, "\(wrongPassword)")
+        #expect(wrongPassword.stderr.contains("password authentication failed"), "\(wrongPassword.stderr)")
+        #expect(!wrongPassword.stderr.contains("wrong-horse") && !wrongPassword.stdout.contains("wrong-horse"))
+        let (refusedStatus, refused) = try await doctor(keeper)
+        #expect(refusedStatus == 78 && refused["collector database"]?["status"] as? String == "fail", "\(refused)")
+        try "right-horse\n".write(to: secret, atomically: true, encoding: .utf8)
+        chmod(secret.path, 0o600)
+        let (acceptedStatus, accepted) = try await doctor(keeper)
+        #expect(acceptedStatus == 0 && accepted["collector database"]?["status"] as? String == "ok", "\(accepted)")
+        try "".write(to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
         _ = try await database.query("DROP TABLE airloc_collector; CREATE ROLE weak LOGIN")
         elsewhere["AIRLOC_COLLECT_DATABASE"] = database.conninfo.replacingOccurrences(
             of: "user=postgres", with: "user=weak")

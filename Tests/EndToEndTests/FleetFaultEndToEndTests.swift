@@ -130,7 +130,8 @@ struct FleetFaultEndToEndTests {
         let doctor = try await world.run(["doctor", "--json"])
         let checks = Fleet.json(doctor.stdout)?["checks"] as? [[String: Any]] ?? []
         let check = try #require(checks.first { $0["name"] as? String == "MQTT broker" }, "\(doctor)")
-        #expect(check["status"] as? String == "fail" && (check["detail"] as? String ?? "").contains(missing), "\(doctor)")
+        #expect(
+            check["status"] as? String == "fail" && (check["detail"] as? String ?? "").contains(missing), "\(doctor)")
         let refused = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         try await Fleet.waitForStatus(world, "rows waiting", logger: refused) { ($0["unsent"] as? Int ?? 0) >= 2 }
         try await Poll.until("the missing certificate said") { refused.errors.contains(missing) }

@@ -96,6 +96,22 @@ public final class PostgresServer: @unchecked Sendable {
         return result.stdout
     }
 
+    /// Makes `role` (a login with `password`) the one that must give its password, as a
+    /// production server asks every role: a `scram-sha-256` line ahead of the cluster's
+    /// `trust` lines, and the configuration reloaded.
+    public func requirePassword(role: String, password: String) async throws {
+        _ = try await query("CREATE ROLE \(role) LOGIN PASSWORD '\(password)' CREATEDB")
+        let hba = data.appendingPathComponent("pg_hba.conf")
+        try await command(
+            "/bin/sh",
+            [
+                "-c",
+                "{ echo 'local all \(role) scram-sha-256'; cat '\(hba.path)'; } > '\(hba.path).new' "
+                    + "&& mv '\(hba.path).new' '\(hba.path)'",
+            ])
+        _ = try await query("SELECT pg_reload_conf()")
+    }
+
     /// `pg_dump -Fc` of `database` into a file of the server's directory: a backup.
     public func dump(database: String = "postgres") async throws -> URL {
         let file = directory.file("backup-\(UUID().uuidString).dump")
