@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["Geo", "Web", "Platform", "MQTT", "CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "TestSupport"]),
         .testTarget(name: "PlotTests", dependencies: ["Plot"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
