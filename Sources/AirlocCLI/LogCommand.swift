@@ -131,16 +131,16 @@ enum LogCommand {
         let logbook = try open(context, readOnly: dryRun)
         do {
             let before = "older than \(UTCTime.iso8601Seconds(cutoff))"
+            let rows = { (rows: Logbook.Pruned) in
+                "\(count: rows.track, "track point"), \(count: rows.air, "air reading") and "
+                    + "\(count: rows.sensor, "sensor reading") \(before)"
+            }
             if dryRun {
-                let counted = try logbook.countBefore(cutoff)
                 context.console.out(
-                    "would remove \(count: counted.track, "track point") and \(count: counted.air, "air reading") "
-                        + "\(before) (dry run: nothing deleted)\n")
+                    "would remove \(rows(try logbook.countBefore(cutoff))) (dry run: nothing deleted)\n")
                 return .ok
             }
-            let removed = try logbook.prune(before: cutoff)
-            context.console.out(
-                "removed \(count: removed.track, "track point") and \(count: removed.air, "air reading") \(before)\n")
+            context.console.out("removed \(rows(try logbook.prune(before: cutoff)))\n")
             return .ok
         } catch {
             throw CLIError(code: .ioError, message: error.description)

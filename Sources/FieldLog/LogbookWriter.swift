@@ -115,8 +115,12 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
             lastPrune = now
             let failure = Self.attempt { () throws(LogbookError) in
                 let removed = try logbook.prune(before: now.addingTimeInterval(-keep))
-                if removed.track + removed.air > 0 {
-                    notify(.init(level: .info, message: "pruned \(removed.track) track and \(removed.air) air rows"))
+                if removed.total > 0 {
+                    notify(
+                        .init(
+                            level: .info,
+                            message:
+                                "pruned \(removed.track) track, \(removed.air) air and \(removed.sensor) sensor rows"))
                 }
             }
             storage("pruning", failure)

@@ -311,36 +311,61 @@ public final class Logbook: Sendable {
         }
     }
 
-    /// How many rows ``prune(before:)`` would remove.
-    public func countBefore(_ cutoff: Date) throws(LogbookError) -> (track: Int, air: Int) {
-        let counts: [Int] = try with { c throws(SQLiteError) in
-            [
-                Int(try c.integer("SELECT count(*) FROM track WHERE t_ms < ?", [.integer(cutoff.milliseconds)]) ?? 0),
-                Int(
-                    try c.integer(
-                        "SELECT count(*) FROM air WHERE hour_s < ?", [.integer(Int64(cutoff.timeIntervalSince1970))])
-                        ?? 0),
-            ]
-        }
-        return (counts[0], counts[1])
+    /// Rows older than a cutoff, per kind: what ``countBefore(_:)`` counts and
+    /// ``prune(before:)`` removes. Every kind counts: sensor rows carry exact positions too.
+    public struct Pruned: Sendable, Equatable {
+        /// Track points.
+        public var track: Int
+        /// Air hours.
+        public var air: Int
+        /// Sensor readings.
+        public var sensor: Int
+
+        /// All of them.
+        public var total: Int { track + air + sensor }
     }
 
-    /// Removes rows older than `cutoff`; returns (track, air) rows removed. The ids of the
-    /// rows removed are never given again (``LogbookIDs``).
-    public func prune(before cutoff: Date) throws(LogbookError) -> (track: Int, air: Int) {
+    /// The WHERE clause of each kind's rows older than `cutoff`, with its argument.
+    private static func older(than cutoff: Date) -> [(table: String, condition: String, value: SQLiteValue)] {
+        [
+            ("track", "t_ms < ?", .integer(cutoff.milliseconds)),
+            ("air", "hour_s < ?", .integer(Int64(cutoff.timeIntervalSince1970))),
+            ("sensor", "t_ms < ?", .integer(cutoff.milliseconds)),
+        ]
+    }
+
+    /// How many rows of each kind are older than `cutoff` (what a prune would remove).
+    public func countBefore(_ cutoff: Date) throws(LogbookError) -> Pruned {
+        let counts: [Int] = try with { c throws(SQLiteError) in
+            try Self.older(than: cutoff).map { kind throws(SQLiteError) in
+                Int(try c.integer("SELECT count(*) FROM \(kind.table) WHERE \(kind.condition)", [kind.value]) ?? 0)
+            }
+        }
+        return Pruned(track: counts[0], air: counts[1], sensor: counts[2])
+    }
+
+    /// Removes the rows of every kind older than `cutoff`, and the segments left empty, in
+    /// one transaction; returns how many of each. The ids of the rows removed are never
+    /// given again (``LogbookIDs``).
+    public func prune(before cutoff: Date) throws(LogbookError) -> Pruned {
         let removed: [Int] = try with { c throws(SQLiteError) in
             try c.database.transaction { () throws(SQLiteError) in
                 try LogbookIDs.keepHighest(c)
-                try c.run("DELETE FROM track WHERE t_ms < ?", [.integer(cutoff.milliseconds)])
-                let track = c.database.changes
-                try c.run("DELETE FROM air WHERE hour_s < ?", [.integer(Int64(cutoff.timeIntervalSince1970))])
-                let air = c.database.changes
+                var removed: [Int] = []
+                for kind in Self.older(than: cutoff) {
+                    try c.run("DELETE FROM \(kind.table) WHERE \(kind.condition)", [kind.value])
+                    removed.append(c.database.changes)
+                }
                 try c.run(
-                    "DELETE FROM segment WHERE id NOT IN (SELECT segment FROM track UNION SELECT segment FROM air)")
-                return [track, air]
+                    """
+                    DELETE FROM segment WHERE id NOT IN
+                    (SELECT segment FROM track UNION SELECT segment FROM air
+                     UNION SELECT segment FROM sensor WHERE segment IS NOT NULL)
+                    """)
+                return removed
             }
         }
-        return (removed[0], removed[1])
+        return Pruned(track: removed[0], air: removed[1], sensor: removed[2])
     }
 
     /// A value kept beside the rows (the last error, the device id).

@@ -55,7 +55,7 @@ struct LogOptionsEndToEndTests {
         let dry = try await AirlocBinary.run(
             ["log", "prune", "--before", "2030-01-01", "--dry-run"], environment: environment)
         #expect(dry.status == 0, "\(dry)")
-        #expect(dry.stdout.contains("would remove 5 track points and 0 air readings"), "\(dry)")
+        #expect(dry.stdout.contains("would remove 5 track points, 0 air readings and 0 sensor readings"), "\(dry)")
         #expect(try await Self.trackRows(environment) == 5, "a dry run deletes nothing")
         let forced = try await AirlocBinary.run(
             ["log", "prune", "--before", "2030-01-01", "--force"], environment: environment)

@@ -95,4 +95,32 @@ import Testing
         let hours = try logbook.hourlyPM2_5(before: now)
         #expect(hours.count == 12 && hours[0] == 15 && hours[1] == nil && hours[2] == 50 && hours[3] == nil)
     }
+
+    /// Sensor readings carry exact positions too: a prune (and `[log] keep`) removes the
+    /// old ones with the track points and air hours, counts them, and keeps a segment
+    /// that only a reading still refers to.
+    @Test func aPruneRemovesOldSensorReadingsAndCountsThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
+        let old = try logbook.startSegment(at: Self.hour, bootID: nil, reason: "start")
+        for minutes in [0.0, 10, 20] {
+            try logbook.append(
+                SensorRecord(
+                    Self.sample(pm25: 12), time: Self.hour.addingTimeInterval(minutes * 60), timeSource: "gps",
+                    coordinate: Self.berlin, segment: old))
+        }
+        let later = Self.hour.addingTimeInterval(7200)
+        let recent = try logbook.startSegment(at: later, bootID: nil, reason: "start")
+        try logbook.append(
+            SensorRecord(
+                Self.sample(pm25: 30), time: later, timeSource: "gps", coordinate: Self.berlin, segment: recent))
+        let cutoff = Self.hour.addingTimeInterval(900)
+        #expect(try logbook.countBefore(cutoff) == Logbook.Pruned(track: 0, air: 0, sensor: 2))
+        #expect(try logbook.prune(before: cutoff) == Logbook.Pruned(track: 0, air: 0, sensor: 2))
+        let status = try logbook.status(now: later)
+        #expect(status.sensorRows == 2 && status.segments == 2, "the old segment still holds a reading")
+        #expect(try logbook.prune(before: later.addingTimeInterval(1)).sensor == 2)
+        #expect(try logbook.status(now: later).segments == 0)
+    }
 }
