@@ -91,8 +91,8 @@ install: release
 	install -D -m 0644 config/airloc.conf $(DESTDIR)$(PREFIX)/share/doc/airloc/airloc.conf.example
 	install -D -m 0644 NOTICE $(DESTDIR)$(PREFIX)/share/doc/airloc/NOTICE
 	install -D -m 0644 udev/61-airloc-gps.rules $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
-	install -D -m 0644 docs/logbook.md $(DESTDIR)$(PREFIX)/share/doc/airloc/logbook.md
-	install -D -m 0644 docs/collector.md $(DESTDIR)$(PREFIX)/share/doc/airloc/collector.md
+	install -d $(DESTDIR)$(PREFIX)/share/doc/airloc
+	install -m 0644 $$(cat packaging/docs) $(DESTDIR)$(PREFIX)/share/doc/airloc/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	.build/release/airloc __generate man | gzip -9n > $(DESTDIR)$(PREFIX)/share/man/man1/airloc.1.gz
 	.build/release/airloc __generate conf-man | gzip -9n > $(DESTDIR)$(PREFIX)/share/man/man5/airloc.conf.5.gz

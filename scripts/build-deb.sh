@@ -40,7 +40,8 @@ install -d "$root/etc/airloc"
 sed -E 's/^([a-z][a-z-]* =)/; \1/' config/airloc.conf > "$root/etc/airloc/airloc.conf"
 install -D -m 0644 packaging/copyright.in "$doc/copyright"
 gzip -9n < packaging/changelog > "$doc/changelog.gz"
-install -m 0644 docs/logbook.md docs/collector.md NOTICE "$doc/"
+# The documents --help and the man page point to (packaging/docs, as make install).
+install -m 0644 $(cat packaging/docs) NOTICE "$doc/"
 find "$root/usr" "$root/etc" -type f -exec chmod 0644 {} + && chmod 0755 "$root/usr/bin/airloc"
 find "$root" -type d -exec chmod 0755 {} +
 

@@ -13,6 +13,7 @@ echo "== $deb"
 echo "== contents"
 expected="/etc/airloc/airloc.conf /usr/bin/airloc /usr/lib/systemd/system/airloc-log.service
 /usr/lib/systemd/system/airloc-collect.service /usr/share/doc/airloc/collector.md
+/usr/share/doc/airloc/sensors.md /usr/share/doc/airloc/uploads.md /usr/share/doc/airloc/plot.md
 /usr/lib/udev/rules.d/61-airloc-gps.rules /usr/share/airloc/gazetteer.bin
 /usr/share/bash-completion/completions/airloc /usr/share/doc/airloc/changelog.gz
 /usr/share/doc/airloc/copyright /usr/share/fish/vendor_completions.d/airloc.fish
