@@ -10,9 +10,14 @@ enum LogPlotCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let arguments = context.arguments
         let command = LogCommand.spec.name
-        let format = arguments.value(.format) ?? "svg"
+        // The file's name says the format when --format does not: day.png is a bitmap.
+        let named = arguments.value(.output).map { ($0 as NSString).pathExtension.lowercased() }
+        let format = arguments.value(.format) ?? (named == "png" ? "png" : "svg")
         guard format == "svg" || format == "png" else {
             throw .usage("unknown --format '\(format.prefix(20))': plot writes svg or png", command: command)
+        }
+        if let named, named == "svg" || named == "png", named != format {
+            throw .usage("--format \(format) with an --output named .\(named): drop one of them", command: command)
         }
         if format == "png" && arguments.value(.output) == nil {
             throw .usage("--format png needs --output FILE (a bitmap is not for a terminal)", command: command)

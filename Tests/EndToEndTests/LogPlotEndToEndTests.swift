@@ -141,6 +141,7 @@ struct LogPlotEndToEndTests {
         (["--since", "2026-11-30T10:00Z", "--until", "2026-11-30T09:00Z"], 64, "is not before --until"),
         (["--width", "5"], 64, "--width must be a whole number of pixels from 64 to 8000"),
         (["--format", "jpeg"], 64, "plot writes svg or png"),
+        (["--format", "png"], 64, "--format png with an --output named .svg: drop one of them"),
         (["--since", "2026-12-30"], 66, "nothing to draw: the window holds 0 track points"),
     ])
     func badInputIsRefusedPlainly(arguments: [String], status: Int32, said: String) async throws {
@@ -161,5 +162,17 @@ struct LogPlotEndToEndTests {
         let result = try await AirlocBinary.run(
             ["log", "plot", "--output", home.file("no-such-dir/day.svg").path], environment: environment)
         #expect(result.status == 74 && result.stderr.contains("no-such-dir"), "\(result)")
+    }
+
+    /// `--output day.png` alone is a bitmap: the file's name says the format (it used to be
+    /// an SVG named .png).
+    @Test func anOutputNamedPNGIsAPNG() async throws {
+        let (home, environment) = try await Self.seeded()
+        defer { home.remove() }
+        let png = home.file("Day.PNG")
+        let result = try await AirlocBinary.run(["log", "plot", "--output", png.path], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        let bytes = try Data(contentsOf: png)
+        #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "not a PNG")
     }
 }
