@@ -126,7 +126,9 @@ def sensor_community(handler, body):
         return 400, {"error": "sensordatavalues missing"}
     if any(not isinstance(v, str) for v in values.values()):
         return 400, {"error": "values are strings"}
-    expected = {"1": {"P1", "P2"}, "9": {"lat", "lon", "height"}}.get(pin)
+    # airrohr's GPS pin sends lat, lon and height; the height is optional here, since a
+    # station that does not know its altitude leaves it out rather than send a made-up 0.
+    expected = {"1": {"P1", "P2"}, "9": {"lat", "lon"}}.get(pin)
     if expected and not expected.issubset(values):
         return 400, {"error": f"pin {pin} needs {sorted(expected)}"}
     with LOCK:

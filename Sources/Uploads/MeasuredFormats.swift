@@ -9,7 +9,8 @@ import Web
 /// Contract:
 /// - sensor.community: per reading, a POST to `<url>/v1/push-sensor-data/` with
 ///   `X-Sensor: raspi-<id>` and `X-Pin: 1`, `P1` = PM10 and `P2` = PM2.5 as strings; with
-///   a position allowed, a second POST with `X-Pin: 9` and `lat`, `lon`, `height`.
+///   a position allowed, a second POST with `X-Pin: 9` and `lat`, `lon`, and `height`
+///   only when an exact upload knows the altitude.
 /// - openSenseMap: per batch, one POST to `<url>/boxes/<box>/data` of measurements, one
 ///   per configured `sensor-<value>` a reading has, each with `createdAt` (UTC, `Z`,
 ///   milliseconds) and `location` ([lon, lat]) when a position is allowed; the box's
@@ -48,13 +49,13 @@ enum MeasuredFormats {
                 [("P1", UploadItem.number(reading.values.pm10)), ("P2", UploadItem.number(reading.values.pm2_5))])
         ]
         if let place = item.place {
+            // No altitude (a coarse position, or none measured) is no `height`: a "0" would
+            // put the station at sea level on the map.
+            let height = item.altitude.map { [("height", UploadItem.number($0))] } ?? []
             requests.append(
                 push(
                     pin: 9,
-                    [
-                        ("lat", UploadItem.number(place.latitude)), ("lon", UploadItem.number(place.longitude)),
-                        ("height", item.altitude.map(UploadItem.number) ?? "0"),
-                    ]))
+                    [("lat", UploadItem.number(place.latitude)), ("lon", UploadItem.number(place.longitude))] + height))
         }
         return requests
     }
