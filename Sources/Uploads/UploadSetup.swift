@@ -67,6 +67,8 @@ public enum UploadProbe {
     /// What the server said.
     public enum Outcome: Sendable, Equatable {
         case accepted(String)
+        /// The server is there, but its answer does not say the upload will work.
+        case doubtful(String)
         case refused(String)
         case unreachable(String)
     }
@@ -86,9 +88,20 @@ public enum UploadProbe {
         switch UploadVerdict.judge(answer, type: plan.type.rawValue, now: Date()) {
         case .refused(let reason): return .refused(reason)
         case .retry(_, let reason): return .unreachable(reason)
-        // An answer that is not a refusal: the server is there and took the credentials
-        // (the Recorder answers a GET with 405; an empty batch may be a 422).
-        case .accepted, .rejected: return .accepted("\(request.url.absoluteString) answered HTTP \(answer.status)")
+        case .accepted, .rejected:
+            let answered = "\(request.url.absoluteString) answered HTTP \(answer.status)"
+            if plan.type == .sensorCommunity {
+                // It takes no credentials and a request without a reading proves only that
+                // it is there; what decides is the id registered there.
+                return .accepted(
+                    "\(plan.url) is reachable; readings go as raspi-\(plan.id), which must be registered at "
+                        + "devices.sensor.community (nothing more can be checked before the first reading)")
+            }
+            // The server is there and took the credentials when it answered as expected
+            // (the Recorder answers a GET with 405; an empty batch may be a 422).
+            let expected: Set<Int> = plan.type == .owntracksHTTP ? [405] : plan.type == .openSenseMap ? [422] : []
+            if (200..<300).contains(answer.status) || expected.contains(answer.status) { return .accepted(answered) }
+            return .doubtful("\(answered) to a request that uploads nothing")
         }
     }
 }
@@ -105,6 +118,15 @@ extension UploadProbe {
             (try? DeviceIdentity.name(settings.mqtt, stateDirectory: settings.directories.state)) ?? "unknown"
         for upload in settings.uploads {
             let name = "upload \(upload.name)"
+            if let type = upload.type, type.isPublicMap, settings.sensor.model == nil {
+                // A public map takes only measured air: without a sensor it gets nothing.
+                checks.append(
+                    HealthCheck(
+                        name: "\(name) readings", status: .warn,
+                        detail: "\(type.rawValue) takes only what a sensor measured, and no [sensor] is set: "
+                            + "it gets nothing new",
+                        advice: "set [sensor] model (docs/sensors.md), or remove [upload.\(upload.name)]"))
+            }
             let plan: UploadPlan
             do { plan = try UploadPlan(upload, settings: settings, deviceID: deviceID) } catch {
                 checks.append(
@@ -115,6 +137,11 @@ extension UploadProbe {
             switch await check(plan, timeout: .seconds(timeout)) {
             case .accepted(let detail):
                 checks.append(HealthCheck(name: name, status: .ok, detail: "\(plan.type.rawValue): \(detail)"))
+            case .doubtful(let detail):
+                checks.append(
+                    HealthCheck(
+                        name: name, status: .warn, detail: "\(plan.type.rawValue): \(detail)",
+                        advice: "check [upload.\(upload.name)] url: is it the service's own endpoint?"))
             case .refused(let reason):
                 checks.append(
                     HealthCheck(

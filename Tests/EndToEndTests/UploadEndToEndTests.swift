@@ -245,6 +245,15 @@ struct UploadFaultEndToEndTests {
         let osem = checks.first { $0["name"] as? String == "upload osem" }
         #expect(osem?["status"] as? String == "fail", "\(checks)")
         #expect(checks.first { $0["name"] as? String == "upload traccar" }?["status"] as? String == "ok", "\(checks)")
+        // sensor.community takes no credentials: doctor names the id the map will see, and
+        // says that public maps get nothing without a sensor.
+        let luftdaten = checks.first { $0["name"] as? String == "upload luftdaten" }
+        let detail = (luftdaten?["detail"] as? String) ?? ""
+        #expect(luftdaten?["status"] as? String == "ok", "\(checks)")
+        #expect(detail.contains("raspi-4711, which must be registered") && !detail.contains("HTTP 400"), "\(detail)")
+        let noSensor = checks.first { $0["name"] as? String == "upload luftdaten readings" }
+        #expect(noSensor?["status"] as? String == "warn", "\(checks)")
+        #expect(checks.first { $0["name"] as? String == "upload traccar readings" } == nil, "a track upload needs none")
         let stored = try Uploads.received(servers)
         #expect((stored["traccar"] ?? []).isEmpty && (stored["opensensemap"] ?? []).isEmpty, "doctor uploads nothing")
 
