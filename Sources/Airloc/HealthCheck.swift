@@ -130,7 +130,7 @@ extension HealthCheck {
                     HealthCheck(
                         name: device.path, status: .warn, detail: "this user cannot open it (group \(device.group))",
                         advice:
-                            "gpsd opens it as root, so airloc does not need to; to read it yourself: `sudo usermod -aG \(device.group) $USER` and log in again"
+                            "gpsd opens it as root, so airloc does not need to; to read it yourself: \(device.remedy)"
                     ))
             }
         }

@@ -20,11 +20,17 @@ extension HealthCheck {
             ]
         }
         let access = DeviceAccess(path: device)
+        guard access.isCharacterDevice else {
+            return [
+                HealthCheck(
+                    name: name, status: .fail, detail: "\(device) is not a serial device", advice: access.remedy)
+            ]
+        }
         guard access.isOpenable else {
             return [
                 HealthCheck(
                     name: name, status: .fail, detail: "this user cannot open \(device) (group \(access.group))",
-                    advice: "`sudo usermod -aG \(access.group) $USER` and log in again")
+                    advice: access.remedy)
             ]
         }
         var checks: [HealthCheck] = []

@@ -1,5 +1,6 @@
 import Airloc
 import Arguments
+import Platform
 import Sensors
 import TerminalUI
 
@@ -48,8 +49,8 @@ extension CLIError {
         case .device(let path, let reason, let kind):
             let advice: String
             switch kind {
-            case .permission: advice = "; add yourself to the group that owns it (`sudo usermod -aG dialout $USER`)"
-            case .missing: advice = "; is the sensor plugged in? ([sensor] device, AIRLOC_SENSOR_DEVICE)"
+            case .permission: advice = "; " + DeviceAccess(path: path).remedy
+            case .missing: advice = " (is the sensor plugged in? [sensor] device, AIRLOC_SENSOR_DEVICE)"
             case .busy: advice = "; another program (gpsd probing it?) has \(path) open"
             case .gone, .other: advice = ""
             }

@@ -13,17 +13,48 @@ public struct DeviceAccess: Sendable, Equatable {
     public var isOpenable: Bool
     /// The file's group ("dialout"), or "?" when it cannot be told.
     public var group: String
+    /// The file's permission bits (0o660), nil when it cannot be told.
+    public var mode: UInt32?
+    /// True for a character device (a serial port is one; a regular file is not).
+    public var isCharacterDevice: Bool
 
     /// What this user may do with the device at `path`.
     public init(path: String) {
         self.path = path
         isOpenable = access(path, R_OK | W_OK) == 0
         var info = stat()
-        if stat(path, &info) == 0, let entry = getgrgid(info.st_gid) {
-            group = String(cString: entry.pointee.gr_name)
+        if stat(path, &info) == 0 {
+            mode = UInt32(info.st_mode) & 0o7777
+            isCharacterDevice = UInt32(info.st_mode) & UInt32(S_IFMT) == UInt32(S_IFCHR)
+            group = getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "?"
         } else {
-            group = "?"
+            (mode, isCharacterDevice, group) = (nil, false, "?")
         }
+    }
+
+    /// The one thing that lets this user open the device, in words: joining its group only
+    /// where that helps (not for group root, nor a mode that gives the group nothing).
+    public var remedy: String {
+        Self.remedy(path: path, mode: mode, isCharacterDevice: isCharacterDevice, group: group)
+    }
+
+    /// ``remedy`` of a device with these facts.
+    public static func remedy(path: String, mode: UInt32?, isCharacterDevice: Bool, group: String) -> String {
+        guard let mode else { return "check that \(path) exists" }
+        if !isCharacterDevice {
+            return "\(path) is not a device node: set the device to the adapter's (/dev/ttyUSB0, or the name a udev "
+                + "rule gives it)"
+        }
+        let modeText = String(format: "%04o", mode & 0o7777)
+        if mode & 0o060 != 0o060 {
+            return "its mode (\(modeText)) lets no group read and write it: a udev rule with GROUP=\"dialout\", "
+                + "MODE=\"0660\" fixes that (docs/sensors.md)"
+        }
+        if group == "root" || group == "?" {
+            return "it belongs to group \(group): give it group dialout with a udev rule (GROUP=\"dialout\", "
+                + "MODE=\"0660\"; docs/sensors.md) rather than joining \(group)"
+        }
+        return "`sudo usermod -aG \(group) $USER`, then log in again"
     }
 }
 

@@ -26,7 +26,7 @@ public final class SerialPort {
         /// What is wrong with the port and why.
         public var description: String {
             switch self {
-            case .missing(let path): return "\(path) does not exist (is the sensor plugged in?)"
+            case .missing(let path): return "\(path) does not exist"
             case .permission(let path): return "no permission to open \(path)"
             case .busy(let path): return "\(path) is in use by another program"
             case .gone(let path, let reason): return "\(path) went away (\(reason))"
@@ -42,6 +42,8 @@ public final class SerialPort {
             case EACCES, EPERM: return .permission(path)
             case EBUSY: return .busy(path)
             case EIO, ENXIO, EBADF: return .gone(path, reason: reason)
+            // A regular file, or a device that is no terminal: "Inappropriate ioctl" says nothing.
+            case ENOTTY: return .other(path, reason: "not a serial device")
             default: return .other(path, reason: reason)
             }
         }

@@ -111,7 +111,18 @@ struct SenseEndToEndTests {
         defer { configured.remove() }
         let missing = try await AirlocBinary.run(["sense"], environment: environment)
         #expect(
-            missing.status == 74 && missing.stderr.contains("does not exist (is the sensor plugged in?)"), "\(missing)")
+            missing.status == 74
+                && missing.stderr.contains("does not exist (is the sensor plugged in? [sensor] device"),
+            "\(missing)")
+        #expect(missing.stderr.components(separatedBy: "plugged in").count == 2, "said once: \(missing.stderr)")
+        // A regular file where the device should be: said as such, not "Inappropriate ioctl".
+        let file = home.file("not-a-tty")
+        try "".write(to: file, atomically: true, encoding: .utf8)
+        let (regular, fileEnvironment) = try Self.home("sds011", device: file.path)
+        defer { regular.remove() }
+        let notSerial = try await AirlocBinary.run(["sense"], environment: fileEnvironment)
+        #expect(notSerial.status == 74 && notSerial.stderr.contains("not a serial device"), "\(notSerial)")
+        #expect(!notSerial.stderr.contains("Inappropriate ioctl"), "\(notSerial)")
         let mismatched = try Self.home("sds011", device: "/dev/null", extra: "correction = epa-pms")
         defer { mismatched.0.remove() }
         let refused = try await AirlocBinary.run(["sense"], environment: mismatched.1)
