@@ -83,13 +83,13 @@ public final class Logbook: Sendable {
                 throw LogbookError.newerSchema(path, Int(version))
             }
             if !readOnly && version < Int64(LogbookSchema.version) {
-                try LogbookSchema.migrate(database, from: Int(version))
+                try LogbookSchema.migrate(database, from: Int(version)) { () throws(SQLiteError) in
+                    guard version == 0 else { return }
+                    try database.execute(
+                        "INSERT OR IGNORE INTO meta (key, value) VALUES ('incarnation', '\(Self.newIncarnation())')")
+                }
             } else if readOnly && version == 0 {
                 throw LogbookError.empty(path)
-            }
-            if !readOnly && version == 0 {
-                try database.execute(
-                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('incarnation', '\(Self.newIncarnation())')")
             }
             incarnation = try database.texts("SELECT value FROM meta WHERE key = 'incarnation'").first ?? ""
             let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0

@@ -1,7 +1,7 @@
 /// The logbook's tables, and how a file of an older version is brought forward.
 ///
-/// Contract: `version` is stored in `PRAGMA user_version`; each migration runs in one
-/// transaction with the version bump, so a file is never left half-migrated. Times are
+/// Contract: `version` is stored in `PRAGMA user_version`; the migrations a file needs run
+/// in one transaction with the version bump, so a file is never left half-migrated. Times are
 /// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
 /// cards: docs/performance.md measures bytes per row.
 enum LogbookSchema {
@@ -142,13 +142,19 @@ enum LogbookSchema {
         """,
     ]
 
-    static func migrate(_ database: SQLiteDatabase, from current: Int) throws(SQLiteError) {
-        for next in (current + 1)...version {
-            guard let sql = migrations[next] else { continue }
-            try database.transaction { () throws(SQLiteError) in
+    /// Brings a file of version `current` to ``version`` in one transaction, with
+    /// `then` (a new file's incarnation) in it too: a disk that fills up half-way leaves the
+    /// file as it was, never a version without the tables it promises.
+    static func migrate(
+        _ database: SQLiteDatabase, from current: Int, then: () throws(SQLiteError) -> Void = {}
+    ) throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            for next in (current + 1)...version {
+                guard let sql = migrations[next] else { continue }
                 try database.execute(sql)
-                try database.execute("PRAGMA user_version = \(next)")
             }
+            try database.execute("PRAGMA user_version = \(version)")
+            try then()
         }
     }
 }

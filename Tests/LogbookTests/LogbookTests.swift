@@ -282,6 +282,34 @@ import Testing
         #expect(point.timeSource == "gps" && point.time == Self.hour.addingTimeInterval(3599))
     }
 
+    /// A disk that fills up while a new logbook's tables are made leaves no half-made file
+    /// (it once left one without its sensor table): all of the schema or none of it.
+    @Test func aSchemaThatDoesNotFitIsNotMadeHalfWay() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // "Disks" of 2, 3, ... 1 KiB pages: each that cannot hold the whole schema must be
+        // left with none of it, whichever table the space ran out in.
+        var refused = 0
+        for pages in 2...200 {
+            let path = directory.file("logbook-\(pages).sqlite").path
+            let database = try SQLiteDatabase(path: path)
+            try database.execute("PRAGMA page_size = 1024; PRAGMA max_page_count = \(pages)")
+            do {
+                try LogbookSchema.migrate(database, from: 0)
+                break
+            } catch {
+                refused += 1
+                #expect(try database.integer("PRAGMA user_version") == 0, "\(pages) pages")
+                #expect(try database.integer("SELECT count(*) FROM sqlite_master") == 0, "\(pages) pages: a table left")
+            }
+        }
+        #expect(refused > 5, "the schema needs more than a few pages")
+        // With room, a file that was refused becomes a whole logbook.
+        let logbook = try Logbook(url: directory.file("logbook-\(refused + 1).sqlite"))
+        #expect(try logbook.database.integer("PRAGMA user_version") == Int64(LogbookSchema.version))
+        #expect(try logbook.status(now: Self.hour).sensorRows == 0 && !logbook.incarnation.isEmpty)
+    }
+
     @Test func pruningRemovesOldRowsAndEmptySegments() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
