@@ -9,7 +9,8 @@ import Location
 /// Contract: sends nothing personal (see ``HealthCheck``); the IP service, which learns the
 /// device's address, is asked only when the chain lists it and sensing is authorized. A
 /// manual place that cannot be used fails the configuration's own check too, since it is
-/// a line of the configuration. On a host that only collects (``Settings/collectsOnly``)
+/// a line of the configuration. A configuration that does not load is the only check made
+/// (the rest would check the defaults). On a host that only collects (``Settings/collectsOnly``)
 /// only the configuration, the place data and the secrets are checked here.
 public struct Checkup: Sendable {
     /// The checks so far, in order.
@@ -50,9 +51,17 @@ public struct Checkup: Sendable {
     ) async -> Checkup {
         var checkup = Checkup()
         if let configurationError {
+            // The other checks would look at the defaults, not at what the user wrote, and
+            // count their failures as problems of their own: one problem is one problem.
             checkup.checks.append(
                 HealthCheck(
                     name: "configuration", status: .fail, detail: configurationError, advice: "fix the line named"))
+            checkup.checks.append(
+                HealthCheck(
+                    name: "other checks", status: .warn,
+                    detail: "not run: they need the configuration to load",
+                    advice: "fix the configuration, then run doctor again"))
+            return checkup
         } else {
             let files = settings.sources.isEmpty ? "defaults (no file)" : settings.sources.joined(separator: ", ")
             checkup.checks.append(HealthCheck(name: "configuration", status: .ok, detail: files))

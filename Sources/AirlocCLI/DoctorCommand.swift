@@ -23,8 +23,9 @@ enum DoctorCommand {
             secrets others can read (a configuration file holding a password), the MQTT broker
             when [mqtt] url is set, and the collector's broker and database when [collect] is set.
             On a host that only collects ([collect] set; no [mqtt] url, [sensor] or uploads), gpsd,
-            the receiver, the sensor, the location and the air service are not checked. Each
-            problem comes with what to do about it.
+            the receiver, the sensor, the location and the air service are not checked. A
+            configuration that does not load is reported alone: the rest would check the
+            defaults. Each problem comes with what to do about it.
 
             Exit status: 0 all needed parts work (warnings allowed); 69 something the configured
             provider chain, the air report or publishing needs does not work; 78 the configuration
@@ -44,6 +45,7 @@ enum DoctorCommand {
         if let gazetteer = checkup.gazetteer { context.placeData.record(gazetteer) }
         var checks = checkup.checks
         var misconfigured = false
+        if context.configurationError != nil { return report(context, checks, code: .config) }
         let timeout = min(configuration.serviceTimeout, 10)
         var brokers = [await BrokerFinding.device(configuration, timeout: timeout)]
         if configuration.collect.broker != nil,
@@ -69,10 +71,15 @@ enum DoctorCommand {
         misconfigured = misconfigured || uploads.configuration
 
         let failed = checks.filter { $0.status == .fail }
-        let ok = failed.isEmpty
         let code: ExitCode =
-            context.configurationError != nil || checkup.placeFailure != nil || misconfigured
-            ? .config : ok ? .ok : .unavailable
+            checkup.placeFailure != nil || misconfigured ? .config : failed.isEmpty ? .ok : .unavailable
+        return report(context, checks, code: code)
+    }
+
+    /// Prints the checks (text or airloc.doctor/1) and returns `code`.
+    private static func report(_ context: CommandContext, _ checks: [HealthCheck], code: ExitCode) -> ExitCode {
+        let failed = checks.filter { $0.status == .fail }
+        let ok = failed.isEmpty
         if context.arguments.has(.json) {
             let error =
                 ok && code == .ok
