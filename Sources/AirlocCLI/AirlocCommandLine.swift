@@ -121,7 +121,7 @@ public enum AirlocCommandLine {
                     environment: environment, explicitPath: parsed.value(.config))
             } catch {
                 guard command.spec.name == DoctorCommand.spec.name else { throw CLIError.config(error.message) }
-                // Check the rest with the defaults and the environment.
+                // doctor reports it as its finding (and checks nothing else).
                 configurationError = .config(error.message)
                 configuration = ConfigurationFiles.defaults(environment: environment)
             }
@@ -141,7 +141,10 @@ public enum AirlocCommandLine {
             }
             return code.rawValue
         } catch {
-            report(error, console: plain, commandSpec: command.spec)
+            // The usage of the action named (`log prune`), not the whole command's.
+            let named = arguments.dropFirst().first { !$0.hasPrefix("-") }
+            let action = named.flatMap { name in command.spec.actions.first { $0.name == name } }
+            report(error, console: plain, commandSpec: command.spec, action: action)
             // With --json (seen even when the arguments did not parse) a script still
             // gets one document on stdout: the error in it.
             if arguments.contains("--json"),
@@ -154,9 +157,14 @@ public enum AirlocCommandLine {
         }
     }
 
-    static func report(_ error: CLIError, console: Console, commandSpec: CommandSpec) {
+    static func report(_ error: CLIError, console: Console, commandSpec: CommandSpec, action: ActionSpec? = nil) {
         console.err("Error: \(error.message)\n")
-        if error.usageOf != nil {
+        guard error.usageOf != nil else { return }
+        if let action {
+            let name = "\(commandSpec.name) \(action.name)"
+            console.err("Usage: airloc \(name) \(commandSpec.usage(of: action))".trimmingTrailingSpaces() + "\n")
+            console.err("See 'airloc \(name) --help'.\n")
+        } else {
             console.err("Usage: airloc \(commandSpec.name) \(commandSpec.usageLine)".trimmingTrailingSpaces() + "\n")
             console.err("See 'airloc \(commandSpec.name) --help'.\n")
         }

@@ -40,4 +40,17 @@ struct ActionHelpEndToEndTests {
         }
         #expect(result.stdout.contains("See 'airloc log ACTION --help'"))
     }
+
+    /// A usage error in an action shows that action's usage, not the whole command's line.
+    @Test(arguments: [
+        (["log", "prune"], "Usage: airloc log prune --before T [--dry-run] [--force]\nSee 'airloc log prune --help'."),
+        (["log", "status", "--bogus"], "Usage: airloc log status [--json]\nSee 'airloc log status --help'."),
+    ])
+    func aUsageErrorShowsTheActionsUsage(arguments: [String], said: String) async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let result = try await AirlocBinary.run(arguments, environment: AirlocBinary.environment(home: home.url))
+        #expect(result.status == 64 && result.stderr.contains(said), "\(result)")
+        #expect(!result.stderr.contains("| export"), "the whole log line: \(result.stderr)")
+    }
 }
