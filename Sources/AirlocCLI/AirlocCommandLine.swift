@@ -160,13 +160,8 @@ public enum AirlocCommandLine {
     static func report(_ error: CLIError, console: Console, commandSpec: CommandSpec, action: ActionSpec? = nil) {
         console.err("Error: \(error.message)\n")
         guard error.usageOf != nil else { return }
-        if let action {
-            let name = "\(commandSpec.name) \(action.name)"
-            console.err("Usage: airloc \(name) \(commandSpec.usage(of: action))".trimmingTrailingSpaces() + "\n")
-            console.err("See 'airloc \(name) --help'.\n")
-        } else {
-            console.err("Usage: airloc \(commandSpec.name) \(commandSpec.usageLine)".trimmingTrailingSpaces() + "\n")
-            console.err("See 'airloc \(commandSpec.name) --help'.\n")
-        }
+        let name = commandSpec.name + (action.map { " \($0.name)" } ?? "")
+        let usage = action.map(commandSpec.usage(of:)) ?? commandSpec.usageLine
+        console.err("Usage: airloc \(name) \(usage)".trimmingTrailingSpaces() + "\nSee 'airloc \(name) --help'.\n")
     }
 }
