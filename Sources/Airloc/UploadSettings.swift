@@ -50,6 +50,9 @@ public struct UploadSettings: Sendable, Equatable {
     /// Rows older than this many seconds are not sent (0: every row); unset: the type's
     /// default, 15 minutes for sensor.community (it stamps readings on arrival), none else.
     public var maxAge: Double?
+    /// `flagged = send`: readings airloc flagged (warm-up cut short, humid air) go too.
+    /// Public maps get only unflagged readings by default: a map is read as the truth.
+    public var sendFlagged = false
 
     /// A section `[upload.NAME]` with nothing set.
     public init(name: String) { self.name = name }

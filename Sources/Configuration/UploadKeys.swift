@@ -68,6 +68,11 @@ public struct UploadKey: Sendable {
                 settings.maxAge = seconds
                 return true
             },
+            UploadKey("flagged", "skip or send") { settings, value in
+                guard value == "skip" || value == "send" else { return false }
+                settings.sendFlagged = value == "send"
+                return true
+            },
             UploadKey("batch", "rows per request, 1-2500") { settings, value in
                 guard let number = Int(value), (1...2500).contains(number) else { return false }
                 settings.batch = number

@@ -86,6 +86,8 @@ public struct UploadPlan: Sendable {
     public var batch: Int
     /// Rows older than this are not sent (sensor.community stamps a reading on arrival).
     public var maxAge: TimeInterval?
+    /// Readings airloc flagged go too (`flagged = send`); otherwise they are skipped.
+    public var sendsFlagged: Bool
     /// The `[privacy] outbound-precision` grid of `coarse`.
     public var precision: Double
     /// The least time between two requests (a server's fair use): zero for the servers of
@@ -153,6 +155,7 @@ public struct UploadPlan: Sendable {
         self.position = upload.resolvedPosition
         self.batch = type == .openSenseMap ? (upload.batch ?? 100) : 1
         self.maxAge = upload.maxAge.map { $0 > 0 ? $0 : nil } ?? (type == .sensorCommunity ? 900 : nil)
+        self.sendsFlagged = upload.sendFlagged
         self.precision = settings.outboundPrecision
         // One request at a time is the pace of the single-row servers; openSenseMap, which
         // takes batches, gets a fifth of a second between them.

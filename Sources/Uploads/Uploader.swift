@@ -216,6 +216,9 @@ public struct Uploader: Service {
                 batch.last = item.id
                 if let maxAge = plan.maxAge, time.date.timeIntervalSince(item.time) > maxAge {
                     batch.stale += 1
+                } else if case .sensor(let reading) = row, !reading.flags.isEmpty, !plan.sendsFlagged {
+                    // A flagged reading (warm-up cut short, humid air) is not the map's truth.
+                    batch.stale += 1
                 } else {
                     batch.items.append(item)
                 }

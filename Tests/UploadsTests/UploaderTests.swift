@@ -126,4 +126,41 @@ import Web
         #expect(pins == ["X-Pin: 1", "X-Pin: 9", "X-Pin: 9"], "the PM push once, the position again")
         #expect(try logbook.uploadCursor("luftdaten", kind: .sensor) == 1)
     }
+
+    /// Public maps are read as the truth: a reading airloc flagged (warm-up cut short) is
+    /// skipped and counted, unless the section says `flagged = send`.
+    @Test(arguments: [false, true])
+    func aFlaggedReadingReachesAPublicMapOnlyWhenAskedTo(sendFlagged: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
+        for (offset, flags) in [(0.0, [SensorSample.Flag.warmUpCutShort]), (60, [])] {
+            try logbook.append(
+                SensorRecord(
+                    SensorSample(
+                        model: .sds011, device: "/dev/null", serial: nil,
+                        mean: ParticulateValues(pm2_5: 12.5 + offset, pm10: 20), samples: 9, windowSeconds: 9,
+                        usAQI: 52, correctedPM2_5: nil, flags: flags),
+                    time: Date(timeIntervalSince1970: 1_795_000_000 + offset), timeSource: "gps", coordinate: nil,
+                    segment: nil))
+        }
+        var settings = Settings(directories: XDGDirectories(environment: ["HOME": "/nonexistent"]))
+        var upload = UploadSettings(name: "luftdaten")
+        upload.type = .sensorCommunity
+        upload.url = "http://127.0.0.1:9/"
+        upload.maxAge = 0
+        upload.sendFlagged = sendFlagged
+        settings.uploads = [upload]
+        let server = ScriptedServer()
+        var uploader = Uploader(
+            plan: try UploadPlan(upload, settings: settings, deviceID: "4711"), logbook: logbook, sender: server,
+            time: ManualTime())
+        #expect(await uploader.drain() == nil)
+        let pm25 = server.received.compactMap { request in
+            String(decoding: request.body ?? Data(), as: UTF8.self).range(of: "\"P2\"").map { _ in request }
+        }
+        #expect(pm25.count == (sendFlagged ? 2 : 1), "\(server.received.count) requests")
+        let status = try logbook.uploadStatus("luftdaten", kinds: [.sensor])
+        #expect(status.backlog == 0 && status.skipped == (sendFlagged ? 0 : 1) && status.sent == (sendFlagged ? 2 : 1))
+    }
 }
