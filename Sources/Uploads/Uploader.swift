@@ -17,9 +17,10 @@ import Web
 /// - Paced and backed off by ``UploadGate``; rows a server refuses for themselves are
 ///   skipped and counted (``UploadVerdict``); the last error is kept in the logbook.
 /// - As a ``Service`` it wakes for the logger's new rows (``LogbookChanges``) and for the
-///   gate's next moment, never on a timer of its own. A refusal of the run's first
-///   request ends it with a ``ServiceFailure`` (a configuration matter, exit 78); a later
-///   one stops only this upload, which then waits for the stop.
+///   gate's next moment, never on a timer of its own. A refusal (credentials, no such box)
+///   stops only this upload, loudly (the journal, `log status`, `doctor`), and it then waits
+///   for the stop: logging is the station's first job, and a revoked token must not end it
+///   (nor, with systemd not restarting a 78, every reboot's logging).
 public struct Uploader: Service {
     /// Why an upload stopped.
     public struct Stop: Sendable, Equatable {
@@ -88,12 +89,7 @@ public struct Uploader: Service {
             var wake: Mailbox<Input>.Timer?
             switch await uploader.step() {
             case .worked: continue
-            case .stopped(let stop):
-                if stop.atStart {
-                    throw ServiceFailure(
-                        service: name, kind: .configuration, message: "[upload.\(plan.name)] \(stop.reason)",
-                        remedy: .check("[upload.\(plan.name)]"))
-                }
+            case .stopped:
                 await context.stopRequested()
                 return
             case .wait(let pause): wake = inbox.wake(after: pause, on: uploader.time, with: .due)

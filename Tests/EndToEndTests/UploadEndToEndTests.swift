@@ -232,8 +232,9 @@ struct UploadFaultEndToEndTests {
         #expect(logger.errors.contains("[upload.traccar] HTTP 503"), "\(logger.errors)")
     }
 
-    /// A token openSenseMap refuses on the run's first request is a configuration error
-    /// (exit 78, said plainly); `doctor` says the same without uploading anything.
+    /// A token openSenseMap refuses on the run's first request: `doctor` says so without
+    /// uploading anything (78), and `log run` stops that upload alone, said once, and goes
+    /// on logging and uploading elsewhere.
     @Test func aRefusedTokenStopsAtStartAndDoctorSaysSo() async throws {
         let servers = try await Uploads.servers()
         defer { servers.stop() }
@@ -257,9 +258,25 @@ struct UploadFaultEndToEndTests {
         let stored = try Uploads.received(servers)
         #expect((stored["traccar"] ?? []).isEmpty && (stored["opensensemap"] ?? []).isEmpty, "doctor uploads nothing")
 
-        let run = try await world.run(["log", "run"], timeout: 300)
-        #expect(run.status == 78, "\(run)")
-        #expect(run.stderr.contains("[upload.osem] the server refused the credentials (HTTP 401)"), "\(run.stderr)")
+        // The refused upload stops itself, loudly; the logger and the other uploads go on.
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        let refusal = "[upload.osem] the server refused the credentials (HTTP 401)"
+        try await Poll.until("the refusal said") { logger.errors.contains(refusal) || !logger.isRunning }
+        #expect(logger.isRunning, "the logger went on: \(logger.errors)")
+        let first = try await LogEndToEndTests.waitForStatus(world, "the refusal in log status") { status in
+            let uploads = status["uploads"] as? [[String: Any]] ?? []
+            let osem = uploads.first { $0["name"] as? String == "osem" }
+            return (osem?["last_error"] as? String ?? "").contains("refused the credentials")
+        }
+        let rows = first["track_rows"] as? Int ?? 0
+        _ = try await LogEndToEndTests.waitForStatus(world, "track points after the refusal") {
+            ($0["track_rows"] as? Int ?? 0) > rows
+        }
+        try await Poll.until("Traccar still gets rows") { !((try Uploads.received(servers)["traccar"]) ?? []).isEmpty }
+        logger.signal(SIGTERM)
+        #expect(try await logger.wait().status == 0, "\(logger.errors)")
+        #expect(logger.errors.components(separatedBy: refusal).count == 2, "said once: \(logger.errors)")
+        #expect((try Uploads.received(servers)["opensensemap"] ?? []).isEmpty, "nothing reached the refusing box")
     }
 
     /// What leaves the device by default: the exact place for one's own servers (Traccar,
