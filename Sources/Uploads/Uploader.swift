@@ -26,7 +26,8 @@ public struct Uploader: Service {
     public struct Stop: Sendable, Equatable {
         /// What the server said.
         public var reason: String
-        /// The first request of the run was refused: a configuration matter (exit 78).
+        /// The first request of the run was refused (a drain says so; the running service
+        /// stops this upload alone either way).
         public var atStart: Bool
     }
 

@@ -79,12 +79,20 @@ import Web
         #expect(await rig.run.value == nil)
     }
 
-    @Test func aRefusalOfTheFirstRequestEndsTheRun() async throws {
+    /// Logging is the station's first job: a refusal of the run's very first request (a
+    /// revoked token) stops this upload, kept as its last error, and never fails the run.
+    @Test func aRefusalOfTheFirstRequestStopsOnlyThisUpload() async throws {
         let rig = try Rig(script: [(401, nil)])
         defer { rig.directory.remove() }
         try rig.write(0)
-        let failure = await rig.run.value
-        #expect(failure?.kind == .configuration && failure?.message.hasPrefix("[upload.test]") == true)
+        try await Poll.until("t1 refused") { rig.requests == 1 }
+        try await Poll.until("the refusal kept") {
+            (try? rig.writer.uploadStatus("test", kinds: [.track]))?.lastError?.contains("401") == true
+        }
+        try rig.write(60)
+        rig.context.requestStop()
+        #expect(await rig.run.value == nil, "the run goes on")
+        #expect(rig.requests == 1, "nothing more sent after the refusal")
     }
 
     @Test func aLaterRefusalStopsOnlyThisUpload() async throws {
