@@ -26,9 +26,6 @@ public struct Uploader: Service {
     public struct Stop: Sendable, Equatable {
         /// What the server said.
         public var reason: String
-        /// The first request of the run was refused (a drain says so; the running service
-        /// stops this upload alone either way).
-        public var atStart: Bool
     }
 
     /// Its name in the group (`upload.NAME`).
@@ -54,7 +51,6 @@ public struct Uploader: Service {
     /// the retry sends only the rest (a sensor.community reading is two pushes, and the
     /// first must not be counted twice).
     private var delivered: (kind: RowKind, last: Int64, requests: Int)?
-    private var answered = false
     private var lastError: String?
     private let acknowledgements: BrokerAcknowledgements?
 
@@ -127,7 +123,7 @@ public struct Uploader: Service {
     /// One request, or what keeps it from going now.
     mutating func step() async -> Step {
         guard let next = gate.next(after: time.now) else {
-            return .stopped(Stop(reason: gate.stopped ?? "stopped", atStart: !answered))
+            return .stopped(Stop(reason: gate.stopped ?? "stopped"))
         }
         let wait = next - time.now
         if wait > .zero { return .wait(wait) }
@@ -138,7 +134,6 @@ public struct Uploader: Service {
             delivered = verdict == .accepted ? nil : (batch.kind, batch.last, already + accepted)
             switch verdict {
             case .accepted:
-                answered = true
                 gate.accepted(at: time.now)
                 try logbook.advanceUpload(
                     plan.name, kind: batch.kind, to: batch.last, sent: batch.items.count, skipped: batch.stale,
@@ -146,7 +141,6 @@ public struct Uploader: Service {
                 if lastError != nil { say(.info("sending again", from: name)) }
                 lastError = nil
             case .rejected(let reason):
-                answered = true
                 gate.accepted(at: time.now)
                 try logbook.advanceUpload(
                     plan.name, kind: batch.kind, to: batch.last, sent: 0, skipped: batch.items.count + batch.stale,
