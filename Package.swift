@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["Geo", "Web", "Platform", "MQTT", "CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "TestSupport"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "AirQuality", "TestSupport"]),
         .testTarget(name: "PlotTests", dependencies: ["Plot"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "LocationTests", dependencies: ["Location", "TestSupport"]),
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
         .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Arguments", "Configuration", "TestSupport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo", "Airloc", "AirQuality", "Sensors"]),
         .testTarget(
             name: "FieldLogTests",
             dependencies: ["FieldLog", "Logbook", "Airloc", "Gazetteer", "Geo", "Platform", "Web", "TestSupport"]),

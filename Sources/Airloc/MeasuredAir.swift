@@ -71,11 +71,29 @@ public struct MeasuredJSON: Encodable {
     public var source: String?
     /// The NowCast AQI of the measured hours.
     public var nowcastUsAqi: Int?
+    /// The AQI the card shows for the measured air: the NowCast, else `us_aqi`.
+    public var headlineUsAqi: Int?
+    /// "nowcast" or "instantaneous estimate".
+    public var headlineBasis: String?
+    /// The EPA category's key of `headline_us_aqi`.
+    public var category: String?
+    /// The category's name.
+    public var categoryName: String?
+    /// The category's colour (#RRGGBB).
+    public var color: String?
+    /// What the category means.
+    public var description: String?
+    /// What to do about it.
+    public var advice: String?
+    /// True when the card leads with the measured air (a fresh reading with an index, on
+    /// the US scale) rather than the model's.
+    public var leads: Bool
     /// Why there is no reading.
     public var error: JSONError?
 
     /// The object of `measured`.
-    public init(_ measured: MeasuredAir) {
+    public init(_ measured: MeasuredAir, scale: AQIScale = .us) {
+        leads = false
         switch measured {
         case .failed(let failure):
             error = JSONError(code: 69, message: failure.description)
@@ -89,6 +107,13 @@ public struct MeasuredJSON: Encodable {
             ageS = (reading.ageSeconds * 10).rounded() / 10
             source = reading.fromLogbook ? "logbook" : "sensor"
             nowcastUsAqi = reading.nowcastUSAQI
+            if let headline = AirHeadline.measured(reading) {
+                let category = headline.category
+                (headlineUsAqi, headlineBasis) = (headline.usAQI, headline.basis)
+                (self.category, categoryName, color) = (category.rawValue, category.name, category.color)
+                (description, advice) = (category.description, category.advice)
+                leads = scale == .us
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ import AirQuality
 /// was made, and what to be careful of (`airloc sense`, schema `airloc.sense/1`).
 ///
 /// Contract: made only from frames whose checksum held; `usAQI` is the EPA index of the
-/// mean PM2.5, an instantaneous estimate (the EPA's index is defined on 24-hour means);
+/// mean PM2.5 (the corrected one where a correction applies), an instantaneous estimate (the EPA's index is defined on 24-hour means);
 /// `correctedPM2_5` is set only where the configured correction applies (Plantower CF=1
 /// with humidity: the US EPA's PurpleAir formula).
 public struct SensorSample: Sendable, Equatable {
@@ -71,10 +71,11 @@ public struct SensorSample: Sendable, Equatable {
         self.mean = ParticulateValues(
             pm1_0: mean(\.pm1_0), pm2_5: mean(\.pm2_5) ?? 0, pm4_0: mean(\.pm4_0), pm10: mean(\.pm10) ?? 0,
             pm2_5CF1: mean(\.pm2_5CF1), temperatureC: mean(\.temperatureC), relativeHumidity: mean(\.relativeHumidity))
-        usAQI = EPAIndex.index(.pm2_5, concentration: self.mean.pm2_5)?.value
         if correction == .epaPMS, let cf1 = self.mean.pm2_5CF1, let humidity = self.mean.relativeHumidity {
             correctedPM2_5 = max(0, ((0.524 * cf1 - 0.0862 * humidity + 5.75) * 10).rounded() / 10)
         }
+        // The correction exists because the raw value misleads: the index follows it.
+        usAQI = EPAIndex.index(.pm2_5, concentration: correctedPM2_5 ?? self.mean.pm2_5)?.value
         var flags: [Flag] = []
         if let humidity = self.mean.relativeHumidity, humidity > humidityLimit { flags.append(.humidity) }
         if warmUpSeconds < model.stabilisationSeconds { flags.append(.warmUpCutShort) }

@@ -7,13 +7,28 @@ import Geo
 /// "Berlin 41 Good · PM2.5 8.8 · Birch high · +1.8°C".
 ///
 /// Contract: the place (or the coordinates), the index and its category on the chosen
-/// scale, then only what is there — the dominant pollutant, the strongest pollen when
+/// scale — the measured one, marked "(measured)", when ``AirHeadline`` leads with it —
+/// then only what is there — the dominant pollutant, the measured PM2.5, the strongest pollen when
 /// it is moderate or more, the climate difference — each part separated by " · ".
 /// No colour, no emoji: status bars render neither reliably.
 public enum ReportLine {
     /// One line for a status bar: "Berlin 41 Good 🙂 PM2.5 8.8".
     public static func render(_ report: AirReport) -> String {
         let name = report.place?.place.name ?? String(describing: report.fix.coordinate)
+        var measured: String?
+        if case .reading(let reading)? = report.measured {
+            let sample = reading.sample
+            measured = "PM2.5 \(String(format: "%.1f", sample.correctedPM2_5 ?? sample.mean.pm2_5)) measured"
+        }
+        if let headline = AirHeadline.of(report), headline.source == .measured, report.scale == .us {
+            var parts = ["\(name) \(headline.usAQI) \(headline.category.name) (measured)"]
+            parts += [measured].compactMap { $0 }
+            switch report.air {
+            case .success(let reading): parts.append("model \(reading.usAQI)")
+            case .failure: parts.append("model unavailable")
+            }
+            return parts.joined(separator: " · ")
+        }
         switch report.air {
         case .success(let reading):
             var parts: [String]
@@ -25,6 +40,7 @@ public enum ReportLine {
             if let dominant = reading.dominantPollutant, let value = reading.concentrations[dominant] {
                 parts.append("\(dominant.name) \(String(format: "%.1f", value))")
             }
+            if let measured { parts.append(measured) }
             if let pollen = reading.pollen.dominant, pollen.level >= .moderate {
                 parts.append("\(pollen.species.name) \(pollen.level.name)")
             }

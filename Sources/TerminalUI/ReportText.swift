@@ -33,16 +33,18 @@ public struct ReportText {
         if let nearest = report.place, nearest.distance >= 1000 {
             lines.append("  " + console.dim(nearest.relativeDescription))
         }
-        switch report.air {
-        case .success(let reading):
-            lines += airLines(reading, report: report)
-        case .failure(let error):
-            // The full reason goes to stderr (diagnostics); the card only says which part failed.
-            let service: String
-            if case .web(let web) = error { service = web.service } else { service = OpenMeteoAirQuality.serviceName }
-            lines.append("Air quality  " + console.warning("unavailable") + console.dim(" (\(service))"))
+        let headline = AirHeadline.of(report)
+        if let headline, headline.source == .measured, report.scale == .us {
+            lines += measuredLead(headline, report: report)
+        } else {
+            switch report.air {
+            case .success(let reading):
+                lines += airLines(reading, report: report)
+            case .failure(let error):
+                lines.append("Air quality  " + console.warning("unavailable") + console.dim(" (\(Self.service(error)))"))
+                if let measured = measuredLine(report) { lines.append(measured) }
+            }
         }
-        if let measured = measuredLine(report) { lines.append(measured) }
         if let climate = climateLine(report) { lines.append(climate) }
         if case .success(let reading) = report.air {
             var footer = "Data: \(OpenMeteoAirQuality.attribution)"
@@ -72,15 +74,50 @@ public struct ReportText {
             if category != .good { lines.append("  \(category.advice)") }
             if report.scale == .eu { lines.append("  " + console.dim("European AQI not available here")) }
         }
-        let readings = Pollutant.allCases.compactMap { pollutant -> String? in
+        // The sensor beside the person comes before the model's cell values, not under them.
+        if let measured = measuredLine(report) { lines.append(measured) }
+        let readings = Self.concentrations(reading)
+        if !readings.isEmpty { lines.append("  " + readings) }
+        lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
+        return lines
+    }
+
+    /// The card's lead when the sensor's fresh reading has an index: its AQI, category,
+    /// colour and advice, the reading itself, then the model's index and values as context.
+    private func measuredLead(_ headline: AirHeadline, report: AirReport) -> [String] {
+        let category = headline.category
+        let badge = console.paint("\(headline.usAQI)  \(category.name)", color256: category.terminalColor)
+        var lines = ["Air quality  \(badge) \(category.emoji) " + console.dim("measured here")]
+        lines.append("  \(category.description)")
+        if category != .good { lines.append("  \(category.advice)") }
+        if let measured = measuredLine(report) { lines.append(measured) }
+        switch report.air {
+        case .success(let reading):
+            var model = "  Model " + "\(reading.usAQI) \(reading.category.name)"
+            let readings = Self.concentrations(reading)
+            if !readings.isEmpty { model += " · " + readings }
+            lines.append(console.dim(model))
+            lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
+        case .failure(let error):
+            lines.append("  Model " + console.warning("unavailable") + console.dim(" (\(Self.service(error)))"))
+        }
+        return lines
+    }
+
+    /// "PM2.5 8.8 µg/m³ · PM10 12.0 · …": the model's values.
+    private static func concentrations(_ reading: AirQualityReading) -> String {
+        Pollutant.allCases.compactMap { pollutant -> String? in
             guard let value = reading.concentrations[pollutant] else { return nil }
             let number = formatConcentration(value)
             return pollutant == .pm2_5
                 ? "\(pollutant.symbol) \(number) \(pollutant.unit)" : "\(pollutant.symbol) \(number)"
-        }
-        if !readings.isEmpty { lines.append("  " + readings.joined(separator: " · ")) }
-        lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
-        return lines
+        }.joined(separator: " · ")
+    }
+
+    /// Which service failed; the full reason goes to stderr (diagnostics).
+    private static func service(_ error: AirQualityError) -> String {
+        if case .web(let web) = error { return web.service }
+        return OpenMeteoAirQuality.serviceName
     }
 
     /// "  PM2.5 12.3 µg/m³ measured here (SDS011, 10 s mean) · model 8.8": the sensor beside
@@ -94,13 +131,20 @@ public struct ReportText {
             let sample = reading.sample
             var how = "\(sample.model.displayName), \(Int(sample.windowSeconds)) s mean"
             if reading.fromLogbook { how += ", \(formatAge(reading.ageSeconds)) ago" }
+            if sample.correctedPM2_5 != nil { how += ", US EPA-corrected" }
             var line =
-                "  PM2.5 " + console.bold(formatConcentration(sample.mean.pm2_5)) + " µg/m³ measured here (\(how))"
+                "  PM2.5 " + console.bold(formatConcentration(sample.correctedPM2_5 ?? sample.mean.pm2_5))
+                + " µg/m³ measured here (\(how))"
             if case .success(let air) = report.air, let model = air.concentrations[.pm2_5] {
                 line += " · model \(formatConcentration(model))"
             }
-            if let nowcast = reading.nowcastUSAQI { line += " · NowCast AQI \(nowcast)" }
-            if sample.flags.contains(.humidity) { line += console.dim(" · humid air: reads high") }
+            if let nowcast = reading.nowcastUSAQI {
+                line += " · NowCast AQI \(nowcast)"
+            } else if let aqi = sample.usAQI, report.scale == .eu || AirHeadline.of(report)?.source != .measured {
+                line += " · US AQI \(aqi) \(AQICategory(aqi: aqi).name)"
+            }
+            if sample.correctedPM2_5 != nil { line += " · raw \(formatConcentration(sample.mean.pm2_5))" }
+            for flag in sample.flags { line += " · " + console.warning(flag.caution) }
             return line
         }
     }

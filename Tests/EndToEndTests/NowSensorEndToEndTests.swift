@@ -47,6 +47,10 @@ struct NowSensorEndToEndTests {
         let measured = try #require(Self.measured(json.stdout), "\(json)")
         #expect(measured["pm2_5"] as? Double == 40.2 && measured["source"] as? String == "sensor", "\(measured)")
         #expect(measured["error"] is NSNull && measured["serial"] as? String == "A160", "\(measured)")
+        // 40.2 µg/m³ is Unhealthy for Sensitive Groups whatever the model says: the card leads with it.
+        #expect(measured["category"] as? String == "unhealthy_for_sensitive_groups", "\(measured)")
+        #expect(measured["leads"] as? Bool == true, "\(measured)")
+        #expect(card.stdout.contains("Unhealthy for Sensitive Groups 😷 measured here"), "\(card.stdout)")
     }
 
     @Test func aMissingSensorIsSaidAndTheReportStands() async throws {

@@ -1,3 +1,4 @@
+import AirQuality
 import Testing
 
 @testable import Sensors
@@ -101,6 +102,8 @@ import Testing
         #expect(sample.flags == [.humidity, .warmUpCutShort])
         // 0.524 × 18 − 0.0862 × 80 + 5.75 = 8.286
         #expect(sample.correctedPM2_5 == 8.3)
+        // The index is of the corrected value: 8.3 µg/m³ is Good; the raw 12 would be Moderate.
+        #expect(sample.usAQI.map { AQICategory(aqi: $0) } == .good, "\(String(describing: sample.usAQI))")
         let off = SensorSample(
             model: .sds011, device: "/dev/x", serial: nil, readings: [ParticulateValues(pm2_5: 1200, pm10: 1500)],
             windowSeconds: 10, warmUpSeconds: 30, correction: .none, humidityLimit: 70)
