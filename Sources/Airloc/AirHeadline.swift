@@ -39,7 +39,9 @@ public struct AirHeadline: Sendable, Equatable {
     /// The measured air's index: the NowCast, else the reading's own; nil when the reading
     /// has none.
     public static func measured(_ reading: MeasuredReading) -> AirHeadline? {
-        if let nowcast = reading.nowcastUSAQI { return AirHeadline(source: .measured, usAQI: nowcast, basis: "nowcast") }
+        if let nowcast = reading.nowcastUSAQI {
+            return AirHeadline(source: .measured, usAQI: nowcast, basis: "nowcast")
+        }
         guard let aqi = reading.sample.usAQI else { return nil }
         return AirHeadline(source: .measured, usAQI: aqi, basis: "instantaneous estimate")
     }

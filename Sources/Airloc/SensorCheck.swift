@@ -35,7 +35,12 @@ extension HealthCheck {
         }
         var checks: [HealthCheck] = []
         (plan.warmUp, plan.sample) = (.zero, .seconds(1))
-        switch await SerialSensor(plan: plan).reading() {
+        switch await SignalWatch.cleaningUp(
+            notice: SerialSensor.interruptedNotice,
+            { [plan] in
+                await SerialSensor(plan: plan).reading()
+            })
+        {
         case .success(let sample):
             var detail = "\(plan.model.displayName) on \(device) answers"
             if let serial = sample.serial { detail += ", serial \(serial)" }

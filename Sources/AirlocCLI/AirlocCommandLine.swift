@@ -55,7 +55,7 @@ public enum AirlocCommandLine {
             "such input (no logbook yet), 69 service unavailable, 72 a file it needs is missing (the place",
             "data), 74 cannot read or write a file (the logbook), 75 try again later, 77 location not",
             "authorized, 78 configuration error;",
-            "1 when a search finds nothing or the picker is left with Esc, 130 with Ctrl-C (see docs/cli.md).",
+            "1 when a search finds nothing or the picker is left with Esc, 130 on Ctrl-C, 143 on SIGTERM.",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -25,15 +25,17 @@ enum SenseCommand {
         guard let plan = context.configuration.sensor.plan else {
             throw .config("no sensor configured: set [sensor] model (sds011, pms5003, ... sps30; docs/sensors.md)")
         }
-        let sample: SensorSample
-        do { sample = try await SerialSensor(plan: plan).read() } catch {
-            throw CLIError(error)
+        // Ctrl-C or SIGTERM cancels the reading, which puts an answering sensor to sleep on
+        // its way out: dying at once would leave its fan and laser running.
+        let (outcome, signal) = await SignalWatch.untilSignalled { await SerialSensor(plan: plan).reading() }
+        if let signal {
+            context.console.err(SerialSensor.interruptedNotice)
+            return ExitCode(rawValue: 128 + signal) ?? .interrupted
         }
-        if context.arguments.has(.json) {
-            context.console.out(JSONDocument.encode(SenseJSON(sample)))
-        } else {
-            context.console.out(SensorText(console: context.console).render(sample))
-        }
+        let sample = try outcome.mapError(CLIError.init).get()
+        let json = context.arguments.has(.json)
+        context.console.out(
+            json ? JSONDocument.encode(SenseJSON(sample)) : SensorText(console: context.console).render(sample))
         return .ok
     }
 }

@@ -16,6 +16,8 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
     case config = 78
     /// Ctrl-C in an interactive picker (128 + SIGINT, as a shell reports it).
     case interrupted = 130
+    /// SIGTERM ended a one-shot command (128 + SIGTERM), after it cleaned up.
+    case terminated = 143
 
     /// A search found nothing (like grep's 1).
     package static var noMatch: ExitCode { .cancelled }

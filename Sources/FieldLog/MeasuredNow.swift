@@ -2,6 +2,7 @@ import AirQuality
 import Airloc
 import Foundation
 import Logbook
+import Platform
 import Sensors
 
 /// The measured air for a report made now (`airloc now`): the logger's latest reading
@@ -32,7 +33,11 @@ public enum MeasuredNow {
                     sample: sample, ageSeconds: max(0, now.timeIntervalSince(latest.time)), fromLogbook: true,
                     nowcastUSAQI: nowcast))
         }
-        switch await (sensor ?? SerialSensor(plan: plan)).reading() {
+        // A signal during the reading puts the woken sensor to sleep before `now` ends.
+        let reading = await SignalWatch.cleaningUp(notice: SerialSensor.interruptedNotice) {
+            await (sensor ?? SerialSensor(plan: plan)).reading()
+        }
+        switch reading {
         case .success(let sample): return .reading(MeasuredReading(sample: sample, nowcastUSAQI: nowcast))
         case .failure(let failure): return .failed(failure)
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,11 +12,16 @@ public final class SignalWatch: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
 
     /// Runs `handler` once for any of `signals`, which no longer terminate the process.
-    public init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
+    public convenience init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
+        self.init(signals: signals, numbered: { _ in handler() })
+    }
+
+    /// Runs `handler` with the signal's number for any of `signals`.
+    public init(signals: [Int32], numbered handler: @escaping @Sendable (Int32) -> Void) {
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: handler)
+            source.setEventHandler { handler(number) }
             source.resume()
             sources.append(source)
         }
@@ -29,10 +35,57 @@ public final class SignalWatch: @unchecked Sendable {
     /// Runs `operation` until it ends or SIGINT/SIGTERM cancels it (a service's main loop:
     /// the operation sees the cancellation, finishes what it was writing and returns).
     public static func untilInterrupted<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
+        await untilSignalled(operation).value
+    }
+
+    /// Runs `operation` until it ends or SIGINT/SIGTERM cancels it, and says which signal
+    /// (nil when it ended on its own): a one-shot command that exits 128 + the signal, as a
+    /// shell reports a command a signal stopped, after cleaning up.
+    /// With `restoringDefaults`, SIGINT and SIGTERM end the process again once the operation
+    /// is over (the rest of a one-shot command stays interruptible).
+    public static func untilSignalled<T: Sendable>(
+        restoringDefaults: Bool = false, _ operation: @escaping @Sendable () async -> T
+    ) async -> (value: T, signal: Int32?) {
+        // The handlers go in before the operation starts: a signal in between would end the
+        // process the default way, without the operation's clean-up.
+        let box = Mutex<(task: Task<T, Never>?, signal: Int32?)>((nil, nil))
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM]) { number in
+            box.withLock {
+                $0.signal = $0.signal ?? number
+                $0.task?.cancel()
+            }
+        }
+        defer {
+            signals.cancel()
+            if restoringDefaults { for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) } }
+        }
         let task = Task { await operation() }
-        let signals = interruptAndTerminate { task.cancel() }
-        defer { signals.cancel() }
-        return await task.value
+        box.withLock {
+            $0.task = task
+            if $0.signal != nil { task.cancel() }
+        }
+        let value = await task.value
+        return (value, box.withLock { $0.signal })
+    }
+
+    /// Runs `operation` (a step that must not be cut short, such as a sensor's reading,
+    /// which puts the sensor to sleep when cancelled); a SIGINT or SIGTERM meanwhile cancels
+    /// it, waits for its clean-up, says `notice` on stderr and then ends the process by the
+    /// same signal, so a shell or systemd sees what it sent.
+    public static func cleaningUp<T: Sendable>(notice: String, _ operation: @escaping @Sendable () async -> T) async
+        -> T
+    {
+        let (value, received) = await untilSignalled(restoringDefaults: true, operation)
+        if let received {
+            FileHandle.standardError.write(Data(notice.utf8))
+            signal(received, SIG_DFL)
+            // To the process, not this thread: Swift's worker threads block signals.
+            kill(getpid(), received)
+            // Should no thread take it within a second, end as a shell would report it.
+            usleep(1_000_000)
+            exit(128 + received)
+        }
+        return value
     }
 
     /// Stops watching (the signals' handlers stay ignored).

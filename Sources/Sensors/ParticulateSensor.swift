@@ -35,6 +35,10 @@ public struct SerialSensor: ParticulateSensor {
     /// Which sensor.
     public var model: SensorModel { plan.model }
 
+    /// What a command says when a signal cut its reading short (the cycle put the sensor
+    /// to sleep on the way out).
+    public static let interruptedNotice = "airloc: interrupted; the sensor was put to sleep\n"
+
     /// One reading (see the contract).
     public func read() async throws(SensorFailure) -> SensorSample {
         let plan = self.plan

@@ -129,10 +129,16 @@ public struct SensorCycle: Sendable {
         }
     }
 
-    /// The reading was cancelled (SIGTERM to the logger): a sensor that answered is put to
-    /// sleep on the way out, as after a reading.
+    /// The reading was cancelled (SIGTERM to the logger, Ctrl-C to `sense`): once the wake
+    /// went out the sensor is put to sleep on the way out, as after a reading, even when
+    /// its first answer is still on the wire: otherwise the last command it saw is "wake".
     public mutating func cancelled() -> Action {
-        let sleep = lastAnswer != nil && plan.sleepAfter ? commands.sleep : []
+        var woken = false
+        switch state {
+        case .waking, .warming, .sampling: woken = true
+        case .idle, .finished: break
+        }
+        let sleep = woken && plan.sleepAfter ? commands.sleep : []
         state = .finished
         return Action(
             send: sleep, outcome: .failure(.device(plan.device, reason: "the reading was cancelled", kind: .other)))

@@ -41,7 +41,8 @@ public struct ReportText {
             case .success(let reading):
                 lines += airLines(reading, report: report)
             case .failure(let error):
-                lines.append("Air quality  " + console.warning("unavailable") + console.dim(" (\(Self.service(error)))"))
+                lines.append(
+                    "Air quality  " + console.warning("unavailable") + console.dim(" (\(Self.service(error)))"))
                 if let measured = measuredLine(report) { lines.append(measured) }
             }
         }

@@ -87,6 +87,16 @@ import Testing
         guard case .failure? = action.outcome else { return #expect(Bool(false), "a cancelled reading is no reading") }
     }
 
+    /// Cancelled between the wake and the first answer (its frame still on the wire): the
+    /// sensor was woken, so it is put to sleep; a cycle never started sends nothing.
+    @Test func aCancelledReadingPutsAWokenSensorToSleepBeforeItsFirstAnswer() {
+        var cycle = SensorCycle(plan())
+        _ = cycle.start(at: at(0))
+        #expect(cycle.cancelled().send == [SDS011Protocol.sleep])
+        var idle = SensorCycle(plan())
+        #expect(idle.cancelled().send.isEmpty)
+    }
+
     @Test func sleepBetweenOffLeavesTheSensorRunning() throws {
         var cycle = SensorCycle(plan(.sps30, sleepAfter: false))
         let (action, sent, _) = run(&cycle) { _ in 7 }

@@ -39,7 +39,8 @@ struct MeasuredLeadTests {
         #expect(card.contains(AQICategory.veryUnhealthy.advice), "\(card)")
         #expect(!card.contains(AQICategory.unhealthyForSensitiveGroups.advice), "the model's advice is not the lead")
         // The model stays beside it, named as such, and the measured line sits above the pollen.
-        let model = try #require(lines.firstIndex { $0.contains("Model 137 Unhealthy for Sensitive Groups") }, "\(card)")
+        let model = try #require(
+            lines.firstIndex { $0.contains("Model 137 Unhealthy for Sensitive Groups") }, "\(card)")
         let measured = try #require(lines.firstIndex { $0.contains("PM2.5 150 µg/m³ measured here") }, "\(card)")
         let pollen = try #require(lines.firstIndex { $0.hasPrefix("Pollen") }, "\(card)")
         #expect(measured < model && model < pollen, "\(card)")

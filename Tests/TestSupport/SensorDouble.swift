@@ -49,5 +49,10 @@ public final class SensorDouble: @unchecked Sendable {
         try await process.waitForOutput("'\(text)' in the sensor double's log", timeout: 120) { $0.contains(text) }
     }
 
+    /// Waits (with a deadline only a hang reaches) until `predicate` holds for the log.
+    public func waitUntil(_ description: String, _ predicate: @escaping @Sendable (String) -> Bool) async throws {
+        try await process.waitForOutput(description, timeout: 120, predicate)
+    }
+
     public func stop() { process.stop() }
 }
