@@ -23,11 +23,17 @@ public struct MeasuredReading: Sendable {
     public var fromLogbook: Bool
     /// The NowCast of the logbook's measured hours.
     public var nowcastUSAQI: Int?
+    /// The logger that holds the sensor, when the reading is its latest for that reason.
+    public var heldBy: Int32?
 
     /// A reading, `ageSeconds` old.
-    public init(sample: SensorSample, ageSeconds: Double = 0, fromLogbook: Bool = false, nowcastUSAQI: Int? = nil) {
+    public init(
+        sample: SensorSample, ageSeconds: Double = 0, fromLogbook: Bool = false, nowcastUSAQI: Int? = nil,
+        heldBy: Int32? = nil
+    ) {
         (self.sample, self.ageSeconds, self.fromLogbook, self.nowcastUSAQI) =
             (sample, ageSeconds, fromLogbook, nowcastUSAQI)
+        self.heldBy = heldBy
     }
 }
 

@@ -43,6 +43,14 @@ public struct SenseJSON: Encodable {
     public var correctedPm2_5: Double?
     /// What may make it mislead.
     public var flags: [String]
+    /// When the reading ended (ISO 8601 UTC).
+    public var time: String?
+    /// "sensor" (read now) or "logbook" (the logger's latest, while it holds the sensor).
+    public var source: String?
+    /// Seconds since the reading ended.
+    public var ageS: Double?
+    /// The logger that holds the sensor, when the reading is its latest.
+    public var heldByPid: Int?
 
     /// The document of `sample`.
     public init(_ sample: SensorSample) {
@@ -53,5 +61,13 @@ public struct SenseJSON: Encodable {
         (samples, windowS, usAqi) = (sample.samples, sample.windowSeconds, sample.usAQI)
         correctedPm2_5 = sample.correctedPM2_5
         flags = sample.flags.map(\.rawValue)
+    }
+
+    /// The document of `reading`: when it was made, and where it came from.
+    public init(_ reading: MeasuredReading, now: Date = Date()) {
+        self.init(reading.sample)
+        let age = (reading.ageSeconds * 10).rounded() / 10
+        (ageS, heldByPid, source) = (age, reading.heldBy.map(Int.init), reading.fromLogbook ? "logbook" : "sensor")
+        time = ISO8601DateFormatter().string(from: now.addingTimeInterval(-reading.ageSeconds))
     }
 }

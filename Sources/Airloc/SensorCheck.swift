@@ -33,6 +33,16 @@ extension HealthCheck {
                     advice: access.remedy)
             ]
         }
+        // The logger's sensor is not ours to wake or put to sleep mid-reading: its rows say
+        // whether it answers (`log status`).
+        if let pid = DeviceLock.holder(of: device) {
+            return [
+                HealthCheck(
+                    name: name, status: .ok,
+                    detail: "\(plan.model.displayName) on \(device) is held by the logger (airloc, PID \(pid)); "
+                        + "not touched (its readings: `airloc log status`, `airloc sense`)")
+            ]
+        }
         var checks: [HealthCheck] = []
         (plan.warmUp, plan.sample) = (.zero, .seconds(1))
         switch await SignalWatch.cleaningUp(

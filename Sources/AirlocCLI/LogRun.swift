@@ -49,7 +49,7 @@ enum LogRun {
             }
         }
         if let publisher { console.err("airloc: publishing to \(publisher.destination)\n") }
-        let sensor = settings.sensor.plan.map(SerialSensor.init(plan:))
+        let sensor = settings.sensor.plan.map { SerialSensor(plan: $0, holding: true) }
         if let plan = settings.sensor.plan {
             console.err(
                 "airloc: reading the \(plan.model.displayName) on \(plan.device) every \(Int(settings.sensor.interval)) s\n"

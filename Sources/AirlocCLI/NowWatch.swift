@@ -36,7 +36,7 @@ struct NowWatch {
         if screen { console.enterScreen() }
         let shown = Shown(watch: self, screen: screen, time: SystemTime())
         let (settings, gazetteer, request, accuracy) = (settings, gazetteer, options.request, following.accuracy)
-        let sensor = settings.sensor.plan.map(SerialSensor.init(plan:))
+        let sensor = settings.sensor.plan.map { SerialSensor(plan: $0) }
         let engine = AirFollow(consumer: shown, settings: settings, time: shown.time, sensor: sensor) {
             fix, provider in
             await AirReport.make(

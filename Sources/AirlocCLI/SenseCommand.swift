@@ -1,5 +1,6 @@
 import Airloc
 import Arguments
+import FieldLog
 import Platform
 import Sensors
 import TerminalUI
@@ -9,13 +10,12 @@ enum SenseCommand {
     static let spec = CommandSpec(
         name: "sense", summary: "Read the particulate sensor: wake, warm up, sample, report the mean",
         discussion: """
-            The sensor is [sensor] model on [sensor] device (AIRLOC_SENSOR_DEVICE; default /dev/airloc-pm,
-            else /dev/ttyUSB0): SDS011, Plantower PMS5003/5003T/A003/7003/1003/3003 or Sensirion SPS30
-            (docs/sensors.md). It is woken, warmed up for [sensor] warm-up-seconds, sampled for
-            sample-seconds, and put back to sleep unless sleep-between = no. A sensor that does not
-            answer within [sensor] timeout fails then, without waiting out the warm-up.
-            Exit status: 0 a reading; 69 the sensor did not answer (or sent no valid frame); 74 the
-            device cannot be opened or went away; 78 no sensor configured, or a bad [sensor] line.
+            The sensor is [sensor] model on [sensor] device (AIRLOC_SENSOR_DEVICE; default /dev/airloc-pm, else
+            /dev/ttyUSB0): SDS011, Plantower PMS5003/5003T/A003/7003/1003/3003 or Sensirion SPS30 (docs/sensors.md),
+            woken, warmed up for warm-up-seconds, sampled for sample-seconds and put back to sleep (Ctrl-C too) unless
+            sleep-between = no. While `log run` holds it, the logger's latest reading is shown, the port untouched.
+            Exit status: 0 a reading; 69 no valid frame within [sensor] timeout; 74 the device cannot be opened or
+            went away; 75 the logger holds it and logged nothing yet; 78 a bad [sensor]; 130/143 interrupted.
             """,
         options: [.flag(.json, "print one JSON document (schema airloc.sense/1)")])
 
@@ -25,17 +25,17 @@ enum SenseCommand {
         guard let plan = context.configuration.sensor.plan else {
             throw .config("no sensor configured: set [sensor] model (sds011, pms5003, ... sps30; docs/sensors.md)")
         }
-        // Ctrl-C or SIGTERM cancels the reading, which puts an answering sensor to sleep on
-        // its way out: dying at once would leave its fan and laser running.
-        let (outcome, signal) = await SignalWatch.untilSignalled { await SerialSensor(plan: plan).reading() }
+        // A signal puts a woken sensor to sleep first; the logger's sensor is never touched.
+        let (outcome, signal) = await MeasuredNow.sense(plan, settings: context.configuration)
         if let signal {
             context.console.err(SerialSensor.interruptedNotice)
             return ExitCode(rawValue: 128 + signal) ?? .interrupted
         }
-        let sample = try outcome.mapError(CLIError.init).get()
-        let json = context.arguments.has(.json)
+        let reading = try outcome.mapError(CLIError.init).get()
+        if let held = SensorText.held(reading) { context.console.err("airloc: \(held)\n") }
         context.console.out(
-            json ? JSONDocument.encode(SenseJSON(sample)) : SensorText(console: context.console).render(sample))
+            context.arguments.has(.json)
+                ? JSONDocument.encode(SenseJSON(reading)) : SensorText(console: context.console).render(reading.sample))
         return .ok
     }
 }
@@ -54,9 +54,9 @@ extension CLIError {
             case .permission: advice = "; " + DeviceAccess(path: path).remedy
             case .missing: advice = " (is the sensor plugged in? [sensor] device, AIRLOC_SENSOR_DEVICE)"
             case .busy: advice = "; another program (gpsd probing it?) has \(path) open"
-            case .gone, .other: advice = ""
+            case .gone, .other, .held: advice = ""
             }
-            self.init(code: .ioError, message: reason + advice)
+            self.init(code: kind == .held ? .tempFail : .ioError, message: reason + advice)
         }
     }
 }

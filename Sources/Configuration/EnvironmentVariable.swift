@@ -19,6 +19,9 @@ public struct EnvironmentVariable: Sendable {
             .init(name: "AIRLOC_DATA", meaning: "the place data file or its directory"),
             .init(name: "AIRLOC_LOG_DATABASE", meaning: "the logbook file"),
             .init(name: "AIRLOC_SENSOR_DEVICE", meaning: "the particulate sensor's serial device ([sensor] device)"),
+            .init(
+                name: "AIRLOC_LOCK_DIR",
+                meaning: "where the logger's sensor lock (LCK..ttyUSB0) is made; default /run/lock (tests)"),
             .init(name: "AIRLOC_MQTT_URL", meaning: "the MQTT broker the logger publishes to ([mqtt] url)"),
             .init(name: "AIRLOC_COLLECT_BROKER", meaning: "the broker airloc collect reads from ([collect] broker)"),
             .init(

@@ -42,6 +42,23 @@ public enum MeasuredNow {
         case .failure(let failure): return .failed(failure)
         }
     }
+
+    /// `airloc sense`: a reading made now, or, while the logger holds the sensor
+    /// (``DeviceLock``), the logger's latest row (``MeasuredReading/heldBy``), the port
+    /// untouched; with the signal that cut a reading short (the sensor is asleep then).
+    public static func sense(_ plan: SensorCycle.Plan, settings: Settings, now: Date = Date()) async -> (
+        outcome: Result<MeasuredReading, SensorFailure>, signal: Int32?
+    ) {
+        if let pid = DeviceLock.holder(of: plan.device) {
+            let logbook = try? Logbook(url: settings.logDatabase, readOnly: true)
+            guard let latest = try? logbook?.latestSensorRecord(), let sample = latest.sample(device: plan.device)
+            else { return (.failure(.held(plan.device, pid: pid)), nil) }
+            let age = max(0, now.timeIntervalSince(latest.time))
+            return (.success(MeasuredReading(sample: sample, ageSeconds: age, fromLogbook: true, heldBy: pid)), nil)
+        }
+        let (reading, signal) = await SignalWatch.untilSignalled { await SerialSensor(plan: plan).reading() }
+        return (reading.map { MeasuredReading(sample: $0) }, signal)
+    }
 }
 
 extension SensorRecord {

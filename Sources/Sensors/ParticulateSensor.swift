@@ -23,14 +23,22 @@ extension ParticulateSensor {
 /// driven by ``SensorCycle``.
 ///
 /// Contract: the port is opened for each reading and closed after it, so a sensor that
-/// was unplugged and plugged back is found again on the next reading. The blocking reads
+/// was unplugged and plugged back is found again on the next reading. A device another
+/// program holds (``DeviceLock``: the logger) is never opened: the reading fails with
+/// ``SensorFailure/held(_:pid:)``. The blocking reads
 /// run on a thread of their own, never on Swift's cooperative threads.
 public struct SerialSensor: ParticulateSensor {
     /// The reading's plan.
     public let plan: SensorCycle.Plan
+    /// The device's lock, held while this value lives (the logger's).
+    private let lock: DeviceLock?
 
-    /// The sensor `plan` names.
-    public init(plan: SensorCycle.Plan) { self.plan = plan }
+    /// The sensor `plan` names; `holding` takes its device for as long as this value lives
+    /// (``DeviceLock``), as the logger does, so nothing else reads it meanwhile.
+    public init(plan: SensorCycle.Plan, holding: Bool = false) {
+        self.plan = plan
+        lock = holding ? try? DeviceLock.acquire(plan.device) : nil
+    }
 
     /// Which sensor.
     public var model: SensorModel { plan.model }
@@ -49,6 +57,9 @@ public struct SerialSensor: ParticulateSensor {
 
     /// The cycle against the port, until it has an outcome.
     static func run(_ plan: SensorCycle.Plan, cancelled: StopSignal) -> Result<SensorSample, SensorFailure> {
+        if let pid = DeviceLock.holder(of: plan.device) {
+            return .failure(.held(plan.device, pid: pid))
+        }
         let port: SerialPort
         do { port = try SerialPort(path: plan.device, baud: plan.model.baud) } catch {
             return .failure(SensorFailure(error))

@@ -209,6 +209,16 @@ public enum SensorFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong with the device, for advice.
     public enum DeviceProblem: Sendable, Equatable {
         case missing, permission, busy, gone, other
+        /// Another program holds the device for its run (``DeviceLock``: the logger).
+        case held
+    }
+
+    /// The device is the logger's (``DeviceLock``), so this reading never opened it.
+    public static func held(_ path: String, pid: Int32) -> SensorFailure {
+        .device(
+            path,
+            reason: "\(path) is held by the logger (airloc, PID \(pid)): a sensor is read by one program at a time",
+            kind: .held)
     }
 
     /// What went wrong with the reading.

@@ -16,7 +16,8 @@ public enum NoticeText {
     static func remedy(_ remedy: ServiceNotice.Remedy?) -> String {
         switch remedy {
         case .checkGPSD?: return " (`airloc doctor` checks gpsd and the receiver)"
-        case .checkSensor?: return " (`airloc doctor` checks the sensor; `airloc sense` reads it once)"
+        case .checkSensor?:
+            return " (with the logger stopped, `airloc doctor` checks the sensor; `airloc sense` reads it once)"
         default: return ""
         }
     }

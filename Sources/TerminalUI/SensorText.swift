@@ -1,5 +1,7 @@
 import AirQuality
+import Airloc
 import Foundation
+import Geo
 import Sensors
 
 /// `airloc sense` for a person: the mean PM values, how the mean was made, and the flags.
@@ -34,6 +36,14 @@ public struct SensorText {
         }
         for flag in sample.flags { lines.append("  " + console.warning("⚠ " + Self.explain(flag))) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "the logger (airloc, PID 812) holds the sensor: this is its latest reading, 42 s
+    /// ago" — nil for a reading made now.
+    public static func held(_ reading: MeasuredReading) -> String? {
+        guard let pid = reading.heldBy else { return nil }
+        return "the logger (airloc, PID \(pid)) holds the sensor: this is its latest reading, "
+            + "\(formatAge(reading.ageSeconds)) ago, from the logbook"
     }
 
     static func explain(_ flag: SensorSample.Flag) -> String {

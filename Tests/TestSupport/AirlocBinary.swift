@@ -26,6 +26,8 @@ public enum AirlocBinary {
             "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "AIRLOC_SYSTEM_CONFIG": home.appendingPathComponent("etc-airloc.conf").path,
             "AIRLOC_DATA": PackagePaths.file("data/gazetteer.bin").path,
+            // The sensor locks stay in the test's home, not the machine's /run/lock.
+            "AIRLOC_LOCK_DIR": home.appendingPathComponent("lock").path,
             // Nothing in a test may reach the real services.
             "AIRLOC_AIR_QUALITY_URL": "http://127.0.0.1:9", "AIRLOC_GEOCODING_URL": "http://127.0.0.1:9",
             "AIRLOC_ARCHIVE_URL": "http://127.0.0.1:9", "AIRLOC_POSTAL_URL": "http://127.0.0.1:9",

@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The sensor belongs to one program: while `log run` holds it, `sense` and `doctor` show
+/// the logger's latest reading and name its PID, and never write to the port (which
+/// would split the frames with the logger, or put its sensor to sleep mid-warm-up).
+@Suite(.enabled(if: ExternalTool.available("gpsfake", "python3")))
+struct SensorLockEndToEndTests {
+    static let config = """
+        [sensor]
+        model = sds011
+        warm-up-seconds = 2
+        sample-seconds = 2
+        timeout = 5
+        interval = 3600
+        """
+
+    @Test func senseAndDoctorBesideALoggerNeverTouchThePort() async throws {
+        let world = try await AirlocWorld(config: Self.config)
+        defer { world.stop() }
+        let sensor = try await SensorDouble.start("sds011", pm25: 33.3, pm10: 44.4)
+        var environment = world.environment
+        environment["AIRLOC_SENSOR_DEVICE"] = sensor.device
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: environment)
+        _ = try await LogEndToEndTests.waitForStatus(world, "a sensor row") { ($0["sensor_rows"] as? Int ?? 0) >= 1 }
+        // The logger's reading is over (the sensor asleep) and the next is an hour away: any
+        // command from here on came from sense or doctor.
+        try await sensor.waitUntil("the logger's reading to end", SensorSleepEndToEndTests.sleptAfterWaking)
+        let before = sensor.log
+
+        let sense = try await AirlocBinary.run(["sense", "--json"], environment: environment)
+        #expect(sense.status == 0, "\(sense)")
+        let json = (try? JSONSerialization.jsonObject(with: Data(sense.stdout.utf8)) as? [String: Any]) ?? [:]
+        #expect(json["source"] as? String == "logbook" && json["pm2_5"] as? Double == 33.3, "\(json)")
+        #expect(json["held_by_pid"] as? Int == Int(logger.pid), "\(json)")
+        #expect(sense.stderr.contains("PID \(logger.pid)) holds the sensor"), "\(sense.stderr)")
+
+        let doctor = try await AirlocBinary.run(["doctor"], environment: environment)
+        #expect(doctor.stdout.contains("held by the logger (airloc, PID \(logger.pid))"), "\(doctor)")
+
+        #expect(sensor.log == before, "a command reached the port beside the logger:\n\(sensor.log)")
+        let stopped = try await logger.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+
+        // With the logger gone the lock is gone with it: sense reads the port itself.
+        let alone = try await AirlocBinary.run(["sense", "--json"], environment: environment)
+        #expect(alone.status == 0 && alone.stdout.contains("\"source\" : \"sensor\""), "\(alone)")
+    }
+}
