@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
         .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Arguments", "Configuration", "TestSupport"]),
         .testTarget(
-            name: "TerminalUITests", dependencies: ["TerminalUI", "Gazetteer", "Geo", "Airloc", "AirQuality", "Sensors"]),
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "Gazetteer", "Geo", "Airloc", "AirQuality", "Sensors"]),
         .testTarget(
             name: "FieldLogTests",
             dependencies: ["FieldLog", "Logbook", "Airloc", "Gazetteer", "Geo", "Platform", "Web", "TestSupport"]),
