@@ -95,3 +95,25 @@ public enum AQIScale: String, Sendable, CaseIterable {
     /// The European AQI (EEA bands).
     case eu
 }
+
+extension EuropeanAQICategory {
+    /// The European index of measured PM2.5 and PM10 as Open-Meteo computes it (reference
+    /// aqi.md: EEA 2024 band edges, each band 20 points, interpolated, open-ended above
+    /// 100 on the last band's slope), the larger of the two: so a sensor's reading sits on
+    /// the same scale as the model's `european_aqi`.
+    public static func index(pm2_5: Double, pm10: Double?) -> Int {
+        let fine = subIndex(pm2_5, edges: [0, 5, 15, 50, 90, 140])
+        let coarse = pm10.map { subIndex($0, edges: [0, 15, 45, 120, 195, 270]) } ?? 0
+        return Int(max(fine, coarse).rounded())
+    }
+
+    static func subIndex(_ value: Double, edges: [Double]) -> Double {
+        let value = max(0, value)
+        for band in 1..<edges.count where value <= edges[band] {
+            let (low, high) = (edges[band - 1], edges[band])
+            return Double(band - 1) * 20 + (value - low) / (high - low) * 20
+        }
+        let (low, high) = (edges[edges.count - 2], edges[edges.count - 1])
+        return 100 + (value - high) / (high - low) * 20
+    }
+}

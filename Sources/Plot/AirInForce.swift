@@ -8,8 +8,8 @@ import Logbook
 ///
 /// Contract: measured wins over the model where a sensor row is at most 10 minutes old;
 /// the model's hour is in force from its start for an hour. On the `us` scale a reading's
-/// index is its US AQI (a measured PM2.5's EPA sub-index); on `eu`, the model's EAQI
-/// (measured rows have none: they keep the US colours).
+/// index is its US AQI (a measured PM2.5's EPA sub-index); on `eu`, the model's EAQI and
+/// the measured PM's European index as Open-Meteo computes it: one scale throughout.
 struct AirInForce {
     struct Hour {
         var start: Date
@@ -21,7 +21,8 @@ struct AirInForce {
     struct Measured {
         var time: Date
         var pm2_5: Double
-        var aqi: Int?
+        /// The reading's index on the plot's scale.
+        var index: Int?
     }
 
     let air: [Hour]
@@ -50,7 +51,10 @@ struct AirInForce {
         var measured: [Measured] = []
         var rows = try logbook.sensorRecords(in: window)
         while let row = rows.next() {
-            measured.append(Measured(time: row.time, pm2_5: row.values.pm2_5, aqi: row.usAQI))
+            let pm2_5 = row.correctedPM2_5 ?? row.values.pm2_5
+            let index =
+                scale == .eu ? EuropeanAQICategory.index(pm2_5: pm2_5, pm10: row.values.pm10) : row.usAQI
+            measured.append(Measured(time: row.time, pm2_5: pm2_5, index: index))
         }
         if let error = rows.error { throw error }
         sensor = measured
@@ -60,9 +64,9 @@ struct AirInForce {
     func color(at time: Date) -> String {
         if let reading = Self.latest(sensor, atOrBefore: time, \.time),
             time.timeIntervalSince(reading.time) <= Self.measuredFor,
-            let aqi = reading.aqi
+            let index = reading.index
         {
-            return AQICategory(aqi: aqi).color
+            return color(index: index)
         }
         guard let hour = Self.latest(air, atOrBefore: time, \.start), time.timeIntervalSince(hour.start) < 3600,
             let index = hour.index

@@ -1,28 +1,47 @@
 import AirQuality
 import Foundation
 
-/// The day's air over time: the index as a step line over its category bands, the model's
-/// and the measured PM2.5 beside it, back-filled hours marked, the time axis in the
-/// place's local time.
+/// The day's air over time, on one index and its category bands: the model's index hour
+/// by hour and the measured index reading by reading, each a step line of its own,
+/// back-filled hours marked, the time axis in the place's local time, and a legend for
+/// every colour, line and hatching drawn.
 ///
-/// Contract: the index axis runs from 0 to the top of the highest band reached (at least
-/// the third: 150 on the US scale, 60 on the European); PM2.5 has an axis of its own on
-/// the right. Back-filled hours are shaded with a hatch (they were fetched later, from the
-/// service's history).
+/// Contract: the index axis runs from 0 to the top of the highest band either line reaches
+/// (at least the third: 150 on the US scale, 60 on the European; open-ended above the
+/// last band, up to the highest value). Both lines are on the plot's scale (AirInForce).
+/// A reading holds until the next one, for at most 10 minutes, so a gap in the readings
+/// is a gap in the line, never a diagonal across it. Back-filled hours are shaded with a
+/// hatch (they were fetched later, from the service's history).
 struct AirPanel {
     let layout: PlotLayout
     let readings: AirInForce
     let span: TimeSpan
     let scale: AQIScale
+    static let modelColor = "#222222"
+    static let measuredColor = "#1F5FBF"
 
-    var bands: [(low: Int, high: Int, color: String)] {
+    var bands: [(low: Int, high: Int, color: String, name: String)] {
         scale == .eu
             ? [(0, 20), (20, 40), (40, 60), (60, 80), (80, 100), (100, 150)].map {
-                ($0.0, $0.1, EuropeanAQICategory(index: $0.0 + 1).color)
+                let band = EuropeanAQICategory(index: $0.0 + 1)
+                return ($0.0, $0.1, band.color, band.name)
             }
             : [(0, 50), (51, 100), (101, 150), (151, 200), (201, 300), (301, 500)].map {
-                ($0.0, $0.1, AQICategory(aqi: $0.0).color)
+                let category = AQICategory(aqi: $0.0)
+                return ($0.0, $0.1, category.color, $0.0 == 101 ? "USG" : category.name)
             }
+    }
+
+    /// The measured readings in the span as steps: from each reading to the next, at most
+    /// ``AirInForce/measuredFor``.
+    var measuredSteps: [(from: Date, to: Date, index: Int)] {
+        let inSpan = readings.sensor.filter { $0.time >= span.start && $0.time <= span.end }
+        return inSpan.enumerated().compactMap { offset, reading in
+            guard let index = reading.index else { return nil }
+            let held = reading.time.addingTimeInterval(AirInForce.measuredFor)
+            let next = offset + 1 < inSpan.count ? min(inSpan[offset + 1].time, held) : held
+            return (reading.time, min(max(next, reading.time.addingTimeInterval(1)), span.end), index)
+        }
     }
 
     func draw(into out: inout SVGWriter) throws {
@@ -31,15 +50,18 @@ struct AirPanel {
         func x(_ date: Date) -> Double {
             panel.x + min(max(date.timeIntervalSince(span.start) / seconds, 0), 1) * panel.width
         }
-        let highest = readings.air.compactMap(\.index).max() ?? 0
-        let top = bands.first { $0.high >= highest && $0.high >= bands[2].high }?.high ?? bands.last!.high
+        let steps = measuredSteps
+        let highest = (readings.air.compactMap(\.index) + steps.map(\.index)).max() ?? 0
+        let top =
+            bands.first { $0.high >= highest && $0.high >= bands[2].high }?.high ?? max(highest, bands.last!.high)
         func y(_ index: Double) -> Double { panel.y + panel.height * (1 - min(index, Double(top)) / Double(top)) }
         try out.write(
             "<defs><pattern id=\"backfill\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\">"
                 + "<path d=\"M0 4L4 0\" stroke=\"#555555\" stroke-width=\"0.6\"/></pattern></defs>\n")
         try out.write("<g id=\"air\">\n<g id=\"bands\" fill-opacity=\"0.25\">\n")
-        for band in bands where band.low < top {
-            let upper = y(Double(band.high))
+        for (number, band) in bands.enumerated() where band.low < top {
+            // The last band is open-ended: it reaches the axis's top.
+            let upper = y(Double(number == bands.count - 1 ? top : band.high))
             let lower = y(Double(band.low))
             try out.write(
                 "<rect x=\"\(SVGWriter.number(panel.x))\" y=\"\(SVGWriter.number(upper))\" "
@@ -47,49 +69,50 @@ struct AirPanel {
                     + "fill=\"\(band.color)\"/>\n")
         }
         try out.write("</g>\n")
-        let pmTop = max(35.4, (readings.air.compactMap(\.pm2_5) + readings.sensor.map(\.pm2_5)).max() ?? 0)
-        func point(_ px: Double, _ value: Double) -> String {
-            "\(SVGWriter.number(px)) \(SVGWriter.number(panel.y + panel.height * (1 - min(value, pmTop) / pmTop)))"
-        }
-        // The index, hour by hour, as a step line; back-filled hours hatched beneath it.
-        var path = ""
-        var pm = ""
+        // The model's index, hour by hour, as a step line; back-filled hours hatched beneath it.
+        var model = ""
+        var backfilled = false
         for hour in readings.air {
             let end = hour.start.addingTimeInterval(3600)
             guard end > span.start, hour.start < span.end, let index = hour.index else { continue }
             let (left, right, level) = (x(max(hour.start, span.start)), x(min(end, span.end)), y(Double(index)))
-            path += "M\(SVGWriter.number(left)) \(SVGWriter.number(level))H\(SVGWriter.number(right))"
+            model += "M\(SVGWriter.number(left)) \(SVGWriter.number(level))H\(SVGWriter.number(right))"
             if hour.backfilled {
+                backfilled = true
                 try out.write(
                     "<rect class=\"backfilled\" x=\"\(SVGWriter.number(left))\" y=\"\(SVGWriter.number(level))\" "
                         + "width=\"\(SVGWriter.number(right - left))\" "
                         + "height=\"\(SVGWriter.number(panel.y + panel.height - level))\" fill=\"url(#backfill)\"/>\n")
             }
-            // The model's PM2.5 is an hour's value too: a step, like the index.
-            if let value = hour.pm2_5 { pm += "M" + point(left, value) + "H\(SVGWriter.number(right))" }
         }
-        if !path.isEmpty {
-            try out.write("<path id=\"index\" d=\"\(path)\" stroke=\"#222222\" stroke-width=\"2\" fill=\"none\"/>\n")
-        }
-        if !pm.isEmpty {
+        if !model.isEmpty {
             try out.write(
-                "<path id=\"model-pm25\" d=\"\(pm)\" stroke=\"#1F5FBF\" stroke-width=\"1\" stroke-dasharray=\"3 2\" fill=\"none\"/>\n"
-            )
+                "<path id=\"model-index\" d=\"\(model)\" stroke=\"\(Self.modelColor)\" stroke-width=\"2\" "
+                    + "fill=\"none\"/>\n")
         }
-        let measured = readings.sensor.filter { $0.time >= span.start && $0.time <= span.end }
-            .enumerated().map { ($0.offset == 0 ? "M" : "L") + point(x($0.element.time), $0.element.pm2_5) }.joined()
+        // The measured index: steps joined while readings follow each other, a gap otherwise.
+        var measured = ""
+        var end: Date?
+        for step in steps {
+            let level = SVGWriter.number(y(Double(step.index)))
+            measured +=
+                (end == step.from ? "V\(level)" : "M\(SVGWriter.number(x(step.from))) \(level)")
+                + "H\(SVGWriter.number(x(step.to)))"
+            end = step.to
+        }
         if !measured.isEmpty {
             try out.write(
-                "<path id=\"measured-pm25\" d=\"\(measured)\" stroke=\"#1F5FBF\" stroke-width=\"1.5\" fill=\"none\"/>\n"
-            )
+                "<path id=\"measured-index\" d=\"\(measured)\" stroke=\"\(Self.measuredColor)\" "
+                    + "stroke-width=\"2\" fill=\"none\"/>\n")
         }
-        try axes(panel: panel, top: top, pmTop: pmTop, x: x, y: y, into: &out)
+        try axes(panel: panel, top: top, x: x, y: y, into: &out)
+        try legend(top: top, model: !model.isEmpty, measured: !measured.isEmpty, backfilled: backfilled, into: &out)
         try out.write("</g>\n")
     }
 
-    /// Index labels at the left, PM2.5 at the right, local hours below.
+    /// Index labels at the left, local times below.
     private func axes(
-        panel: (x: Double, y: Double, width: Double, height: Double), top: Int, pmTop: Double, x: (Date) -> Double,
+        panel: (x: Double, y: Double, width: Double, height: Double), top: Int, x: (Date) -> Double,
         y: (Double) -> Double, into out: inout SVGWriter
     ) throws {
         let size = layout.font * 0.7
@@ -99,18 +122,46 @@ struct AirPanel {
                 "\(value)", x: panel.x - 2, y: y(Double(value)) + size / 3, size: size, anchor: "end",
                 id: value == top ? "index-top" : nil)
         }
-        try out.text("µg/m³", x: panel.x + panel.width + 2, y: panel.y - size * 1.1, size: size)
-        try out.text(SVGWriter.number(pmTop), x: panel.x + panel.width + 2, y: panel.y + size, size: size)
-        // Whole local hours, about five of them.
+        // About five ticks: every 15 or 30 minutes in a short window, else whole hours.
         let seconds = span.end.timeIntervalSince(span.start)
-        let step = [3600.0, 7200, 10800, 21600, 43200, 86400].first { seconds / $0 <= 6 } ?? 86400
+        let step = [900.0, 1800, 3600, 7200, 10800, 21600, 43200, 86400].first { seconds / $0 <= 6 } ?? 86400
         let offset = Double(span.offset)
         var tick = ((span.start.timeIntervalSince1970 + offset) / step).rounded(.up) * step - offset
         while tick <= span.end.timeIntervalSince1970 {
             let date = Date(timeIntervalSince1970: tick)
             let label = String(TimeSpan.wall(date, span.offset(at: date)).suffix(5))
-            try out.text(label, x: x(date), y: panel.y + panel.height + size * 1.2, size: size, anchor: "middle")
+            try out.text(
+                label, x: x(date), y: panel.y + panel.height + size * 1.2, size: size, anchor: "middle",
+                id: nil, fill: nil, className: "tick")
             tick += step
         }
+    }
+
+    /// One row under the time axis: the lines drawn, the hatching, the bands shown.
+    private func legend(top: Int, model: Bool, measured: Bool, backfilled: Bool, into out: inout SVGWriter) throws {
+        let size = layout.font * 0.7
+        let baseline = layout.air.y + layout.air.height + size * 2.8
+        var x = layout.air.x
+        try out.write("<g id=\"legend\">\n")
+        func item(_ swatch: String, _ label: String) throws {
+            try out.write(swatch)
+            try out.text(label, x: x + size * 1.8, y: baseline, size: size, id: nil, fill: nil, className: "legend")
+            x += size * (3.0 + 0.62 * Double(label.count))
+        }
+        let mid = SVGWriter.number(baseline - size * 0.35)
+        func line(_ color: String) -> String {
+            "<path d=\"M\(SVGWriter.number(x)) \(mid)h\(SVGWriter.number(size * 1.4))\" stroke=\"\(color)\" "
+                + "stroke-width=\"2\"/>\n"
+        }
+        func box(_ fill: String, opacity: String = "0.25") -> String {
+            "<rect x=\"\(SVGWriter.number(x))\" y=\"\(SVGWriter.number(baseline - size * 0.8))\" "
+                + "width=\"\(SVGWriter.number(size * 1.4))\" height=\"\(SVGWriter.number(size * 0.9))\" "
+                + "fill=\"\(fill)\" fill-opacity=\"\(opacity)\" stroke=\"#999999\" stroke-width=\"0.5\"/>\n"
+        }
+        if model { try item(line(Self.modelColor), "model") }
+        if measured { try item(line(Self.measuredColor), "measured") }
+        if backfilled { try item(box("url(#backfill)", opacity: "1"), "back-filled") }
+        for band in bands where band.low < top { try item(box(band.color), band.name) }
+        try out.write("</g>\n")
     }
 }

@@ -15,7 +15,11 @@ import Logbook
 ///   thinned, but every colour change is kept.
 /// - The track is read twice from the logbook (its extent, then the drawing), never held:
 ///   memory stays flat for a day of 100,000 points.
-/// - Fewer than two track points is ``PlotError/tooFew(_:)``, never an empty picture.
+/// - The time axis spans the track and the measured readings. A fixed station (one track
+///   point, or several at one place) with readings draws its day, the map a single point
+///   named by its place.
+/// - No track point, or one without a reading, is ``PlotError/tooFew(_:)``, never an
+///   empty picture.
 public struct DayPlot {
     /// What to draw.
     public struct Options: Sendable {
@@ -63,23 +67,26 @@ public struct DayPlot {
     /// Writes the SVG to `sink` in chunks.
     public func svg(to sink: @escaping (String) throws -> Void) throws -> Drawn {
         let extent = try TrackExtent(logbook.trackPoints(in: options.window))
-        guard extent.count >= 2, let first = extent.first, let last = extent.last else {
-            throw PlotError.tooFew(extent.count)
-        }
         let readings = try AirInForce(logbook: logbook, window: options.window, scale: options.scale)
+        // A fixed station (a balcony's sensor, `log run --lat --lon`) has one track point and
+        // hours of readings: its day is the readings', its map a single point.
+        guard let first = extent.first, let last = extent.last, extent.count >= 2 || !readings.sensor.isEmpty
+        else { throw PlotError.tooFew(extent.count) }
         let layout = PlotLayout(width: options.width, height: options.height)
         let startPlace = gazetteer?.locality(for: first.coordinate)?.place
         let zone = startPlace?.timezone ?? ""
         let startName = startPlace?.name ?? "\(first.coordinate)"
         let endName = gazetteer?.locality(for: last.coordinate)?.place.name ?? "\(last.coordinate)"
-        let span = TimeSpan(start: first.time, end: last.time, zone: zone)
+        let times =
+            [first.time, last.time] + [readings.sensor.first?.time, readings.sensor.last?.time].compactMap { $0 }
+        let span = TimeSpan(start: times.min()!, end: times.max()!, zone: zone)
+        let title = startName == endName ? startName : "\(startName) → \(endName)"
         var out = SVGWriter(sink: sink)
         try out.open(
             width: options.width, height: options.height,
-            title: "airloc: \(startName) to \(endName), \(span.text)")
+            title: "airloc: \(startName == endName ? startName : "\(startName) to \(endName)"), \(span.text)")
         try out.text(
-            "\(startName) → \(endName)", x: layout.track.x, y: layout.font * 1.2, size: layout.font * 1.15,
-            id: "title", weight: "bold")
+            title, x: layout.track.x, y: layout.font * 1.2, size: layout.font * 1.15, id: "title", weight: "bold")
         try out.text(span.text, x: layout.track.x, y: layout.font * 2.3, size: layout.font * 0.85, id: "span")
         var drawn = Drawn(points: extent.count, airRows: readings.air.count, sensorRows: readings.sensor.count)
         let projection = PlotLayout.Projection(
@@ -139,14 +146,15 @@ public struct DayPlot {
 
 /// Why there is no picture.
 public enum PlotError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The window holds fewer than two track points: nothing to draw a line with.
+    /// The window holds no track point, or one and no measured reading: nothing to draw.
     case tooFew(Int)
 
     /// Why there is nothing to draw, or what failed.
     public var description: String {
         switch self {
         case .tooFew(let count):
-            return "nothing to draw: the window holds \(count) track point\(count == 1 ? "" : "s"); a plot needs 2"
+            return "nothing to draw: the window holds \(count) track point\(count == 1 ? "" : "s") and no measured "
+                + "reading; a plot needs 2 points, or a fixed station's readings"
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Geo
 
 /// Where things go on the figure: the title band, the track panel (a local equirectangular
-/// projection fitted to the track's bounding box) and the air panel below it.
+/// projection fitted to the track's bounding box), the air panel below it, and the legend
+/// and attribution at the bottom.
 ///
 /// Contract: pure arithmetic on the requested size. The projection keeps the map's aspect
 /// (east–west distances scaled by the cosine of the middle latitude), centred in its panel;
@@ -19,13 +20,14 @@ struct PlotLayout: Sendable {
         self.height = Double(height)
         font = max(6, min(14, Double(min(width, height)) / 34))
         let top = font * 2.6
-        let bottom = font * 1.6
+        // The time labels, the legend, the attribution.
+        let bottom = font * 3.4
         let usable = self.height - top - bottom
         let margin = font * 0.8
         track = (margin, top, self.width - 2 * margin, usable * 0.6 - margin)
-        // Room at the left for the AQI labels, at the right for µg/m³.
+        // Room at the left for the index labels.
         let side = font * 2.4
-        air = (side, top + usable * 0.6 + margin, self.width - 2 * side, usable * 0.4 - 2 * margin)
+        air = (side, top + usable * 0.6 + margin, self.width - side - margin, usable * 0.4 - margin)
     }
 
     /// The track panel's projection for a bounding box.

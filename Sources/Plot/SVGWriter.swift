@@ -44,13 +44,14 @@ struct SVGWriter {
     /// `<text>` at (x, y); `anchor` start, middle or end.
     mutating func text(
         _ content: String, x: Double, y: Double, size: Double, anchor: String = "start", id: String? = nil,
-        weight: String? = nil, fill: String = "#222222"
+        weight: String? = nil, fill: String? = "#222222", className: String? = nil
     ) throws {
         var attributes = "x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" font-size=\"\(Self.number(size))\""
         if anchor != "start" { attributes += " text-anchor=\"\(anchor)\"" }
         if let id { attributes += " id=\"\(id)\"" }
+        if let className { attributes += " class=\"\(className)\"" }
         if let weight { attributes += " font-weight=\"\(weight)\"" }
-        try write("<text \(attributes) fill=\"\(fill)\">\(Self.escape(content))</text>\n")
+        try write("<text \(attributes) fill=\"\(fill ?? "#222222")\">\(Self.escape(content))</text>\n")
     }
 
     static func number(_ value: Double) -> String {

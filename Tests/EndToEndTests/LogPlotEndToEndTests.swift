@@ -72,9 +72,12 @@ struct LogPlotEndToEndTests {
         // The US index axis reaches the top of the USG band: 150.
         #expect(elements.first { $0.attributes["id"] == "index-top" }?.attributes["#text"] == "150")
         #expect(elements.contains { $0.attributes["class"] == "backfilled" }, "hour 9 was back-filled")
+        // Both lines are indices on the one scale, and the legend names every mark drawn.
         #expect(
-            elements.contains { $0.attributes["id"] == "measured-pm25" }
-                && elements.contains { $0.attributes["id"] == "model-pm25" })
+            elements.contains { $0.attributes["id"] == "measured-index" }
+                && elements.contains { $0.attributes["id"] == "model-index" })
+        let legend = elements.filter { $0.attributes["class"] == "legend" }.compactMap { $0.attributes["#text"] }
+        #expect(legend == ["model", "measured", "back-filled", "Good", "Moderate", "USG"], "\(legend)")
         let attribution = elements.first { $0.attributes["id"] == "attribution" }?.attributes["#text"] ?? ""
         #expect(attribution.contains("Open-Meteo") && attribution.contains("GeoNames"))
         #expect(elements.first { $0.name == "title" }?.attributes["#text"]?.contains("Berlin") == true)
@@ -110,6 +113,12 @@ struct LogPlotEndToEndTests {
         let yellow = points(try #require(lines.first { $0.attributes["stroke"] == "#FFFF00" }))
         let onTrack = orange[orange.count / 2]
         let inGap = ((orange.last!.0 + yellow.first!.0) / 2, (orange.last!.1 + yellow.first!.1) / 2)
+        // The measured line (12–16 µg/m³: AQI 52–60) lies in the Moderate band: just above it
+        // is the band's yellow at a quarter over white, #FFFFBF (it used to sit in green).
+        let measured = try #require(
+            try Self.parse(try Data(contentsOf: svg)).first { $0.attributes["id"] == "measured-index" })
+        let numbers = (measured.attributes["d"] ?? "").split { "MHV ".contains($0) }.compactMap { Double($0) }
+        let above = (numbers[0] + 2, numbers[1] - 3)
         let rendered = home.file("rsvg.png")
         let converted = try await ChildProcess.run(
             try #require(ExternalTool.path(of: "rsvg-convert")), ["-o", rendered.path, svg.path],
@@ -131,9 +140,9 @@ struct LogPlotEndToEndTests {
                 try #require(ExternalTool.path(of: "python3")),
                 [
                     PackagePaths.file("scripts/png-pixel.py").path, image.path, "\(onTrack.0),\(onTrack.1)",
-                    "\(inGap.0),\(inGap.1)",
+                    "\(inGap.0),\(inGap.1)", "\(above.0),\(above.1)",
                 ], environment: ProcessInfo.processInfo.environment)
-            #expect(read.stdout == "#FF7E00\n#FFFFFF\n", "\(image.lastPathComponent): \(read)")
+            #expect(read.stdout == "#FF7E00\n#FFFFFF\n#FFFFBF\n", "\(image.lastPathComponent): \(read)")
         }
     }
 
@@ -142,7 +151,7 @@ struct LogPlotEndToEndTests {
         (["--width", "5"], 64, "--width must be a whole number of pixels from 64 to 8000"),
         (["--format", "jpeg"], 64, "plot writes svg or png"),
         (["--format", "png"], 64, "--format png with an --output named .svg: drop one of them"),
-        (["--since", "2026-12-30"], 66, "nothing to draw: the window holds 0 track points"),
+        (["--since", "2026-12-30"], 66, "nothing to draw: the window holds 0 track points and no measured reading"),
     ])
     func badInputIsRefusedPlainly(arguments: [String], status: Int32, said: String) async throws {
         let (home, environment) = try await Self.seeded()
