@@ -282,7 +282,7 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
             return apply(troubles.ended(.storage, saying: "writing to the logbook works again", successes: 3))
         }
         let message = "\(what) failed: \(error)" + (error.isStorageProblem ? "; will retry" : "")
-        apply(troubles.happened(.storage, .init(level: .error, message: message)))
+        apply(troubles.happened(.storage, .init(level: .error, message: message), cause: "\(error)"))
     }
 
     /// The body's failure, if any. (Static: the body mutates the logger, which must not be

@@ -39,6 +39,7 @@ public struct LoggerTroubles: Sendable {
 
     private struct Ongoing: Sendable {
         var message: String
+        var key: String
         var times: Int
         var order: Int
         var successes = 0
@@ -53,15 +54,19 @@ public struct LoggerTroubles: Sendable {
     /// The trouble going on of this kind, if any.
     public func current(_ kind: Kind) -> String? { ongoing[kind]?.message }
 
-    /// A trouble happened (again).
-    public mutating func happened(_ kind: Kind, _ notice: LoggerNotice) -> [Action] {
-        if ongoing[kind]?.message == notice.message {
+    /// A trouble happened (again). `cause` says what makes two notices one trouble when
+    /// their words differ (a full disk fails the track's and the sensor's writes alike:
+    /// said once, not at every alternation); without it, the message.
+    public mutating func happened(_ kind: Kind, _ notice: LoggerNotice, cause: String? = nil) -> [Action] {
+        let key = cause ?? notice.message
+        if ongoing[kind]?.key == key {
             ongoing[kind]!.times += 1
             ongoing[kind]!.successes = 0
             return []
         }
         counter += 1
-        ongoing[kind] = Ongoing(message: notice.message, times: (ongoing[kind]?.times ?? 0) + 1, order: counter)
+        ongoing[kind] = Ongoing(
+            message: notice.message, key: key, times: (ongoing[kind]?.times ?? 0) + 1, order: counter)
         return [.say(notice), .record(notice.message)]
     }
 

@@ -375,13 +375,24 @@ public final class Logbook: Sendable {
 
     /// Keeps `message` as the last error with its time, in one transaction (both or
     /// neither: a status never shows an error without its time); nil clears both.
+    ///
+    /// When the logbook cannot take it (a full disk), it goes to ``LastErrorNote`` on the
+    /// runtime tmpfs instead, so `log status` still shows it; the note goes once the
+    /// logbook takes an error (or its clearing) again.
     public func recordError(_ message: String?, at time: Date) throws(LogbookError) {
-        try with { c throws(SQLiteError) in
-            try c.database.transaction { () throws(SQLiteError) in
-                try c.setMeta("last_error", message)
-                try c.setMeta("last_error_at", message == nil ? nil : LogFields.time(time))
+        let note = LastErrorNote(logbook: url)
+        do {
+            try with { c throws(SQLiteError) in
+                try c.database.transaction { () throws(SQLiteError) in
+                    try c.setMeta("last_error", message)
+                    try c.setMeta("last_error_at", message == nil ? nil : LogFields.time(time))
+                }
             }
+        } catch {
+            note.write(message, at: time)
+            throw error
         }
+        note.write(nil, at: time)
     }
 
     /// Keeps `value` under `key` (nil: removes it).

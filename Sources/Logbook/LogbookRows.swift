@@ -108,6 +108,8 @@ extension Logbook {
             return status
         }
         status.lastFixAge = status.lastTime.map { max(0, now.timeIntervalSince($0)) }
+        // An error the logbook could not take (a full disk) is the newer one.
+        if let note = LastErrorNote(logbook: url).read() { (status.lastError, status.lastErrorAt) = note }
         return status
     }
 }

@@ -1,4 +1,5 @@
 import FieldLog
+import Foundation
 import Testing
 
 @testable import Logbook
@@ -17,6 +18,42 @@ struct LoggerTroublesTests {
                 .say(.init(level: .info, message: "writing to the logbook works again (after 15 failures)")), .clear,
             ])
         #expect(troubles.ended(.storage, saying: "again").isEmpty, "an end is said once")
+    }
+
+    /// A full disk fails the track's and the sensor's writes in turn: one trouble, said
+    /// once, its end once with every failure counted (it used to be said at each turn).
+    @Test func oneCauseInOtherWordsIsOneTrouble() {
+        var troubles = LoggerTroubles()
+        let sensor = LoggerNotice(level: .error, message: "writing a sensor reading failed: disk full; will retry")
+        #expect(troubles.happened(.storage, full, cause: "disk full") == [.say(full), .record(full.message)])
+        for _ in 0..<5 {
+            #expect(troubles.happened(.storage, sensor, cause: "disk full").isEmpty)
+            #expect(troubles.happened(.storage, full, cause: "disk full").isEmpty)
+        }
+        let ended = troubles.ended(.storage, saying: "writing to the logbook works again")
+        #expect(
+            ended.first == .say(.init(level: .info, message: "writing to the logbook works again (after 11 failures)")))
+    }
+
+    /// The logbook cannot take its own last error (a full disk, here a read-only file): it
+    /// goes to a note on the runtime tmpfs, which `log status` shows, and goes away once the
+    /// logbook takes errors again.
+    @Test func anErrorTheLogbookCannotTakeIsStillShown() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("airloc-note-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("logbook.sqlite")
+        defer { LastErrorNote(logbook: url).write(nil, at: Date()) }
+        let writable = try Logbook(url: url)
+        let reader = try Logbook(url: url, readOnly: true)
+        let when = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(throws: LogbookError.self) {
+            try reader.recordError("writing a track point failed: disk full", at: when)
+        }
+        let status = try writable.status(now: when)
+        #expect(status.lastError == "writing a track point failed: disk full" && status.lastErrorAt != nil, "\(status)")
+        try writable.recordError(nil, at: when)
+        #expect(try writable.status(now: when).lastError == nil, "the note went with the recovery")
     }
 
     @Test func aChangedMessageIsSaidAgain() {

@@ -28,6 +28,7 @@ public enum AirlocBinary {
             "AIRLOC_DATA": PackagePaths.file("data/gazetteer.bin").path,
             // The sensor locks stay in the test's home, not the machine's /run/lock.
             "AIRLOC_LOCK_DIR": home.appendingPathComponent("lock").path,
+            "AIRLOC_RUNTIME_DIR": home.appendingPathComponent("run").path,
             // Nothing in a test may reach the real services.
             "AIRLOC_AIR_QUALITY_URL": "http://127.0.0.1:9", "AIRLOC_GEOCODING_URL": "http://127.0.0.1:9",
             "AIRLOC_ARCHIVE_URL": "http://127.0.0.1:9", "AIRLOC_POSTAL_URL": "http://127.0.0.1:9",
