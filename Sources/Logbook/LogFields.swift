@@ -158,7 +158,8 @@ enum LogFields {
 
     static let csvColumns: [String] = {
         var names: [String] = []
-        for (name, _) in trackValues(placeholderPoint) + airValues(placeholderRecord) + sensorValues(placeholderSensor)
+        let sensor = sensorValues(placeholderSensor).map { (csvSensorName($0.0), $0.1) }
+        for (name, _) in trackValues(placeholderPoint) + airValues(placeholderRecord) + sensor
         where !names.contains(name) {
             names.append(name)
         }

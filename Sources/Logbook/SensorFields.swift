@@ -50,8 +50,15 @@ extension LogFields {
         values: ParticulateValues(pm2_5: 0, pm10: 0), samples: 0, windowSeconds: 0, usAQI: nil, correctedPM2_5: nil,
         flags: [], segment: nil)
 
+    /// A sensor field's CSV column: the values the model's air rows also carry get a
+    /// column of their own (`measured_pm2_5` beside the model's `pm2_5`), so no column
+    /// mixes the two.
+    static func csvSensorName(_ name: String) -> String {
+        [SensorField.pm2_5, .pm10, .usAQI].map(\.rawValue).contains(name) ? "measured_" + name : name
+    }
+
     static let sensorColumns: [Int?] = {
-        let names = sensorValues(placeholderSensor).map(\.0)
+        let names = sensorValues(placeholderSensor).map { csvSensorName($0.0) }
         return csvColumns.map { names.firstIndex(of: $0) }
     }()
 

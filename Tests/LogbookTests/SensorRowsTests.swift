@@ -80,6 +80,28 @@ import Testing
         #expect(feature["geometry"] is NSNull, "no fix yet: a feature without a geometry, as RFC 7946 allows")
     }
 
+    /// In CSV the measured values have columns of their own: a sensor row's PM2.5 never
+    /// sits in the model's `pm2_5` column, nor its AQI in `us_aqi`.
+    @Test func csvKeepsTheMeasuredValuesOutOfTheModelsColumns() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Logbook(url: directory.file("logbook.sqlite"))
+        try logbook.append(
+            SensorRecord(
+                Self.sample(pm25: 40.2), time: Self.hour, timeSource: "gps", coordinate: Self.berlin, segment: 1))
+        var data = Data()
+        _ = try LogExport.write(logbook, format: .csv, kind: .all, window: LogWindow()) { data.append($0) }
+        let lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let row = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for name in ["pm2_5", "us_aqi", "measured_pm2_5", "measured_us_aqi", "measured_pm10"] {
+            #expect(header.filter { $0 == name }.count == 1, "\(name) in \(header)")
+        }
+        func cell(_ name: String) -> String { row[header.firstIndex(of: name)!] }
+        #expect(cell("measured_pm2_5") == "40.2" && cell("pm2_5").isEmpty, "\(lines[1])")
+        #expect(!cell("measured_us_aqi").isEmpty && cell("us_aqi").isEmpty, "\(lines[1])")
+    }
+
     @Test func hourlyMeansAreNewestFirstWithGapsForMissingHours() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
