@@ -9,7 +9,8 @@ import Sensors
 /// a report are fresh: ``MeasuredNow`` passes on the logger's only while younger than two
 /// intervals) whose US AQI is known; its index is the NowCast of the logbook's hours when
 /// there is one, else the reading's own (of the corrected PM2.5 where a correction
-/// applies). `.model` carries the service's index; nil when there is neither.
+/// applies), with the European index of its PM beside it for `--scale eu`. `.model`
+/// carries the service's indices; nil when there is neither.
 public struct AirHeadline: Sendable, Equatable {
     /// Where the index comes from.
     public enum Source: String, Sendable {
@@ -25,6 +26,9 @@ public struct AirHeadline: Sendable, Equatable {
     public var usAQI: Int
     /// "nowcast", "instantaneous estimate" (one reading), or "open-meteo" / "computed".
     public var basis: String
+    /// The European index: the model's `european_aqi`, or the measured PM's as Open-Meteo
+    /// computes it (``EuropeanAQICategory/index(pm2_5:pm10:)``), for `--scale eu`.
+    public var europeanAQI: Int?
 
     /// The EPA category of ``usAQI``.
     public var category: AQICategory { AQICategory(aqi: usAQI) }
@@ -33,17 +37,22 @@ public struct AirHeadline: Sendable, Equatable {
     public static func of(_ report: AirReport) -> AirHeadline? {
         if case .reading(let reading)? = report.measured, let headline = measured(reading) { return headline }
         guard case .success(let air) = report.air else { return nil }
-        return AirHeadline(source: .model, usAQI: air.usAQI, basis: air.usAQIComputed ? "computed" : "open-meteo")
+        return AirHeadline(
+            source: .model, usAQI: air.usAQI, basis: air.usAQIComputed ? "computed" : "open-meteo",
+            europeanAQI: air.europeanAQI)
     }
 
     /// The measured air's index: the NowCast, else the reading's own; nil when the reading
     /// has none.
     public static func measured(_ reading: MeasuredReading) -> AirHeadline? {
+        let sample = reading.sample
+        let european = EuropeanAQICategory.index(
+            pm2_5: sample.correctedPM2_5 ?? sample.mean.pm2_5, pm10: sample.mean.pm10)
         if let nowcast = reading.nowcastUSAQI {
-            return AirHeadline(source: .measured, usAQI: nowcast, basis: "nowcast")
+            return AirHeadline(source: .measured, usAQI: nowcast, basis: "nowcast", europeanAQI: european)
         }
-        guard let aqi = reading.sample.usAQI else { return nil }
-        return AirHeadline(source: .measured, usAQI: aqi, basis: "instantaneous estimate")
+        guard let aqi = sample.usAQI else { return nil }
+        return AirHeadline(source: .measured, usAQI: aqi, basis: "instantaneous estimate", europeanAQI: european)
     }
 }
 

@@ -91,14 +91,16 @@ public struct MeasuredJSON: Encodable {
     public var description: String?
     /// What to do about it.
     public var advice: String?
-    /// True when the card leads with the measured air (a fresh reading with an index, on
-    /// the US scale) rather than the model's.
+    /// The European index of the measured PM, as Open-Meteo computes the model's.
+    public var europeanAqi: Int?
+    /// True when the card leads with the measured air (a fresh reading with an index)
+    /// rather than the model's.
     public var leads: Bool
     /// Why there is no reading.
     public var error: JSONError?
 
     /// The object of `measured`.
-    public init(_ measured: MeasuredAir, scale: AQIScale = .us) {
+    public init(_ measured: MeasuredAir) {
         leads = false
         switch measured {
         case .failed(let failure):
@@ -118,7 +120,8 @@ public struct MeasuredJSON: Encodable {
                 (headlineUsAqi, headlineBasis) = (headline.usAQI, headline.basis)
                 (self.category, categoryName, color) = (category.rawValue, category.name, category.color)
                 (description, advice) = (category.description, category.advice)
-                leads = scale == .us
+                leads = true
+                europeanAqi = headline.europeanAQI
             }
         }
     }

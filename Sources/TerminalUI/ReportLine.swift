@@ -20,8 +20,11 @@ public enum ReportLine {
             let sample = reading.sample
             measured = "PM2.5 \(String(format: "%.1f", sample.correctedPM2_5 ?? sample.mean.pm2_5)) measured"
         }
-        if let headline = AirHeadline.of(report), headline.source == .measured, report.scale == .us {
+        if let headline = AirHeadline.of(report), headline.source == .measured {
             var parts = ["\(name) \(headline.usAQI) \(headline.category.name) (measured)"]
+            if report.scale == .eu, let index = headline.europeanAQI {
+                parts = ["\(name) EAQI \(index) \(EuropeanAQICategory(index: index).name) (measured)"]
+            }
             parts += [measured].compactMap { $0 }
             switch report.air {
             case .success(let reading): parts.append("model \(reading.usAQI)")

@@ -34,7 +34,7 @@ public struct ReportText {
             lines.append("  " + console.dim(nearest.relativeDescription))
         }
         let headline = AirHeadline.of(report)
-        if let headline, headline.source == .measured, report.scale == .us {
+        if let headline, headline.source == .measured {
             lines += measuredLead(headline, report: report)
         } else {
             switch report.air {
@@ -87,14 +87,25 @@ public struct ReportText {
     /// colour and advice, the reading itself, then the model's index and values as context.
     private func measuredLead(_ headline: AirHeadline, report: AirReport) -> [String] {
         let category = headline.category
-        let badge = console.paint("\(headline.usAQI)  \(category.name)", color256: category.terminalColor)
-        var lines = ["Air quality  \(badge) \(category.emoji) " + console.dim("measured here")]
-        lines.append("  \(category.description)")
-        if category != .good { lines.append("  \(category.advice)") }
+        var lines: [String]
+        if report.scale == .eu, let index = headline.europeanAQI {
+            let band = EuropeanAQICategory(index: index)
+            let badge = console.paint("EAQI \(index)  \(band.name)", color256: band.terminalColor)
+            lines = ["Air quality  \(badge) \(band.emoji) " + console.dim("measured here"), "  \(band.advice)"]
+            lines.append("  " + console.dim("US AQI \(headline.usAQI) \(category.name)"))
+        } else {
+            let badge = console.paint("\(headline.usAQI)  \(category.name)", color256: category.terminalColor)
+            lines = ["Air quality  \(badge) \(category.emoji) " + console.dim("measured here")]
+            lines.append("  \(category.description)")
+            if category != .good { lines.append("  \(category.advice)") }
+        }
         if let measured = measuredLine(report) { lines.append(measured) }
         switch report.air {
         case .success(let reading):
             var model = "  Model " + "\(reading.usAQI) \(reading.category.name)"
+            if report.scale == .eu, let index = reading.europeanAQI {
+                model = "  Model EAQI \(index) \(EuropeanAQICategory(index: index).name) · US AQI \(reading.usAQI)"
+            }
             let readings = Self.concentrations(reading)
             if !readings.isEmpty { model += " · " + readings }
             lines.append(console.dim(model))
@@ -141,7 +152,7 @@ public struct ReportText {
             }
             if let nowcast = reading.nowcastUSAQI {
                 line += " · NowCast AQI \(nowcast)"
-            } else if let aqi = sample.usAQI, report.scale == .eu || AirHeadline.of(report)?.source != .measured {
+            } else if let aqi = sample.usAQI, AirHeadline.of(report)?.source != .measured {
                 line += " · US AQI \(aqi) \(AQICategory(aqi: aqi).name)"
             }
             if sample.correctedPM2_5 != nil { line += " · raw \(formatConcentration(sample.mean.pm2_5))" }

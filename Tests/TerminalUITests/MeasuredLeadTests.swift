@@ -71,16 +71,17 @@ struct MeasuredLeadTests {
         #expect(measured["color"] as? String == "#8F3F97" && measured["leads"] as? Bool == true, "\(measured)")
     }
 
-    /// Without an index of its own on the European scale, the card keeps the model's EAQI
-    /// and puts the measured US AQI right under it.
-    @Test func onTheEuropeanScaleTheModelLeadsAndTheMeasuredIndexIsNamed() {
+    /// On the European scale the measured PM's own EAQI leads (as Open-Meteo computes the
+    /// model's: PM2.5 150 µg/m³ is 104, Extremely poor), the model's EAQI beside it.
+    @Test func onTheEuropeanScaleTheMeasuredEAQILeads() {
         var report = Self.report(scale: .eu)
         if case .success(var air) = report.air {
             air.europeanAQI = 70
             report.data.air = .success(air)
         }
         let card = ReportText(console: Self.console).render(report)
-        #expect(card.contains("EAQI 70  Poor"), "\(card)")
-        #expect(card.contains("US AQI 225 Very Unhealthy"), "\(card)")
+        #expect(card.contains("EAQI 104  Extremely poor") && card.contains("measured here"), "\(card)")
+        #expect(card.contains("Model EAQI 70 Poor · US AQI 137"), "\(card)")
+        #expect(ReportLine.render(report).contains("EAQI 104 Extremely poor (measured)"))
     }
 }
