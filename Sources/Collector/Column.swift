@@ -25,7 +25,7 @@ extension FieldType {
         switch self {
         case .number: return "double precision"
         case .integer: return "bigint"
-        case .text: return "text"
+        case .text, .words: return "text"
         }
     }
 }

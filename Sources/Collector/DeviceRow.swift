@@ -119,6 +119,13 @@ public struct DeviceRow: Sendable, Equatable {
             case .text:
                 guard let text = value as? String, text.utf8.count <= 1024 else { throw .badValue(column.name) }
                 columns[column.name] = .text(text)
+            case .words:
+                // An array of words now; older devices sent them space-separated.
+                let words = (value as? [Any])?.compactMap { $0 as? String }
+                let text = words?.joined(separator: " ") ?? (value as? String)
+                guard let text, text.utf8.count <= 1024, words == nil || words?.count == (value as? [Any])?.count
+                else { throw .badValue(column.name) }
+                columns[column.name] = .text(text)
             case .integer:
                 guard let number = Self.integer(value) else { throw .badValue(column.name) }
                 columns[column.name] = .integer(number)

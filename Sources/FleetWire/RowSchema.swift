@@ -28,6 +28,10 @@ public enum RowSchema {
 /// A JSON value's type in a row.
 public enum FieldType: Sendable, Equatable {
     case number, integer, text
+    /// A list of words: a JSON array of strings on the wire and in NDJSON (as `sense --json`
+    /// has it), space-separated text in a CSV cell or a PostgreSQL column. A collector also
+    /// takes the space-separated string older devices send.
+    case words
 }
 
 /// One field of a row, as every side sees it (``RowSchema`` has the contract).
@@ -156,7 +160,8 @@ public enum SensorField: String, RowFieldSet {
             .correctedPM2_5:
             return .number
         case .samples, .usAQI, .segment: return .integer
-        case .id, .kind, .time, .timeSource, .model, .serial, .flags: return .text
+        case .id, .kind, .time, .timeSource, .model, .serial: return .text
+        case .flags: return .words
         }
     }
 

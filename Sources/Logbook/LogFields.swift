@@ -37,6 +37,8 @@ enum LogFields {
     enum Value {
         case number(String?)
         case text(String?)
+        /// A list of words (``FieldType/words``).
+        case words([String])
     }
 
     /// A track row's fields, named and ordered by ``TrackField`` (the schema both sides read).
@@ -101,6 +103,7 @@ enum LogFields {
             switch value {
             case .number(let text): line += text ?? "null"
             case .text(let text): line += text.map(jsonString) ?? "null"
+            case .words(let words): line += "[" + words.map(jsonString).joined(separator: ",") + "]"
             }
         }
         return line + "}"
@@ -184,6 +187,7 @@ enum LogFields {
             switch fields[index].1 {
             case .number(let text?): line += text
             case .text(let text?): line += csvField(text)
+            case .words(let words): line += csvField(words.joined(separator: " "))
             default: break
             }
         }
@@ -229,6 +233,7 @@ enum LogFields {
         for (name, value) in airValues(r) where !["id", "kind", "time", "latitude", "longitude"].contains(name) {
             switch value {
             case .number(let v?), .text(let v?): text += " \(name)=\"\(xml(v))\""
+            case .words(let words) where !words.isEmpty: text += " \(name)=\"\(xml(words.joined(separator: " ")))\""
             default: break
             }
         }

@@ -32,7 +32,7 @@ extension LogFields {
         case .window: return .number(number(r.windowSeconds))
         case .usAQI: return .number(r.usAQI.map(String.init))
         case .correctedPM2_5: return .number(number(r.correctedPM2_5))
-        case .flags: return .text(r.flags.joined(separator: " "))
+        case .flags: return .words(r.flags)
         case .segment: return .number(r.segment.map(String.init))
         }
     }
@@ -72,6 +72,7 @@ extension LogFields {
         for (name, value) in sensorValues(r) where !["id", "kind", "time", "latitude", "longitude"].contains(name) {
             switch value {
             case .number(let v?), .text(let v?): text += " \(name)=\"\(xml(v))\""
+            case .words(let words) where !words.isEmpty: text += " \(name)=\"\(xml(words.joined(separator: " ")))\""
             default: break
             }
         }

@@ -20,6 +20,20 @@ import Testing
         #expect(row.time == Date(timeIntervalSince1970: 1_794_996_005.25), "to the millisecond")
     }
 
+    /// A sensor row's flags are a list now; older devices sent a space-separated string.
+    /// Both land as the same column; a list of anything but words is refused.
+    @Test func flagsAreTakenAsAListOrAsTheOlderString() throws {
+        func sensor(_ flags: String) -> String {
+            #"{"schema":"airloc.log/1","id":"s3","kind":"sensor","time":"2026-11-18T10:00:05Z","latitude":52.52,"longitude":13.4,"model":"sds011","pm2_5":11.5,"pm10":20,"samples":10,"flags":"#
+                + flags + #","segment":1}"#
+        }
+        let list = try DeviceRow(device: "pi-7", payload: sensor(#"["humidity","warm-up-cut-short"]"#), now: Self.now)
+        #expect(list.columns["flags"] == .text("humidity warm-up-cut-short"))
+        let older = try DeviceRow(device: "pi-7", payload: sensor(#""humidity warm-up-cut-short""#), now: Self.now)
+        #expect(older.columns["flags"] == list.columns["flags"])
+        #expect(Self.refusal(sensor(#"["humidity",7]"#)) == .badValue("flags"))
+    }
+
     static func refusal(_ payload: String, device: String = "pi-7") -> DeviceRow.Refusal? {
         do {
             _ = try DeviceRow(device: device, payload: payload, now: now)

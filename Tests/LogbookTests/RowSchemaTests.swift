@@ -51,6 +51,7 @@ import Testing
             if value is NSNull { continue }
             switch field.type {
             case .text: #expect(value is String, "\(kind).\(field.name) is text")
+            case .words: #expect(value is [String], "\(kind).\(field.name) is a list of words")
             case .integer: #expect((value as? NSNumber).map { $0.doubleValue.rounded() == $0.doubleValue } == true)
             case .number: #expect(value is NSNumber && !(value is String), "\(kind).\(field.name) is a number")
             }

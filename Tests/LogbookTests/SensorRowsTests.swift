@@ -72,7 +72,8 @@ import Testing
         #expect(counts.sensor == 1 && counts.track == 0)
         let line = try #require(try JSONSerialization.jsonObject(with: ndjson) as? [String: Any])
         #expect(line["id"] as? String == "s1" && line["kind"] as? String == "sensor" && line["latitude"] is NSNull)
-        #expect(line["flags"] as? String == "humidity" && line["pm2_5_cf1"] as? Double == 17.5)
+        // A list, as `sense --json` has it (it was the string "humidity").
+        #expect(line["flags"] as? [String] == ["humidity"] && line["pm2_5_cf1"] as? Double == 17.5)
         var geojson = Data()
         _ = try LogExport.write(logbook, format: .geojson, kind: .all, window: LogWindow()) { geojson.append($0) }
         let collection = try #require(try JSONSerialization.jsonObject(with: geojson) as? [String: Any])
