@@ -20,6 +20,9 @@ public struct EnvironmentVariable: Sendable {
             .init(name: "AIRLOC_LOG_DATABASE", meaning: "the logbook file"),
             .init(name: "AIRLOC_SENSOR_DEVICE", meaning: "the particulate sensor's serial device ([sensor] device)"),
             .init(
+                name: "AIRLOC_RUNTIME_DIR",
+                meaning: "where the logger's last-error note goes instead of /run/airloc (tests)"),
+            .init(
                 name: "AIRLOC_LOCK_DIR",
                 meaning: "where the logger's sensor lock (LCK..ttyUSB0) is made; default /run/lock (tests)"),
             .init(name: "AIRLOC_MQTT_URL", meaning: "the MQTT broker the logger publishes to ([mqtt] url)"),
@@ -40,5 +43,8 @@ public struct EnvironmentVariable: Sendable {
             .init(name: "XDG_STATE_HOME", meaning: "where the authorization and the logbook live (~/.local/state)"),
             .init(name: "XDG_CACHE_HOME", meaning: "where answers are cached (~/.cache)"),
             .init(name: "XDG_DATA_HOME", meaning: "where imported place data lives (~/.local/share)"),
+            .init(
+                name: "XDG_RUNTIME_DIR",
+                meaning: "where the logger notes its last error when the logbook cannot take it, without /run/airloc"),
         ]
 }
