@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import Sensors
 
 /// `airloc sense --json`, schema `airloc.sense/1` (docs/json-schema.md): one reading of the
@@ -68,6 +69,6 @@ public struct SenseJSON: Encodable {
         self.init(reading.sample)
         let age = (reading.ageSeconds * 10).rounded() / 10
         (ageS, heldByPid, source) = (age, reading.heldBy.map(Int.init), reading.fromLogbook ? "logbook" : "sensor")
-        time = ISO8601DateFormatter().string(from: now.addingTimeInterval(-reading.ageSeconds))
+        time = UTCTime.iso8601Seconds(now.addingTimeInterval(-reading.ageSeconds))
     }
 }

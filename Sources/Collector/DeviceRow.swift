@@ -121,9 +121,10 @@ public struct DeviceRow: Sendable, Equatable {
                 columns[column.name] = .text(text)
             case .words:
                 // An array of words now; older devices sent them space-separated.
-                let words = (value as? [Any])?.compactMap { $0 as? String }
-                let text = words?.joined(separator: " ") ?? (value as? String)
-                guard let text, text.utf8.count <= 1024, words == nil || words?.count == (value as? [Any])?.count
+                let list = value as? [Any]
+                let words = list?.compactMap { $0 as? String }
+                guard let text = words?.joined(separator: " ") ?? (value as? String), words?.count == list?.count,
+                    text.utf8.count <= 1024
                 else { throw .badValue(column.name) }
                 columns[column.name] = .text(text)
             case .integer:

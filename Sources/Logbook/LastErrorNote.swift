@@ -20,7 +20,7 @@ public struct LastErrorNote: Sendable {
             [environment["AIRLOC_RUNTIME_DIR"], "/run/airloc", environment["XDG_RUNTIME_DIR"].map { $0 + "/airloc" }]
             .compactMap { $0 }
         let directory =
-            candidates.first { FileManager.default.isWritableFile(atPath: $0) } ?? candidates.first ?? "/run/airloc"
+            candidates.first { FileManager.default.isWritableFile(atPath: $0) } ?? candidates[0]
         file = URL(fileURLWithPath: directory).appendingPathComponent(name)
     }
 

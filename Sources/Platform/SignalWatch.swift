@@ -79,10 +79,13 @@ public final class SignalWatch: @unchecked Sendable {
         if let received {
             FileHandle.standardError.write(Data(notice.utf8))
             signal(received, SIG_DFL)
-            // To the process, not this thread: Swift's worker threads block signals.
-            kill(getpid(), received)
-            // Should no thread take it within a second, end as a shell would report it.
-            usleep(1_000_000)
+            // Swift's worker threads block signals: unblock it on this one, so `raise`
+            // delivers it here and now, the default way.
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, received)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
+            raise(received)
             exit(128 + received)
         }
         return value
