@@ -16,7 +16,7 @@ ARGS ?= now
 SWIFT ?= swift
 # Debian packages the build, the tests and the demo need. libcurl4-openssl-dev: curl.h
 # for Sources/CCurl; libcurl4: opened at run time by the first web request.
-DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql
+DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql libmicrohttpd12 libmicrohttpd-dev libjs-leaflet chromium-driver python3-selenium prometheus
 
 .PHONY: all deps test-deps build release demo test test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test
 
@@ -110,6 +110,9 @@ install: release
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|' -e 's|@DOCDIR@|$(PREFIX)/share/doc/airloc|' systemd/airloc-collect.service \
 	    > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-collect.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-collect.service
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|' -e 's|@DOCDIR@|$(PREFIX)/share/doc/airloc|' systemd/airloc-serve.service \
+	    > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-serve.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-serve.service
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && ! id airloc >/dev/null 2>&1; then \
 	    useradd --system --home-dir /var/lib/airloc --no-create-home --shell /usr/sbin/nologin airloc; fi
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then install -d -o airloc -g airloc -m 0700 /var/lib/airloc; fi
@@ -118,6 +121,7 @@ install: release
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/airloc $(DESTDIR)/etc/udev/rules.d/61-airloc-gps.rules
 	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-log.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-collect.service \
+	    $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-serve.service \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/airloc.1.gz \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/airloc.conf.5.gz $(DESTDIR)$(PREFIX)/share/bash-completion/completions/airloc \
 	    $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_airloc $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/airloc.fish

@@ -32,6 +32,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]),
         // librsvg and cairo, opened with dlopen by `log plot --format png` only (SVGRendering.c).
         .target(name: "CRsvg", linkerSettings: [.linkedLibrary("dl")]),
+        // libmicrohttpd, opened with dlopen by `airloc serve` only (Sources/CMicroHTTPD says why).
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
         // The C library's wcwidth (part of libc: nothing to install or link).
         .systemLibrary(name: "CWideChar"),
         .target(name: "Arguments"),
@@ -71,6 +73,13 @@ let package = Package(
             name: "Uploads",
             dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Sensors", "Web"]),
         .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "Platform", "CRsvg"]),
+        // `airloc serve`: the device's page, API, metrics and airrohr's data.json over HTTP.
+        .target(
+            name: "Serve",
+            dependencies: [
+                "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "FieldLog", "Plot", "Platform", "Sensors",
+                "FleetWire", "Web", "TerminalUI", "CMicroHTTPD",
+            ]),
         .target(
             name: "TerminalUI",
             dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Sensors", "CWideChar"]),
@@ -79,7 +88,7 @@ let package = Package(
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
                 "Logbook", "FieldLog", "MQTT", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
-                "Collector", "Uploads",
+                "Collector", "Uploads", "Serve",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -125,6 +134,12 @@ let package = Package(
             name: "FleetTests",
             dependencies: [
                 "Fleet", "FieldLog", "MQTT", "FleetWire", "Logbook", "Airloc", "Geo", "Platform", "Sensors",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "ServeTests",
+            dependencies: [
+                "Serve", "Airloc", "AirQuality", "Gazetteer", "Logbook", "Geo", "Platform", "Sensors", "Web",
                 "TestSupport",
             ]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Platform", "TestSupport"]),

@@ -34,6 +34,8 @@ sed -e 's|@BINDIR@|/usr/bin|' -e 's|@DOCDIR@|/usr/share/doc/airloc|' systemd/air
     > "$root/usr/lib/systemd/system/airloc-log.service"
 sed -e 's|@BINDIR@|/usr/bin|' -e 's|@DOCDIR@|/usr/share/doc/airloc|' systemd/airloc-collect.service \
     > "$root/usr/lib/systemd/system/airloc-collect.service"
+sed -e 's|@BINDIR@|/usr/bin|' -e 's|@DOCDIR@|/usr/share/doc/airloc|' systemd/airloc-serve.service \
+    > "$root/usr/lib/systemd/system/airloc-serve.service"
 install -D -m 0644 udev/61-airloc-gps.rules "$root/usr/lib/udev/rules.d/61-airloc-gps.rules"
 # The administrator's file, every key commented out at its default: a conffile dpkg keeps.
 install -d "$root/etc/airloc"

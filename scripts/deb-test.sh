@@ -13,6 +13,7 @@ echo "== $deb"
 echo "== contents"
 expected="/etc/airloc/airloc.conf /usr/bin/airloc /usr/lib/systemd/system/airloc-log.service
 /usr/lib/systemd/system/airloc-collect.service /usr/share/doc/airloc/collector.md
+/usr/lib/systemd/system/airloc-serve.service /usr/share/doc/airloc/serve.md
 /usr/share/doc/airloc/sensors.md /usr/share/doc/airloc/uploads.md /usr/share/doc/airloc/plot.md
 /usr/lib/udev/rules.d/61-airloc-gps.rules /usr/share/airloc/gazetteer.bin
 /usr/share/bash-completion/completions/airloc /usr/share/doc/airloc/changelog.gz
@@ -47,7 +48,7 @@ bash -c 'source /usr/share/bash-completion/completions/airloc && complete -p air
     && COMP_WORDS=(airloc lo) COMP_CWORD=1 && _airloc && [ "${COMPREPLY[*]}" = "locate log" ]' \
     || fail "bash completion of 'airloc lo'"
 zsh -n /usr/share/zsh/vendor-completions/_airloc || fail "the zsh completion does not parse"
-for unit in airloc-log airloc-collect; do
+for unit in airloc-log airloc-collect airloc-serve; do
     systemd-analyze verify "/usr/lib/systemd/system/$unit.service" || fail "systemd-analyze verify $unit"
 done
 getent passwd airloc >/dev/null || fail "no airloc user"

@@ -109,6 +109,8 @@ public struct Settings: Sendable {
     public var uploads: [UploadSettings] = []
     /// `[sensor]`: the particulate sensor, if any.
     public var sensor = SensorSettings()
+    /// `[serve]`: the device's page, API and metrics (`airloc serve`).
+    public var serve = ServeSettings()
 
     /// `[log]`: when the field logger records points and fetches air (``LogTrigger``).
     public var logTrigger = LogTrigger.Options()

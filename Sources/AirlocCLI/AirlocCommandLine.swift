@@ -35,7 +35,7 @@ public enum AirlocCommandLine {
         NowCommand.command, AirCommand.command, LocateCommand.command, AuthCommand.command, DoctorCommand.command,
         SearchCommand.command, PickCommand.command, UseCommand.command, PopularCommand.command, ReverseCommand.command,
         PostalCommand.command,
-        DataCommand.command, LogCommand.command, SenseCommand.command, CollectCommand.command,
+        DataCommand.command, LogCommand.command, SenseCommand.command, CollectCommand.command, ServeCommand.command,
     ]
 
     static var overview: String {

@@ -247,7 +247,7 @@ public struct ConfigurationKey: Sendable {
             choice("display", "scale", AQIScale.self) { settings, scale in
                 if let scale { settings.scale = scale }
             },
-        ] + sensorKeys + collectKeys
+        ] + sensorKeys + collectKeys + serveKeys
 
     /// Each key's default as a person writes it ("section.name" → value; "none" when
     /// unset), for airloc.conf(5). A test checks it against ``all`` and against the values
@@ -276,7 +276,7 @@ public struct ConfigurationKey: Sendable {
         "mqtt.client-id": "airloc-<device id>",
         "mqtt.topic-prefix": "airloc/<device id>", "mqtt.discovery": "homeassistant",
         "mqtt.discovery-prefix": "homeassistant", "mqtt.position": "coarse (exact with end-to-end = collector)",
-    ].merging(collectDefaults) { first, _ in first }
+    ].merging(collectDefaults) { first, _ in first }.merging(serveDefaults) { first, _ in first }
 
     /// The sections, in the order of ``all``.
     public static var sections: [String] {

@@ -106,33 +106,12 @@ public struct FleetPublisher: Service {
 
     /// The row as it may leave the device, or nil when it may not.
     func outbound(_ row: Logbook.OutboxRow) -> String? {
-        let precision = settings.outboundPrecision
-        switch (row, settings.mqtt.position) {
-        case (.track, .none): return nil
-        case (.track(let point), .coarse):
-            return Logbook.OutboxRow.track(coarse(point)).json
-        case (.air(var record), .coarse):
-            record.coordinate = record.coordinate.rounded(toDegrees: precision)
-            return Logbook.OutboxRow.air(record).json
-        case (.air, .none), (.sensor, .none):
-            return row.json(position: false)
-        case (.sensor(var reading), .coarse):
-            reading.coordinate = reading.coordinate?.rounded(toDegrees: precision)
-            return Logbook.OutboxRow.sensor(reading).json
-        default: return row.json
-        }
+        row.line(showing: settings.mqtt.position, grid: settings.outboundPrecision)
     }
 
     /// A track point as `coarse` publishes it: on the `[privacy] outbound-precision` grid,
     /// claiming no better accuracy than half a grid cell, without its altitude.
-    func coarse(_ point: TrackPoint) -> TrackPoint {
-        let precision = settings.outboundPrecision
-        var copy = point
-        copy.coordinate = point.coordinate.rounded(toDegrees: precision)
-        copy.accuracy = max(point.accuracy ?? 0, precision * 111_195 / 2)
-        copy.altitude = nil
-        return copy
-    }
+    func coarse(_ point: TrackPoint) -> TrackPoint { point.coarse(grid: settings.outboundPrecision) }
 
     /// What `<prefix>/measured` says of a sensor reading: the values Home Assistant's
     /// measured entities read, and when and with what they were made.

@@ -33,9 +33,11 @@ public enum LogExport {
     }
 
     /// Writes the rows of `kind` in `window` as `format` to `sink` (called with chunks of
-    /// about 64 KiB).
+    /// about 64 KiB). With a `grid` (GeoJSON only: the device page's coarse positions),
+    /// every position is on that grid and a track point has no altitude.
     public static func write(
-        _ logbook: Logbook, format: Format, kind: Kind, window: LogWindow, to sink: @escaping (Data) throws -> Void
+        _ logbook: Logbook, format: Format, kind: Kind, window: LogWindow, grid: Double? = nil,
+        to sink: @escaping (Data) throws -> Void
     ) throws -> Counts {
         var out = Buffered(sink: sink)
         var counts = Counts()
@@ -43,7 +45,7 @@ public enum LogExport {
         case .ndjson: try ndjson(logbook, kind: kind, window: window, out: &out, counts: &counts)
         case .csv: try csv(logbook, kind: kind, window: window, out: &out, counts: &counts)
         case .gpx: try gpx(logbook, kind: kind, window: window, out: &out, counts: &counts)
-        case .geojson: try geojson(logbook, kind: kind, window: window, out: &out, counts: &counts)
+        case .geojson: try geojson(logbook, kind: kind, window: window, grid: grid, out: &out, counts: &counts)
         }
         try out.flush()
         return counts
@@ -190,9 +192,9 @@ public enum LogExport {
 
     // MARK: GeoJSON
 
-    static func geojson(_ logbook: Logbook, kind: Kind, window: LogWindow, out: inout Buffered, counts: inout Counts)
-        throws
-    {
+    static func geojson(
+        _ logbook: Logbook, kind: Kind, window: LogWindow, grid: Double?, out: inout Buffered, counts: inout Counts
+    ) throws {
         try out.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
         var first = true
         func feature(_ text: String, into out: inout Buffered) throws {
@@ -214,7 +216,8 @@ public enum LogExport {
                 }
                 (open, held, last, count) = (false, nil, nil, 0)
             }
-            while let point = points.next() {
+            while var point = points.next() {
+                if let grid { point = point.coarse(grid: grid) }
                 counts.track += 1
                 if let start = held, start.segment == point.segment {
                     if !open {
@@ -234,7 +237,8 @@ public enum LogExport {
         }
         if kind.air {
             var records = try logbook.airRecords(in: window)
-            while let record = records.next() {
+            while var record = records.next() {
+                if let grid { record.coordinate = record.coordinate.rounded(toDegrees: grid) }
                 try feature(LogFields.geojsonAirPoint(record), into: &out)
                 counts.air += 1
             }
@@ -242,7 +246,8 @@ public enum LogExport {
         }
         if kind.sensor {
             var readings = try logbook.sensorRecords(in: window)
-            while let reading = readings.next() {
+            while var reading = readings.next() {
+                if let grid { reading.coordinate = reading.coordinate?.rounded(toDegrees: grid) }
                 try feature(LogFields.geojsonSensorPoint(reading), into: &out)
                 counts.sensor += 1
             }

@@ -61,17 +61,19 @@ struct AirInForce {
     }
 
     /// The colour of the reading in force at `time`.
-    func color(at time: Date) -> String {
+    func color(at time: Date) -> String { index(at: time).map(color(index:)) ?? Self.unknown }
+
+    /// The index of the reading in force at `time` (nil: none).
+    func index(at time: Date) -> Int? {
         if let reading = Self.latest(sensor, atOrBefore: time, \.time),
             time.timeIntervalSince(reading.time) <= Self.measuredFor,
             let index = reading.index
         {
-            return color(index: index)
+            return index
         }
-        guard let hour = Self.latest(air, atOrBefore: time, \.start), time.timeIntervalSince(hour.start) < 3600,
-            let index = hour.index
-        else { return Self.unknown }
-        return color(index: index)
+        guard let hour = Self.latest(air, atOrBefore: time, \.start), time.timeIntervalSince(hour.start) < 3600
+        else { return nil }
+        return hour.index
     }
 
     func color(index: Int) -> String {

@@ -1,0 +1,107 @@
+import AirQuality
+import Airloc
+import Foundation
+import Logbook
+import Web
+
+/// `GET /metrics`: the device in the Prometheus text format 0.0.4, or OpenMetrics 1.0
+/// when the scraper asks for it (docs/serve.md names every metric).
+///
+/// Contract: the names are fixed (dashboards rely on them); each family has its HELP and
+/// TYPE; a value that is not known is left out, never written as 0 (no logbook: only
+/// `airloc_build_info`); latitude and longitude follow `[serve] position` and are absent
+/// with `none`.
+struct DeviceMetrics {
+    let source: DeviceSource
+    let now: Date
+
+    private struct Family {
+        var name: String
+        var help: String
+        var samples: [(labels: String, value: Double)]
+    }
+
+    func text(openMetrics: Bool) async -> String {
+        var families: [Family] = []
+        func add(_ name: String, _ help: String, _ samples: [(String, Double?)]) {
+            let known = samples.compactMap { labels, value in value.map { (labels, $0) } }
+            if !known.isEmpty { families.append(Family(name: name, help: help, samples: known)) }
+        }
+        let report = await source.now(at: now)
+        let model = report.flatMap { try? $0.air.get() }
+        var measured: MeasuredReading?
+        if case .reading(let reading)? = report?.measured { measured = reading }
+        let headline = report.flatMap(AirHeadline.of)
+        var aqi: [(String, Double?)] = [("scale=\"us\"", headline.map { Double($0.usAQI) })]
+        if source.settings.scale == .eu {
+            aqi.append(("scale=\"eu\"", (headline?.europeanAQI ?? model?.europeanAQI).map(Double.init)))
+        }
+        add("airloc_aqi", "The air quality index the card leads with (measured when fresh, else the model).", aqi)
+        add(
+            "airloc_pm2_5", "PM2.5 in µg/m³: the model's hour, and the sensor's latest reading.",
+            [("source=\"model\"", model?.concentrations[.pm2_5]), ("source=\"measured\"", measured?.sample.mean.pm2_5)])
+        add(
+            "airloc_pm10", "PM10 in µg/m³: the model's hour, and the sensor's latest reading.",
+            [("source=\"model\"", model?.concentrations[.pm10]), ("source=\"measured\"", measured?.sample.mean.pm10)])
+        let logbook = source.logbook
+        let point = try? logbook?.latestTrackPoint()
+        add(
+            "airloc_fix_mode", "The latest logged fix: 0 no fix, 2 a 2D fix, 3 a 3D fix.",
+            [("", point?.mode.map(Double.init))])
+        add(
+            "airloc_fix_age_seconds", "Seconds since the latest logged fix.",
+            [("", point.map { max(0, now.timeIntervalSince($0.time)) })])
+        add(
+            "airloc_fix_accuracy_meters", "The latest logged fix's horizontal error radius in metres.",
+            [("", report?.fix.horizontalAccuracy)])
+        let shown = point.flatMap { source.shown($0.coordinate) }
+        add(
+            "airloc_latitude_degrees", "The latest logged fix's latitude, as [serve] position allows.",
+            [("", shown?.latitude)])
+        add(
+            "airloc_longitude_degrees", "The latest logged fix's longitude, as [serve] position allows.",
+            [("", shown?.longitude)])
+        add(
+            "airloc_sensor_reading_age_seconds", "Seconds since the sensor's latest logged reading.",
+            [("", measured?.ageSeconds)])
+        if let status = source.status(at: now) {
+            add(
+                "airloc_logbook_rows", "Rows in the logbook, by kind.",
+                [
+                    ("kind=\"track\"", Double(status.trackRows)), ("kind=\"air\"", Double(status.airRows)),
+                    ("kind=\"sensor\"", Double(status.sensorRows)),
+                ])
+            add(
+                "airloc_upload_backlog_rows", "Rows waiting for each [upload.NAME].",
+                status.uploads.map { ("upload=\"\(Self.label($0.name))\"", Double($0.backlog)) })
+            if source.settings.mqtt.url != nil {
+                add(
+                    "airloc_mqtt_unsent_rows", "Rows the MQTT broker has not acknowledged.",
+                    [("", Double(status.unsent))])
+            }
+        }
+        add(
+            "airloc_build_info", "The airloc version serving these metrics.",
+            [("version=\"\(AirlocVersion.string)\"", 1)])
+        var text = ""
+        for family in families {
+            text += "# HELP \(family.name) \(family.help)\n# TYPE \(family.name) gauge\n"
+            for sample in family.samples {
+                text +=
+                    family.name + (sample.labels.isEmpty ? "" : "{\(sample.labels)}")
+                    + " \(Self.number(sample.value))\n"
+            }
+        }
+        return openMetrics ? text + "# EOF\n" : text
+    }
+
+    /// A label value escaped as the exposition format says (backslash, quote, newline).
+    static func label(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

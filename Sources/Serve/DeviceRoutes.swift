@@ -1,0 +1,211 @@
+import Airloc
+import Foundation
+import Geo
+import Logbook
+import Platform
+import Plot
+
+/// What `airloc serve` answers, request by request: the access rules first, then the
+/// served set of paths (docs/serve.md).
+///
+/// Contract:
+/// - Only GET and HEAD (405, with `Allow`); a request head over ``maxHeadBytes`` is 431;
+///   a path outside the served set is 404, so `..` or an encoded path leads nowhere.
+/// - With a password, every path but none needs HTTP Basic, user `airloc`, compared in
+///   constant time (401 with a challenge otherwise).
+/// - Every answer says `X-Content-Type-Options: nosniff` and the page's
+///   Content-Security-Policy: the device's own origin, plus the tile host when set.
+public struct DeviceRoutes: Sendable {
+    /// The largest request head accepted, in bytes.
+    public static let maxHeadBytes = 8192
+    /// What it serves from.
+    public let source: DeviceSource
+    /// The password of HTTP Basic (nil: none asked).
+    let password: String?
+    /// Where Debian's libjs-leaflet lives.
+    let leaflet: URL
+
+    /// Routes over `source`; `password` from `[serve] password-file`.
+    public init(
+        source: DeviceSource, password: String?,
+        leaflet: URL = URL(fileURLWithPath: "/usr/share/javascript/leaflet")
+    ) {
+        self.source = source
+        self.password = password
+        self.leaflet = leaflet
+    }
+
+    /// The answer to `request`.
+    public func answer(_ request: ServedRequest) async -> ServedReply {
+        var reply = await route(request)
+        reply.headers += [
+            ("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", contentSecurityPolicy),
+            ("Referrer-Policy", "no-referrer"),
+        ]
+        return reply
+    }
+
+    var contentSecurityPolicy: String {
+        let tiles = source.settings.serve.tileOrigin.map { " " + $0 } ?? ""
+        return "default-src 'self'; img-src 'self' data:\(tiles); frame-ancestors 'none'"
+    }
+
+    private func route(_ request: ServedRequest) async -> ServedReply {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var reply = ServedReply(status: 405, text: "only GET and HEAD\n")
+            reply.headers.append(("Allow", "GET, HEAD"))
+            return reply
+        }
+        guard request.headBytes <= Self.maxHeadBytes else {
+            return ServedReply(status: 431, text: "request head over \(Self.maxHeadBytes) bytes\n")
+        }
+        if let password, !Self.authorized(request.headers["authorization"], password: password) {
+            var reply = ServedReply(status: 401, text: "this page needs the password of [serve] password-file\n")
+            reply.headers.append(("WWW-Authenticate", "Basic realm=\"airloc\", charset=\"UTF-8\""))
+            return reply
+        }
+        let now = Date()
+        switch request.path {
+        case "/": return html(DevicePage(source: source, now: now, report: await source.now(at: now)).html)
+        case "/api/now":
+            guard let report = await source.now(at: now) else {
+                return missing("no track point in the logbook yet: `airloc log run` logs one")
+            }
+            return json(NowDocument.json(report, position: source.settings.serve.position))
+        case "/api/status":
+            guard let status = source.status(at: now) else { return missing(noLogbook) }
+            return json(JSONDocument.encode(status, pretty: false) + "\n")
+        case "/api/track", "/api/map":
+            guard let logbook = source.logbook else { return missing(noLogbook) }
+            guard let window = Self.window(request.arguments, now: now) else {
+                return ServedReply(status: 400, text: "since and until take ISO 8601 times (2026-12-02T08:00Z)\n")
+            }
+            return request.path == "/api/map"
+                ? json(DayMap(source: source).json(logbook, window: window))
+                : geojson(logbook, window: window)
+        case "/api/events":
+            guard let logbook = source.logbook, let latest = try? logbook.lastIDs() else { return missing(noLogbook) }
+            var reply = ServedReply(status: 200, contentType: "text/event-stream; charset=utf-8", text: "")
+            reply.stream = EventStream(
+                source: source, seen: EventStream.resume(from: request.headers["last-event-id"], latest: latest))
+            reply.headers.append(("Cache-Control", "no-store"))
+            return reply
+        case "/metrics":
+            let open = request.headers["accept"]?.contains("application/openmetrics-text") == true
+            var reply = ServedReply(
+                status: 200,
+                contentType: open
+                    ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+                    : "text/plain; version=0.0.4; charset=utf-8",
+                text: await DeviceMetrics(source: source, now: now).text(openMetrics: open))
+            reply.headers.append(("Cache-Control", "no-store"))
+            return reply
+        case "/data.json":
+            return json(await AirrohrData.json(source: source, now: now))
+        case "/day.svg":
+            guard let logbook = source.logbook else { return missing(noLogbook) }
+            return dayFigure(logbook, now: now)
+        case "/page.js":
+            return ServedReply(status: 200, contentType: "text/javascript; charset=utf-8", text: PageScript.text)
+        case "/page.css": return ServedReply(status: 200, contentType: "text/css; charset=utf-8", text: PageStyle.text)
+        default: return asset(request.path)
+        }
+    }
+
+    private var noLogbook: String {
+        "no logbook at \(source.settings.logDatabase.path) yet: `airloc log run` makes one"
+    }
+
+    /// Leaflet's files, from their Debian path: a fixed list, nothing else on disk is reachable.
+    private func asset(_ path: String) -> ServedReply {
+        let files: [String: String] = [
+            "/leaflet/leaflet.js": "text/javascript; charset=utf-8", "/leaflet/leaflet.css": "text/css; charset=utf-8",
+        ]
+        let images = ["layers.png", "layers-2x.png", "marker-icon.png", "marker-icon-2x.png", "marker-shadow.png"]
+        let type = files[path] ?? (images.contains { path == "/leaflet/images/" + $0 } ? "image/png" : nil)
+        guard let type else { return ServedReply(status: 404, text: "not found\n") }
+        guard
+            let data = try? Data(contentsOf: leaflet.appendingPathComponent(String(path.dropFirst("/leaflet/".count))))
+        else { return ServedReply(status: 404, text: "Leaflet is not installed (Debian: apt install libjs-leaflet)\n") }
+        var reply = ServedReply(status: 200, contentType: type, body: data)
+        reply.headers.append(("Cache-Control", "max-age=86400"))
+        return reply
+    }
+
+    private func html(_ text: String) -> ServedReply {
+        var reply = ServedReply(status: 200, contentType: "text/html; charset=utf-8", text: text)
+        reply.headers.append(("Cache-Control", "no-store"))
+        return reply
+    }
+
+    private func json(_ text: String) -> ServedReply {
+        var reply = ServedReply(status: 200, contentType: "application/json", text: text)
+        reply.headers.append(("Cache-Control", "no-store"))
+        return reply
+    }
+
+    private func missing(_ why: String) -> ServedReply {
+        ServedReply(
+            status: 404, contentType: "application/json",
+            text: "{\"error\":\(JSONDocument.encode(why, pretty: false))}\n")
+    }
+
+    private func geojson(_ logbook: Logbook, window: LogWindow) -> ServedReply {
+        let position = source.settings.serve.position
+        guard position != .none else {
+            return missing("[serve] position = none: no track is served")
+        }
+        var body = Data()
+        do {
+            _ = try LogExport.write(
+                logbook, format: .geojson, kind: .all, window: window,
+                grid: position == .coarse ? ServeSettings.coarseGrid : nil
+            ) { body.append($0) }
+        } catch {
+            return ServedReply(status: 500, text: "the logbook could not be read: \(error)\n")
+        }
+        var reply = ServedReply(status: 200, contentType: "application/geo+json", body: body)
+        reply.headers.append(("Cache-Control", "no-store"))
+        return reply
+    }
+
+    private func dayFigure(_ logbook: Logbook, now: Date) -> ServedReply {
+        var options = DayPlot.Options(
+            window: LogWindow(since: now.addingTimeInterval(-86_400)), scale: source.settings.scale)
+        options.width = 800
+        var text = ""
+        do { _ = try DayPlot(logbook: logbook, gazetteer: source.gazetteer, options: options).svg { text += $0 } } catch
+        {
+            return ServedReply(status: 404, text: "nothing to draw for the last 24 hours yet\n")
+        }
+        var reply = ServedReply(status: 200, contentType: "image/svg+xml", text: text)
+        reply.headers.append(("Cache-Control", "no-store"))
+        return reply
+    }
+
+    /// `since` and `until` (ISO 8601); nil when one does not parse. Default: the last 24 hours.
+    static func window(_ arguments: [String: String], now: Date) -> LogWindow? {
+        var window = LogWindow(since: now.addingTimeInterval(-86_400))
+        if let since = arguments["since"] {
+            guard let date = UTCTime.parse(since) else { return nil }
+            window.since = date
+        }
+        if let until = arguments["until"] {
+            guard let date = UTCTime.parse(until) else { return nil }
+            window.until = date
+        }
+        return window
+    }
+
+    /// HTTP Basic with user `airloc` and `password`, compared in constant time.
+    static func authorized(_ header: String?, password: String) -> Bool {
+        guard let header, header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces))
+        else { return false }
+        let expected = Array("airloc:\(password)".utf8)
+        let given = Array(decoded)
+        var difference = UInt8(expected.count == given.count ? 0 : 1)
+        for index in expected.indices { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
+        return difference == 0
+    }
+}

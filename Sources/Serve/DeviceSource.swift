@@ -1,0 +1,176 @@
+import AirQuality
+import Airloc
+import FieldLog
+import FleetWire
+import Foundation
+import Gazetteer
+import Geo
+import Logbook
+import Platform
+import Web
+
+/// What `airloc serve` shows of this device: the logbook, opened read-only as `log status`
+/// opens it, and the air cache the logger fills; each position as `[serve] position`
+/// allows.
+///
+/// Contract: it never writes, never senses and never fetches: the report of ``now()`` is
+/// made from the logbook's latest track point, the cached air of that point and the latest
+/// measured reading, and a service it would need is answered "not fetched by serve". A
+/// logbook that does not exist yet is looked for again at each request (nil until then).
+/// The report is made again only when the logbook changed (``FileChangeWatch``).
+public final class DeviceSource: @unchecked Sendable {
+    /// The settings it serves by.
+    public let settings: Settings
+    /// The place data, for the card's place and the map's names.
+    public let gazetteer: Gazetteer
+    /// Writes to the logbook's files, as they happen.
+    public let watch: FileChangeWatch?
+    private let lock = NSLock()
+    // Guarded by `lock`: the open logbook and the report of the latest change seen.
+    private var opened: Logbook?
+    private var report: (changes: Int, ids: [RowKind: Int64], value: AirReport?)?
+
+    /// A source over `settings.logDatabase`.
+    public init(settings: Settings, gazetteer: Gazetteer, watching: Bool = true) {
+        self.settings = settings
+        self.gazetteer = gazetteer
+        let file = settings.logDatabase
+        watch =
+            watching
+            ? FileChangeWatch(directory: file.deletingLastPathComponent(), prefix: file.lastPathComponent) : nil
+    }
+
+    /// The logbook, or nil while it does not exist or cannot be read.
+    public var logbook: Logbook? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let opened { return opened }
+        guard FileManager.default.fileExists(atPath: settings.logDatabase.path) else { return nil }
+        opened = try? Logbook(url: settings.logDatabase, readOnly: true)
+        return opened
+    }
+
+    /// The rows after `seen`, nil without a logbook.
+    func newRows(after seen: [RowKind: Int64]) -> [Logbook.OutboxRow]? {
+        try? logbook?.rows(after: seen, limit: 200)
+    }
+
+    /// A row's NDJSON line as `position` allows (nil: not shown at all).
+    func line(_ row: Logbook.OutboxRow) -> String? {
+        row.line(showing: settings.serve.position, grid: ServeSettings.coarseGrid)
+    }
+
+    /// A coordinate as `position` allows (nil with `none`).
+    public func shown(_ coordinate: Coordinate) -> Coordinate? {
+        switch settings.serve.position {
+        case .exact: return coordinate
+        case .coarse: return coordinate.rounded(toDegrees: ServeSettings.coarseGrid)
+        case .none: return nil
+        }
+    }
+
+    /// The decimals a shown coordinate carries (2 on the coarse grid).
+    var decimals: Int { settings.serve.position == .coarse ? 2 : 6 }
+
+    /// The report of the logbook's latest fix, air and reading, or nil without a track point.
+    public func now(at date: Date = Date()) async -> AirReport? {
+        let changes = watch?.changes ?? -1
+        let ids = (try? logbook?.lastIDs()) ?? [:]
+        let kept = lock.withLock { () -> AirReport?? in
+            guard let report, report.changes == changes, report.ids == ids, changes >= 0 else { return nil }
+            return .some(report.value)
+        }
+        if let kept { return kept.map { aged($0, at: date) } }
+        let made = await makeReport(at: date)
+        lock.withLock { report = (changes, ids, made) }
+        return made
+    }
+
+    /// The report with its measured reading's age as of `date`.
+    private func aged(_ report: AirReport, at date: Date) -> AirReport {
+        var copy = report
+        if case .reading(var reading)? = copy.measured {
+            reading.ageSeconds += max(0, date.timeIntervalSince(copy.generatedAt))
+            copy.measured = .reading(reading)
+        }
+        copy.generatedAt = date
+        return copy
+    }
+
+    private func makeReport(at date: Date) async -> AirReport? {
+        guard let logbook, let point = try? logbook.latestTrackPoint() else { return nil }
+        var fix = Fix(coordinate: point.coordinate, source: point.provider == "manual" ? .manual : .gps)
+        fix.horizontalAccuracy = point.accuracy
+        fix.altitudeMSL = point.altitude
+        fix.speed = point.speed
+        fix.track = point.course
+        fix.mode = point.mode.flatMap(FixMode.init(rawValue:))
+        fix.satellitesUsed = point.satellites
+        fix.time = point.time
+        fix.receivedAt = point.time
+        if settings.serve.position == .coarse {
+            fix.coordinate = fix.coordinate.rounded(toDegrees: ServeSettings.coarseGrid)
+            fix.horizontalAccuracy = max(fix.horizontalAccuracy ?? 0, ServeSettings.coarseGrid * 111_195 / 2)
+            (fix.altitudeMSL, fix.speed, fix.track) = (nil, nil, nil)
+        }
+        var report = await AirReport.make(
+            fix: fix, provider: point.provider, accuracy: .full, settings: settings, gazetteer: gazetteer,
+            request: AirReport.Request(scale: settings.scale, climate: false), transport: CacheOnly(),
+            time: FixedTime(date: date))
+        if case .failure = report.air, let logged = logged(logbook, at: date) {
+            // No cached answer (the logger's cache elsewhere, or expired): the logbook's own hour.
+            report.data = AirData(air: .success(logged.reading), airCachedAge: logged.age)
+            report.warnings.removeAll { $0.contains("not fetched by airloc serve") }
+        }
+        report.measured = measured(logbook, at: date)
+        return report
+    }
+
+    /// The logbook's latest model hour, while it is within `[cache] max-stale`.
+    private func logged(_ logbook: Logbook, at date: Date) -> (reading: AirQualityReading, age: TimeInterval)? {
+        guard let record = try? logbook.latestAirRecord(), let aqi = record.values.usAQI,
+            date.timeIntervalSince(record.hour) < settings.maxStale + 3600
+        else { return nil }
+        var concentrations: [Pollutant: Double] = [:]
+        for (name, value) in record.values.pollutants {
+            if let pollutant = Pollutant(rawValue: name) { concentrations[pollutant] = value }
+        }
+        var reading = AirQualityReading(
+            usAQI: aqi, concentrations: concentrations, time: UTCTime.iso8601Seconds(record.hour), timezone: "UTC",
+            gridCoordinate: record.sentCoordinate)
+        reading.europeanAQI = record.values.europeanAQI
+        reading.dataTime = record.hour
+        return (reading, max(0, date.timeIntervalSince(record.loggedAt)))
+    }
+
+    private func measured(_ logbook: Logbook, at date: Date) -> MeasuredAir? {
+        guard let latest = try? logbook.latestSensorRecord() else { return nil }
+        let nowcast = (try? logbook.hourlyPM2_5(before: date)).flatMap(NowCast.pm2_5AQI)
+        guard let sample = latest.sample(device: settings.sensor.device ?? "") else { return nil }
+        return .reading(
+            MeasuredReading(
+                sample: sample, ageSeconds: max(0, date.timeIntervalSince(latest.time)), fromLogbook: true,
+                nowcastUSAQI: nowcast))
+    }
+
+    /// `log status --json`'s document, or nil without a logbook.
+    public func status(at date: Date = Date()) -> LogStatusJSON? {
+        guard let logbook else { return nil }
+        return try? LogStatusJSON(logbook, now: date, uploads: settings.uploads.map(LogStatusJSON.UploadSection.init))
+    }
+
+    /// The transport of a source that never fetches: every request fails at once, so the
+    /// pipeline answers from the cache the logger keeps.
+    struct CacheOnly: HTTPTransport {
+        func get(_ url: URL, service: String, timeout: Duration) async throws(WebError) -> (status: Int, body: Data) {
+            throw .unreachable(service: service, reason: "not fetched by airloc serve, which reads the logger's cache")
+        }
+    }
+
+    /// A clock stopped at one moment (the report's).
+    struct FixedTime: TimeSource {
+        var date: Date
+        var now: ContinuousClock.Instant { ContinuousClock.now }
+        func sleep(for duration: Duration) async throws {}
+    }
+}

@@ -1,0 +1,127 @@
+import FleetWire
+import Foundation
+import Logbook
+import Platform
+import Web
+
+/// One client's `GET /api/events`: Server-Sent Events, event `row`, whose data is each new
+/// logbook row's NDJSON line as `[serve] position` allows, and a comment every
+/// ``keepAlive`` seconds so that proxies and the server's own silence limit keep it open.
+///
+/// Contract: it starts after the rows already written (with `Last-Event-ID`, after that
+/// row: a reconnecting browser misses nothing); its bytes are made only when the server
+/// asks for more, so a client that never reads holds one chunk at most, whatever the
+/// logger writes; ``end()`` ends it (the reader returns nil at once).
+public final class EventStream: @unchecked Sendable {
+    /// Seconds between keep-alive comments.
+    public static let keepAlive = 5.0
+    /// Seconds a stream may go without being read before the server closes it.
+    public let silenceLimit = 30
+    // @unchecked: all state is guarded by `lock`; the server calls next() from one thread.
+    private let lock = NSLock()
+    private var pending = Data()
+    private var seen: [RowKind: Int64]
+    private var ended = false
+    private let source: DeviceSource
+    private var changes: Int
+
+    /// A stream of `source`'s rows after `seen`.
+    init(source: DeviceSource, seen: [RowKind: Int64]) {
+        self.source = source
+        self.seen = seen
+        changes = source.watch?.changes ?? 0
+        pending = Data("retry: 2000\n: airloc \(AirlocVersion.string)\n\n".utf8)
+    }
+
+    /// The next bytes, at most `capacity`; blocks until there are some; nil once ended.
+    func next(capacity: Int) -> Data? {
+        while true {
+            lock.lock()
+            if ended {
+                lock.unlock()
+                return nil
+            }
+            if !pending.isEmpty {
+                let chunk = pending.prefix(capacity)
+                pending.removeFirst(chunk.count)
+                lock.unlock()
+                return Data(chunk)
+            }
+            lock.unlock()
+            let before = changes
+            changes = source.watch?.wait(after: before, seconds: Self.keepAlive) ?? before
+            lock.lock()
+            if !ended { pending = changes == before ? Data(": keep-alive\n\n".utf8) : rowEvents() }
+            if pending.isEmpty { pending = Data(": keep-alive\n\n".utf8) }
+            lock.unlock()
+        }
+    }
+
+    /// The events of the rows written since the last ones sent (under `lock`).
+    private func rowEvents() -> Data {
+        guard let rows = source.newRows(after: seen) else { return Data() }
+        var text = ""
+        for row in rows {
+            seen[row.kind] = max(seen[row.kind] ?? 0, row.id)
+            guard let line = source.line(row) else { continue }
+            text += "id: \(row.key)\nevent: row\ndata: \(line)\n\n"
+        }
+        return Data(text.utf8)
+    }
+
+    /// Ends the stream: the next read returns nil.
+    public func end() {
+        lock.lock()
+        ended = true
+        lock.unlock()
+    }
+
+    /// The rows a `Last-Event-ID` (`t42`, `s7`) says were seen: that row's kind up to it.
+    static func resume(from lastEventID: String?, latest: [RowKind: Int64]) -> [RowKind: Int64] {
+        guard let lastEventID, let kind = RowKind(id: lastEventID), let id = Int64(lastEventID.dropFirst()),
+            id <= latest[kind] ?? 0
+        else { return latest }
+        var seen = latest
+        seen[kind] = id
+        return seen
+    }
+
+    /// The streams a server has open, to end them all at its stop.
+    final class Registry: @unchecked Sendable {
+        private let lock = NSLock()
+        private var streams: [ObjectIdentifier: Weak] = [:]
+        struct Weak { weak var stream: EventStream? }
+
+        func add(_ stream: EventStream) {
+            lock.lock()
+            streams = streams.filter { $0.value.stream != nil }
+            streams[ObjectIdentifier(stream)] = Weak(stream: stream)
+            lock.unlock()
+        }
+
+        func endAll() {
+            lock.lock()
+            let all = streams.values.compactMap(\.stream)
+            lock.unlock()
+            all.forEach { $0.end() }
+        }
+    }
+}
+
+extension Logbook.OutboxRow {
+    var kind: RowKind {
+        switch self {
+        case .track: return .track
+        case .air: return .air
+        case .sensor: return .sensor
+        }
+    }
+
+    var id: Int64 {
+        switch self {
+        case .track(let point): return point.id
+        case .air(let record): return record.id
+        case .sensor(let reading): return reading.id
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import AirQuality
+
+/// `GET /page.css`: the device page's layout — one column on a 360 px phone, the card
+/// beside the map from 900 px on — and the category colours, taken from ``AQICategory``
+/// so the page and the card cannot disagree.
+enum PageStyle {
+    static let text: String = {
+        let categories = AQICategory.allCases.map { category in
+            ".cat-\(category.rawValue) .aqi { background: \(category.color); color: \(textColour(category)); }"
+        }.joined(separator: "\n")
+        return """
+            * { box-sizing: border-box; }
+            body { margin: 0; font: 16px/1.4 system-ui, sans-serif; color: #111; background: #f4f4f4; }
+            main { display: grid; gap: 12px; padding: 12px; max-width: 1280px; margin: 0 auto; }
+            h1 { font-size: 1.2rem; margin: 0 0 .3rem; }
+            h2 { font-size: 1rem; margin: 0 0 .5rem; }
+            .card, .panel { background: #fff; border-radius: 8px; padding: 12px; box-shadow: 0 1px 3px #0002; min-width: 0; }
+            .aqi { font-size: 1.6rem; font-weight: 600; border-radius: 6px; padding: .3rem .6rem; margin: .4rem 0; }
+            .aqi .basis { font-size: .9rem; font-weight: 400; }
+            .cat-unknown .aqi { background: #9E9E9E; color: #fff; }
+            \(categories)
+            dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .8rem; margin: .5rem 0; }
+            dt { color: #555; }
+            dd { margin: 0; overflow-wrap: anywhere; }
+            .where, .note { color: #555; font-size: .85rem; margin: .2rem 0; overflow-wrap: anywhere; }
+            #map { height: 320px; border-radius: 6px; }
+            #map.plain { background: #e8eef2; }
+            #chart { width: 100%; height: auto; }
+            footer { font-size: .8rem; color: #555; }
+            .place-name { background: transparent; border: 0; box-shadow: none; font-size: .75rem; }
+            @media (min-width: 900px) {
+              main { grid-template-columns: 380px 1fr; }
+              #map-panel { grid-row: span 2; }
+              #map { height: 520px; }
+              footer { grid-column: 1 / -1; }
+            }
+
+            """
+    }()
+
+    /// Black on the light categories, white on the dark ones (legible on each).
+    static func textColour(_ category: AQICategory) -> String {
+        switch category {
+        case .good, .moderate, .unhealthyForSensitiveGroups: return "#000"
+        case .unhealthy, .veryUnhealthy, .hazardous: return "#fff"
+        }
+    }
+}

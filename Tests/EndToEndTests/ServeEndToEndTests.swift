@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `airloc serve` for real: libmicrohttpd's limits against hostile clients (a trickled
+/// head, oversized heads, 200 connections at once, `..`, POST, wrong passwords, an event
+/// stream never read), after which it still answers; the refusal to listen on the network
+/// without a password; and a clean `promtool check metrics`.
+@Suite(.enabled(if: ExternalTool.available("python3")))
+struct ServeEndToEndTests {
+    static func serve(_ config: String) async throws -> (TemporaryDirectory, ChildProcess, Int) {
+        let (home, environment) = try await LogPlotEndToEndTests.seeded()
+        let file = home.file("airloc.conf")
+        try config.write(to: file, atomically: true, encoding: .utf8)
+        var env = environment
+        env["AIRLOC_CONFIG"] = file.path
+        let server = try ChildProcess(AirlocBinary.path, ["serve"], environment: env)
+        try await Poll.until("serve to listen") { server.errors.contains("serving http://") || !server.isRunning }
+        let port = server.errors.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+        return (home, server, port)
+    }
+
+    @Test func hostileClientsLeaveTheServerAnswering() async throws {
+        let password = "correct horse"
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let secret = home.file("password")
+        try password.write(to: secret, atomically: true, encoding: .utf8)
+        chmod(secret.path, 0o600)
+        let (served, server, port) = try await Self.serve(
+            "[serve]\nlisten = 127.0.0.1:0\npassword-file = \(secret.path)\n")
+        defer { served.remove() }
+        let clients = PackagePaths.file("Tests/Clients/hostile_clients.py").path
+        let run = try await ChildProcess.run(
+            "/usr/bin/env", ["python3", clients, "\(port)", password], environment: [:])
+        #expect(run.status == 0, "\(run)")
+        let seen = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]) ?? [:]
+        #expect(seen["post"] as? Int == 405, "\(seen)")
+        #expect(seen["dotdot"] as? Int == 404, "\(seen)")
+        #expect(seen["no_password"] as? Int == 401 && seen["wrong_password"] as? Int == 401, "\(seen)")
+        #expect(seen["head_9k"] as? Int == 431, "\(seen)")
+        let huge = seen["head_100k"] as? Int ?? -1
+        #expect(huge == 0 || (400..<500).contains(huge), "a 100 KiB head is refused or cut: \(seen)")
+        #expect(seen["trickle_closed"] as? Bool == true, "a trickled head is cut off: \(seen)")
+        #expect((seen["flood_opened"] as? Int ?? 0) > 0, "\(seen)")
+        #expect(seen["after_flood"] as? Int == 200, "answering at once after the flood: \(seen)")
+        #expect((seen["status_body"] as? String ?? "").contains("\"track_rows\":660"), "\(seen)")
+        let stopped = try await server.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+    }
+
+    @Test func aNetworkAddressWithoutAPasswordIsRefusedAndMetricsLintClean() async throws {
+        let (home, environment) = try await LogPlotEndToEndTests.seeded()
+        defer { home.remove() }
+        let file = home.file("airloc.conf")
+        try "[serve]\nlisten = 0.0.0.0:0\n".write(to: file, atomically: true, encoding: .utf8)
+        var env = environment
+        env["AIRLOC_CONFIG"] = file.path
+        let refused = try await AirlocBinary.run(["serve"], environment: env)
+        #expect(refused.status == 78 && refused.stderr.contains("no password-file"), "\(refused)")
+
+        let (served, server, port) = try await Self.serve("[serve]\nlisten = 127.0.0.1:0\n")
+        defer { served.remove() }
+        let fetched = try await ChildProcess.run(
+            "/usr/bin/env", ["curl", "-sS", "--max-time", "60", "http://127.0.0.1:\(port)/metrics"], environment: [:])
+        let text = fetched.stdout
+        #expect(text.contains("airloc_logbook_rows{kind=\"track\"} 660"), "\(text)")
+        if ExternalTool.isCI || ExternalTool.path(of: "promtool") != nil {
+            let lint = try await ChildProcess.run(
+                "/usr/bin/promtool", ["check", "metrics"], environment: [:], stdin: text)
+            #expect(lint.status == 0 && lint.stdout.isEmpty && lint.stderr.isEmpty, "\(lint)")
+        }
+        _ = try await server.terminate()
+    }
+}
