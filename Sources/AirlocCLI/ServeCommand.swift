@@ -27,8 +27,7 @@ enum ServeCommand {
             throw CLIError(error)
         }
         let console = context.console
-        let host = context.configuration.serve.host
-        console.err("airloc: serving http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)/\n")
+        console.err("airloc: serving http://\(server.address)/\n")
         let group = ServiceGroup([server], stopOrder: ["serve"], notify: { console.err(NoticeText.line($0)) })
         let outcome = await SignalWatch.untilInterrupted { await group.run() }
         if let failure = outcome.failures.first { throw CLIError(failure) }

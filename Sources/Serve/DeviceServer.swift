@@ -17,6 +17,12 @@ public final class DeviceServer: Service {
     public let port: Int
     /// What it serves.
     public let source: DeviceSource
+    /// Where it listens, as `listen` is written (`127.0.0.1:8642`, `[::1]:8642`), with the bound port.
+    public var address: String {
+        var serve = source.settings.serve
+        serve.port = port
+        return serve.listen
+    }
     private let server: HTTPServer
 
     /// A server for `settings.serve`, listening already.

@@ -98,7 +98,8 @@ public final class DeviceSource: @unchecked Sendable {
     }
 
     private func makeReport(at date: Date) async -> AirReport? {
-        guard let logbook, let point = try? logbook.latestTrackPoint() else { return nil }
+        guard let logbook, var point = try? logbook.latestTrackPoint() else { return nil }
+        if settings.serve.position == .coarse { point = point.coarse(grid: ServeSettings.coarseGrid) }
         var fix = Fix(coordinate: point.coordinate, source: point.provider == "manual" ? .manual : .gps)
         fix.horizontalAccuracy = point.accuracy
         fix.altitudeMSL = point.altitude
@@ -108,11 +109,7 @@ public final class DeviceSource: @unchecked Sendable {
         fix.satellitesUsed = point.satellites
         fix.time = point.time
         fix.receivedAt = point.time
-        if settings.serve.position == .coarse {
-            fix.coordinate = fix.coordinate.rounded(toDegrees: ServeSettings.coarseGrid)
-            fix.horizontalAccuracy = max(fix.horizontalAccuracy ?? 0, ServeSettings.coarseGrid * 111_195 / 2)
-            (fix.altitudeMSL, fix.speed, fix.track) = (nil, nil, nil)
-        }
+        if settings.serve.position == .coarse { (fix.speed, fix.track) = (nil, nil) }
         var report = await AirReport.make(
             fix: fix, provider: point.provider, accuracy: .full, settings: settings, gazetteer: gazetteer,
             request: AirReport.Request(scale: settings.scale, climate: false), transport: CacheOnly(),
