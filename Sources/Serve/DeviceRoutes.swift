@@ -24,15 +24,19 @@ public struct DeviceRoutes: Sendable {
     let password: String?
     /// Where Debian's libjs-leaflet lives.
     let leaflet: URL
+    /// The moment each answer is made at: ages and the day's window count from it.
+    let clock: @Sendable () -> Date
 
     /// Routes over `source`; `password` from `[serve] password-file`.
     public init(
         source: DeviceSource, password: String?,
-        leaflet: URL = URL(fileURLWithPath: "/usr/share/javascript/leaflet")
+        leaflet: URL = URL(fileURLWithPath: "/usr/share/javascript/leaflet"),
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.source = source
         self.password = password
         self.leaflet = leaflet
+        self.clock = clock
     }
 
     /// The answer to `request`.
@@ -64,7 +68,7 @@ public struct DeviceRoutes: Sendable {
             reply.headers.append(("WWW-Authenticate", "Basic realm=\"airloc\", charset=\"UTF-8\""))
             return reply
         }
-        let now = Date()
+        let now = clock()
         switch request.path {
         case "/": return html(DevicePage(source: source, now: now, report: await source.now(at: now)).html)
         case "/api/now":

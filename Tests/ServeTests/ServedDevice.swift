@@ -66,7 +66,7 @@ struct ServedDevice {
     func routes(password: String? = nil) throws -> DeviceRoutes {
         DeviceRoutes(
             source: DeviceSource(settings: settings, gazetteer: try Self.gazetteer.get(), watching: false),
-            password: password)
+            password: password, clock: { [now] in now })
     }
 
     func get(_ path: String, _ routes: DeviceRoutes? = nil, headers: [String: String] = [:]) async throws
