@@ -117,7 +117,8 @@ public final class Logbook: Sendable {
     func with<T: Sendable>(_ body: (LogbookConnection) throws(SQLiteError) -> T) throws(LogbookError) -> T {
         do {
             return try connection.withLock { (connection: inout LogbookConnection) throws(SQLiteError) -> T in
-                try body(connection)
+                defer { connection.database.finishReads() }
+                return try body(connection)
             }
         } catch { throw .database(url.path, error) }
     }

@@ -140,6 +140,18 @@ package final class SQLiteDatabase {
         }
     }
 
+    /// Resets every statement left part-way through its rows. A stepped statement holds its
+    /// read transaction open, and in WAL mode that pins the reader to its snapshot: a
+    /// long-lived reader (serve) would never see another process's commits, and the
+    /// writer's checkpoints could not get past it.
+    package func finishReads() {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+    }
+
     package var changes: Int { Int(sqlite3_changes(handle)) }
     package var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -320,6 +320,24 @@ import Testing
         #expect(status.trackRows == 1 && status.airRows == 1 && status.segments == 1)
     }
 
+    @Test func aReaderThatStaysOpenSeesEveryLaterCommit() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let writer = try Logbook(url: directory.file("logbook.sqlite"))
+        let segment = try writer.startSegment(at: Self.hour, bootID: nil, reason: "start")
+        try writer.append(Self.point(0, segment: segment))
+        let reader = try Logbook(url: directory.file("logbook.sqlite"), readOnly: true)
+        // Each of these reads stops after its first row: none may pin the reader to that moment.
+        #expect(try reader.latestTrackPoint()?.time == Self.hour)
+        #expect(try reader.lastIDs()[.track] == 1)
+        for (count, second) in [(2, 5.0), (3, 10)] {
+            try writer.append(Self.point(second, segment: segment))
+            #expect(try reader.status(now: Self.hour).trackRows == count, "after \(second) s")
+            #expect(try reader.rows(after: [.track: 1], limit: 10).count == count - 1)
+            #expect(try reader.latestTrackPoint()?.time == Self.hour.addingTimeInterval(second))
+        }
+    }
+
     @Test func backfillPlansOneRequestPerPlaceAndContiguousSpan() {
         var rows: [AirRecord] = []
         for offset in Array(0..<168) + [200, 201] {
