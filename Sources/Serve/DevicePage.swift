@@ -31,7 +31,7 @@ struct DevicePage {
         var body = ""
         if let report { body += card(report) } else { body += empty }
         body += """
-            <section class="panel" id="map-panel"><h2>Today's track</h2>\
+            <section class="panel" id="map-panel"><h2>The day's track</h2>\
             <div id="map" data-tiles="\(escape(source.settings.serve.tiles ?? ""))" \
             data-position="\(source.settings.serve.position.rawValue)"></div>\
             <p class="note" id="map-note">The map needs JavaScript.</p></section>
@@ -44,7 +44,7 @@ struct DevicePage {
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title)) · airloc</title>
-            <link rel="stylesheet" href="/leaflet/leaflet.css"><link rel="stylesheet" href="/page.css">
+            <link rel="icon" href="data:,"><link rel="stylesheet" href="/leaflet/leaflet.css"><link rel="stylesheet" href="/page.css">
             </head><body>
             <main>
             \(body)

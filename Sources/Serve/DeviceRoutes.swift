@@ -81,7 +81,7 @@ public struct DeviceRoutes: Sendable {
             return json(JSONDocument.encode(status, pretty: false) + "\n")
         case "/api/track", "/api/map":
             guard let logbook = source.logbook else { return missing(noLogbook) }
-            guard let window = Self.window(request.arguments, now: now) else {
+            guard let window = Self.window(request.arguments, day: Self.day(logbook, now: now)) else {
                 return ServedReply(status: 400, text: "since and until take ISO 8601 times (2026-12-02T08:00Z)\n")
             }
             return request.path == "/api/map"
@@ -108,7 +108,7 @@ public struct DeviceRoutes: Sendable {
             return json(await AirrohrData.json(source: source, now: now))
         case "/day.svg":
             guard let logbook = source.logbook else { return missing(noLogbook) }
-            return dayFigure(logbook, now: now)
+            return dayFigure(logbook, window: Self.day(logbook, now: now))
         case "/page.js":
             return ServedReply(status: 200, contentType: "text/javascript; charset=utf-8", text: PageScript.text)
         case "/page.css": return ServedReply(status: 200, contentType: "text/css; charset=utf-8", text: PageStyle.text)
@@ -173,9 +173,8 @@ public struct DeviceRoutes: Sendable {
         return reply
     }
 
-    private func dayFigure(_ logbook: Logbook, now: Date) -> ServedReply {
-        var options = DayPlot.Options(
-            window: LogWindow(since: now.addingTimeInterval(-86_400)), scale: source.settings.scale)
+    private func dayFigure(_ logbook: Logbook, window: LogWindow) -> ServedReply {
+        var options = DayPlot.Options(window: window, scale: source.settings.scale)
         options.width = 800
         var text = ""
         do { _ = try DayPlot(logbook: logbook, gazetteer: source.gazetteer, options: options).svg { text += $0 } } catch
@@ -187,9 +186,19 @@ public struct DeviceRoutes: Sendable {
         return reply
     }
 
-    /// `since` and `until` (ISO 8601); nil when one does not parse. Default: the last 24 hours.
-    static func window(_ arguments: [String: String], now: Date) -> LogWindow? {
-        var window = LogWindow(since: now.addingTimeInterval(-86_400))
+    /// The day the page shows: the last 24 hours, or, when the logger has been stopped
+    /// longer than that, the 24 hours up to its last fix (a device brought back in from the
+    /// field shows its last day, not an empty one).
+    static func day(_ logbook: Logbook, now: Date) -> LogWindow {
+        guard let last = (try? logbook.latestTrackPoint())?.time, last < now.addingTimeInterval(-86_400) else {
+            return LogWindow(since: now.addingTimeInterval(-86_400))
+        }
+        return LogWindow(since: last.addingTimeInterval(-86_400), until: last.addingTimeInterval(1))
+    }
+
+    /// `since` and `until` (ISO 8601) over `day`; nil when one does not parse.
+    static func window(_ arguments: [String: String], day: LogWindow) -> LogWindow? {
+        var window = day
         if let since = arguments["since"] {
             guard let date = UTCTime.parse(since) else { return nil }
             window.since = date

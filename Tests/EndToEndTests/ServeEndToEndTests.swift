@@ -15,9 +15,16 @@ struct ServeEndToEndTests {
         var env = environment
         env["AIRLOC_CONFIG"] = file.path
         let server = try ChildProcess(AirlocBinary.path, ["serve"], environment: env)
+        return (home, server, try await port(of: server))
+    }
+
+    /// The port `airloc serve` says it listens on (`serving http://127.0.0.1:PORT/`).
+    static func port(of server: ChildProcess) async throws -> Int {
         try await Poll.until("serve to listen") { server.errors.contains("serving http://") || !server.isRunning }
-        let port = server.errors.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
-        return (home, server, port)
+        guard let port = server.errors.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
+            throw FixtureError("airloc serve did not start: \(server.errors)")
+        }
+        return port
     }
 
     @Test func hostileClientsLeaveTheServerAnswering() async throws {

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The device's page in headless Chromium (selenium, Tests/Clients/device_page.py) while a
+/// real logger writes: gpsd replaying NMEA through gpsfake, a PMS5003T double on a
+/// pseudo-terminal and the air double. The card says what `/api/now` says, the day's
+/// track and the figure are drawn, the next reading arrives without a reload, the page
+/// fits a 360 px phone, and the browser reports no error (a CSP violation would be one).
+@Suite(.enabled(if: ExternalTool.available("gpsfake", "python3", "chromedriver")))
+struct ServePageEndToEndTests {
+    @Test func thePageShowsTheLoggersDayAndItsNextReadingLive() async throws {
+        let world = try await AirlocWorld(
+            config: LogSensorEndToEndTests.config + "\n[serve]\nlisten = 127.0.0.1:0\n")
+        defer { world.stop() }
+        let link = world.home.file("airloc-pm").path
+        var environment = world.environment
+        environment["AIRLOC_SENSOR_DEVICE"] = link
+        let sensor = try await SensorDouble.start("pms5003t", pm25: 30, humidity: 55, link: link)
+        defer { sensor.stop() }
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: environment)
+        _ = try await LogEndToEndTests.waitForStatus(world, "a sensor row and a track to draw") {
+            ($0["sensor_rows"] as? Int ?? 0) >= 1 && ($0["track_rows"] as? Int ?? 0) >= 3
+        }
+        let server = try ChildProcess(AirlocBinary.path, ["serve"], environment: environment)
+        let port = try await ServeEndToEndTests.port(of: server)
+
+        let page = try await ChildProcess.run(
+            "/usr/bin/python3",
+            [PackagePaths.file("Tests/Clients/device_page.py").path, "\(port)", world.home.url.path],
+            environment: [:], timeout: 600)
+        #expect(page.status == 0, "\(page)")
+        let seen = (try? JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [String: Any]) ?? [:]
+        let now = seen["api_now"] as? [String: Any] ?? [:]
+        let measured = now["measured"] as? [String: Any] ?? [:]
+        let model = now["air_quality"] as? [String: Any] ?? [:]
+        // The card leads with what the report leads with: the measured index when it leads.
+        let leads = measured["leads"] as? Bool == true
+        let aqi = leads ? measured["headline_us_aqi"] as? Int : model["us_aqi"] as? Int
+        let category = (leads ? measured : model)["category"] as? String
+        #expect(aqi != nil, "the report has an index: \(now)")
+        #expect(seen["aqi"] as? String == aqi.map(String.init), "\(seen)")
+        #expect(seen["card_class"] as? String == "card cat-\(category ?? "?")", "\(seen)")
+        #expect(
+            seen["category"] as? String == (leads ? measured : model)["category_name"] as? String
+                ?? (leads ? measured : model)["category"] as? String, "\(seen)")
+        #expect(seen["place"] as? String == (now["place"] as? [String: Any])?["display_name"] as? String, "\(seen)")
+        #expect((seen["measured"] as? String ?? "").contains("PM2.5 30.0"), "\(seen)")
+
+        #expect(seen["here_marker"] as? Int == 1 && (seen["track_paths"] as? Int ?? 0) >= 1, "the day's track: \(seen)")
+        #expect(seen["chart_loaded"] as? Bool == true, "the day's figure: \(seen)")
+
+        // Live: the next reading, with no reload.
+        #expect((seen["live_measured_age"] as? String ?? "").hasPrefix("just now"), "\(seen)")
+        #expect(seen["same_load"] as? String == "yes", "arrived without a reload: \(seen)")
+        let before = Self.measuredRows(seen["rows"] as? String)
+        #expect(Self.measuredRows(seen["live_rows"] as? String) > before, "\(seen)")
+        if let arrived = seen["arrived_ms"] as? Double,
+            let stamp = (seen["live_measured_age"] as? String)?.split(separator: "(").last?.dropLast(),
+            let time = ISO8601DateFormatter.withFractions.date(from: String(stamp))
+        {
+            // Measured, not asserted: from the reading's time to the page showing it.
+            print(
+                "note: a reading reached the page \(Int(arrived - time.timeIntervalSince1970 * 1000)) ms after its time"
+            )
+        }
+
+        #expect(
+            seen["phone_inner_width"] as? Int == 360 && seen["phone_scroll_width"] as? Int == 360,
+            "no sideways scrolling at 360 px: \(seen)")
+        #expect((seen["phone_card_width"] as? Int ?? 999) <= 360, "\(seen)")
+        #expect((seen["errors"] as? [String]) == [], "the browser's console: \(seen["errors"] ?? "?")")
+        for shot in ["serve-desktop.png", "serve-phone.png"] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: world.home.file(shot).path)[.size]) as? Int
+            #expect((size ?? 0) > 10_000, "\(shot): \(size ?? 0) bytes")
+        }
+
+        #expect(try await server.terminate().status == 0)
+        #expect(try await logger.terminate().status == 0)
+    }
+
+    /// The measured count of the logger panel's "N track · N air · N measured".
+    static func measuredRows(_ text: String?) -> Int {
+        Int(text?.split(separator: "·").last?.split(separator: " ").first ?? "") ?? -1
+    }
+}
+
+extension ISO8601DateFormatter {
+    fileprivate static var withFractions: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}
