@@ -1,5 +1,6 @@
 import Airloc
 import Foundation
+import Geo
 import Logbook
 import Sensors
 import Testing
@@ -88,6 +89,18 @@ import Web
         #expect(samples == ["airloc_build_info{version=\"\(AirlocVersion.string)\"} 1"], "\(metrics)")
         #expect(try await device.get("/api/now").status == 404)
         #expect(try await device.get("/api/status").status == 404)
+    }
+
+    @Test func aLoggerStoppedDaysAgoShowsItsLastDay() async throws {
+        let device = try ServedDevice()
+        defer { device.remove() }
+        for (later, points) in [(0.0, 2), (3 * 86_400, 2), (3 * 86_400, 0)] {
+            let routes = try device.routes(later: later)
+            let path = points == 0 ? "/api/map?since=\(UTCTime.iso8601Seconds(device.now))" : "/api/map"
+            let map = try await device.json(path, routes)
+            #expect((map["points"] as? [Any])?.count == points, "\(later) s on, \(path): \(map)")
+        }
+        #expect(try await device.get("/day.svg", try device.routes(later: 3 * 86_400)).status == 200)
     }
 
     @Test func coarseShowsTheHundredthDegreeGridEverywhere() async throws {

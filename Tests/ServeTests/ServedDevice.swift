@@ -63,16 +63,25 @@ struct ServedDevice {
         return SensorRecord(sample, time: time, timeSource: "gps", coordinate: berlin, segment: segment)
     }
 
-    func routes(password: String? = nil) throws -> DeviceRoutes {
+    /// The routes, answering at `later` seconds after the rows were written.
+    func routes(password: String? = nil, later: TimeInterval = 0) throws -> DeviceRoutes {
         DeviceRoutes(
             source: DeviceSource(settings: settings, gazetteer: try Self.gazetteer.get(), watching: false),
-            password: password, clock: { [now] in now })
+            password: password, clock: { [now] in now.addingTimeInterval(later) })
     }
 
     func get(_ path: String, _ routes: DeviceRoutes? = nil, headers: [String: String] = [:]) async throws
         -> ServedReply
     {
-        try await (routes ?? self.routes()).answer(ServedRequest(path: path, headBytes: 100, headers: headers))
+        // The server hands the handler the path and the query apart (libmicrohttpd splits them).
+        let parts = path.split(separator: "?", maxSplits: 1)
+        let arguments = Dictionary(
+            (parts.count > 1 ? parts[1].split(separator: "&") : []).map { pair in
+                let field = pair.split(separator: "=", maxSplits: 1)
+                return (String(field[0]), field.count > 1 ? String(field[1]).removingPercentEncoding ?? "" : "")
+            }, uniquingKeysWith: { _, last in last })
+        return try await (routes ?? self.routes()).answer(
+            ServedRequest(path: String(parts[0]), headBytes: 100, headers: headers, arguments: arguments))
     }
 
     func json(_ path: String, _ routes: DeviceRoutes? = nil) async throws -> [String: Any] {
