@@ -139,14 +139,13 @@ enum LogbookBench {
 }
 
 extension LogbookBench {
-    /// `airloc-bench day-write FILE`: the plot's seeded day (docs/plot.md, the plot tests),
-    /// from 2026-11-30 08:00Z: a 2-hour walk east from Berlin's centre, a point every 10 s,
+    /// `airloc-bench day-write FILE [START]`: the plot's seeded day (docs/plot.md, the plot
+    /// tests), from 2026-11-30 08:00Z or START (seconds since 1970; tests that need a fresh day): a 2-hour walk east from Berlin's centre, a point every 10 s,
     /// with a 10-minute gap in the second hour (09:23:20 to 09:33:20, then a new segment); the
     /// model's air: hour 8 US AQI 41 (live), hour 9 AQI 137 (back-filled); measured rows every
     /// minute from 09:30 (12-16 µg/m³: Moderate).
-    static func writeDay(path: String) throws {
+    static func writeDay(path: String, start: Date = Date(timeIntervalSince1970: 1_796_025_600)) throws {
         let logbook = try Logbook(url: URL(fileURLWithPath: path))
-        let start = Date(timeIntervalSince1970: 1_796_025_600)  // 2026-11-30T08:00:00Z
         var segment = try logbook.startSegment(at: start, bootID: nil, reason: "start")
         for step in 0..<720 {
             let time = start.addingTimeInterval(Double(step) * 10)
@@ -158,7 +157,8 @@ extension LogbookBench {
                 longitude: 13.4050 + Double(step) * 0.00004)
             try logbook.append(
                 TrackPoint(
-                    time: time, fix: Fix(coordinate: coordinate, source: .gps, horizontalAccuracy: 5), provider: "gpsd",
+                    time: time, fix: Fix(coordinate: coordinate, source: .gps, horizontalAccuracy: 5, mode: .threeD),
+                    provider: "gpsd",
                     segment: segment))
         }
         for (hour, aqi, pm, source) in [(0.0, 41, 9.8, AirRecord.Source.live), (3600, 137, 50.1, .backfill)] {

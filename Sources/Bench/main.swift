@@ -121,7 +121,12 @@ if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "backlog-write"
     exit(0)
 }
 if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "day-write" {
-    do { try LogbookBench.writeDay(path: CommandLine.arguments[2]) } catch {
+    let start = CommandLine.arguments.count > 3 ? Double(CommandLine.arguments[3]) : nil
+    do {
+        try LogbookBench.writeDay(
+            path: CommandLine.arguments[2],
+            start: start.map(Date.init(timeIntervalSince1970:)) ?? Date(timeIntervalSince1970: 1_796_025_600))
+    } catch {
         FileHandle.standardError.write(Data("day-write: \(error)\n".utf8))
         exit(74)
     }

@@ -40,12 +40,14 @@ struct LogPlotEndToEndTests {
         return elements.list
     }
 
-    static func seeded() async throws -> (TemporaryDirectory, [String: String]) {
+    static func seeded(start: Date? = nil) async throws -> (TemporaryDirectory, [String: String]) {
         let home = try TemporaryDirectory()
         let database = home.file("logbook.sqlite").path
         let bench = URL(fileURLWithPath: AirlocBinary.path).deletingLastPathComponent()
             .appendingPathComponent("airloc-bench").path
-        let written = try await ChildProcess.run(bench, ["day-write", database], environment: [:])
+        let written = try await ChildProcess.run(
+            bench, ["day-write", database] + (start.map { ["\(Int($0.timeIntervalSince1970))"] } ?? []),
+            environment: [:])
         guard written.status == 0 else { throw FixtureError("day-write: \(written)") }
         return (home, AirlocBinary.environment(home: home.url, extra: ["AIRLOC_LOG_DATABASE": database]))
     }
