@@ -4,7 +4,7 @@ import Location
 
 /// `doctor`'s checks in their order, for any program: the configuration, the place data,
 /// the authorization, gpsd, devices, the particulate sensor, the manual location, the
-/// air-quality and IP services and the secrets (the broker is the `Fleet` module's, ``HealthCheck`` is each finding).
+/// air-quality and IP services, `[serve]` and the secrets (the broker is the `Fleet` module's, ``HealthCheck`` is each finding).
 ///
 /// Contract: sends nothing personal (see ``HealthCheck``); the IP service, which learns the
 /// device's address, is asked only when the chain lists it and sensing is authorized. A
@@ -100,6 +100,7 @@ public struct Checkup: Sendable {
         }
         checkup.checks.append(await HealthCheck.airQualityService(settings, environment: environment))
         if providers.contains(.ip) && authorized { checkup.checks.append(await HealthCheck.ipService(settings)) }
+        checkup.checks += await HealthCheck.serve(settings)
         checkup.checks += HealthCheck.secrets(settings)
         return checkup
     }

@@ -92,6 +92,9 @@ struct ServeEndToEndTests {
         env["AIRLOC_CONFIG"] = file.path
         let refused = try await AirlocBinary.run(["serve"], environment: env)
         #expect(refused.status == 78 && refused.stderr.contains("no password-file"), "\(refused)")
+        // doctor says the same before anyone starts the service.
+        let warned = try await Self.doctorChecks(env)
+        #expect(warned["serve"]?["status"] as? String == "fail", "\(warned)")
 
         let (served, server, port) = try await Self.serve("[serve]\nlisten = 127.0.0.1:0\n")
         defer { served.remove() }
@@ -104,6 +107,23 @@ struct ServeEndToEndTests {
                 "/usr/bin/promtool", ["check", "metrics"], environment: [:], stdin: text)
             #expect(lint.status == 0 && lint.stdout.isEmpty && lint.stderr.isEmpty, "\(lint)")
         }
+        // doctor beside the running service: its port is taken, by airloc serve itself.
+        var beside = environment
+        beside["AIRLOC_CONFIG"] = served.file("doctor.conf").path
+        try "[serve]\nlisten = 127.0.0.1:\(port)\n".write(
+            to: served.file("doctor.conf"), atomically: true, encoding: .utf8)
+        let checks = try await Self.doctorChecks(beside)
+        #expect(checks["serve address"]?["status"] as? String == "ok", "\(checks)")
+        let detail = checks["serve address"]?["detail"] as? String ?? ""
+        #expect(detail.contains("served by airloc serve"), "\(checks)")
         _ = try await server.terminate()
+    }
+
+    /// `doctor --json`'s checks by name.
+    static func doctorChecks(_ environment: [String: String]) async throws -> [String: [String: Any]] {
+        let doctor = try await AirlocBinary.run(["doctor", "--json"], environment: environment)
+        let document = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8))) as? [String: Any]
+        let checks = document?["checks"] as? [[String: Any]] ?? []
+        return Dictionary(checks.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
