@@ -8,7 +8,10 @@ import Foundation
 /// (the device page) learns of the logger's commits at once without polling.
 ///
 /// Contract: ``changes`` counts the writes seen to files of the directory whose names
-/// begin with `prefix` (a SQLite database, its `-wal` and `-journal`), starting at 0;
+/// begin with `prefix` (a SQLite database, its `-wal` and `-journal`), and their creation,
+/// starting at 0; a file opened for writing and closed unwritten is no change (every
+/// SQLite reader opens the `-wal` so, and counting it made a reader's own queries look
+/// like the logger's commits);
 /// ``wait(after:seconds:)`` returns as soon as the count passes the one given, or when the
 /// time runs out, or at ``stop()``. A directory that does not exist yet is watched from its
 /// parent's side only by its creation: a watch that cannot start counts nothing, and the
@@ -29,7 +32,7 @@ public final class FileChangeWatch: Sendable {
         if pipe(&ends) != 0 { ends = [-1, -1] }
         for end in ends where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         wake = (ends[0], ends[1])
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
+        let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)
         guard descriptor >= 0, wake.read >= 0, inotify_add_watch(descriptor, directory.path, mask) >= 0 else { return }
         let thread = Thread { [self] in watch(prefix: prefix) }
         thread.name = "airloc-file-watch"
@@ -82,19 +85,19 @@ public final class FileChangeWatch: Sendable {
             guard polls[0].revents != 0 else { continue }
             let length = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard length > 0 else { continue }
-            var seen = false
+            var seen = 0
             var offset = 0
             // Each event: wd, mask, cookie, len (4 bytes each), then len bytes of name.
             while offset + 16 <= length {
                 let nameLength = buffer[offset + 12..<offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
                 let nameBytes = buffer[(offset + 16)..<min(length, offset + 16 + Int(nameLength))]
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                if name.hasPrefix(prefix) && !name.hasSuffix("-shm") { seen = true }
+                if name.hasPrefix(prefix) && !name.hasSuffix("-shm") { seen += 1 }
                 offset += 16 + Int(nameLength)
             }
-            guard seen else { continue }
+            guard seen > 0 else { continue }
             condition.lock()
-            count += 1
+            count += seen
             condition.broadcast()
             condition.unlock()
         }
