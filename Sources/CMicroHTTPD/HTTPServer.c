@@ -88,6 +88,9 @@ typedef struct {
     pending *connections;
     int stopping;
     pthread_t reaper;
+    // What the reaper sleeps until: a deadline (timed = 1) or a signal (timed = 0).
+    int reaper_timed;
+    struct timespec reaper_until;
 } server;
 
 typedef struct {
@@ -127,6 +130,8 @@ static void *reap(void *argument) {
                 any = 1;
             }
         }
+        s->reaper_timed = any;
+        s->reaper_until = earliest;
         if (any) {
             pthread_cond_timedwait(&s->changed, &s->lock, &earliest);
         } else {
@@ -135,6 +140,13 @@ static void *reap(void *argument) {
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
+}
+
+// Wakes the reaper for a new deadline only when it sleeps past it: a deadline is always
+// now plus the timeout, so one already set ends first, and waking the reaper (to walk every
+// connection) at each request of a kept-alive connection cost more than the request did.
+static void wake_reaper_for(server *s, struct timespec deadline) {
+    if (!s->reaper_timed || passed(deadline, s->reaper_until)) pthread_cond_signal(&s->changed);
 }
 
 static void notify_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
@@ -152,7 +164,7 @@ static void notify_connection(void *cls, struct MHD_Connection *connection, void
             if (s->connections != NULL) s->connections->previous = p;
             s->connections = p;
             *socket_context = p;
-            pthread_cond_signal(&s->changed);
+            wake_reaper_for(s, p->deadline);
         } else {
             free(p);
         }
@@ -179,7 +191,7 @@ static void request_completed(void *cls, struct MHD_Connection *connection, void
         pending *p = info->socket_context;
         p->deadline = deadline_after(s->timeout);
         p->waiting = 1;
-        pthread_cond_signal(&s->changed);
+        wake_reaper_for(s, p->deadline);
     }
     pthread_mutex_unlock(&s->lock);
 }
