@@ -199,6 +199,10 @@ echo "== uploads: .build/release/airloc-bench upload-drain DIR http://127.0.0.1:
 .build/release/airloc-bench upload-drain "$WORK" "http://127.0.0.1:$UPLOAD_PORT" 10000
 kill "$UPLOAD_PID" 2>/dev/null || true
 
+# airloc serve beside a logger (docs/serve.md): idle CPU, p99 latency under 50 clients, peak RSS.
+echo "== serve: scripts/bench-serve.sh $bin"
+scripts/bench-serve.sh "$bin"
+
 # The logger's CPU and peak RSS without a broker, beside gpxlogger and publishing to a
 # local mosquitto; with BASELINE=path/to/an/older/airloc, both in turn (docs/performance.md).
 echo "== log run: scripts/bench-logger.sh $bin ${BASELINE:-}"

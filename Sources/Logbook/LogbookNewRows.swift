@@ -19,6 +19,14 @@ extension Logbook {
         }
     }
 
+    /// A number that differs from the one this call returned before whenever another
+    /// connection (the logger) has committed since, as soon as its commit can be read
+    /// (SQLite's `data_version`): what a reader keys what it made from the logbook on. A
+    /// file watch sees the write-ahead log written a moment before the commit is visible.
+    public func dataVersion() throws(LogbookError) -> Int64 {
+        try with { c throws(SQLiteError) in try c.integer("PRAGMA data_version") ?? 0 }
+    }
+
     /// Up to `limit` rows of each kind with an id above `seen`'s, merged by time.
     public func rows(after seen: [RowKind: Int64], limit: Int) throws(LogbookError) -> [OutboxRow] {
         try with { c throws(SQLiteError) in

@@ -21,6 +21,11 @@ struct DeviceMetrics {
         var samples: [(labels: String, value: Double)]
     }
 
+    /// The scraper asks for OpenMetrics (Prometheus does, first).
+    static func asksOpenMetrics(_ request: ServedRequest) -> Bool {
+        request.headers["accept"]?.contains("application/openmetrics-text") == true
+    }
+
     func text(openMetrics: Bool) async -> String {
         var families: [Family] = []
         func add(_ name: String, _ help: String, _ samples: [(String, Double?)]) {

@@ -26,6 +26,8 @@ public struct DeviceRoutes: Sendable {
     let leaflet: URL
     /// The moment each answer is made at: ages and the day's window count from it.
     let clock: @Sendable () -> Date
+    /// The answers of this second, for the requests that follow in it.
+    private let recent = RecentReplies()
 
     /// Routes over `source`; `password` from `[serve] password-file`.
     public init(
@@ -41,12 +43,38 @@ public struct DeviceRoutes: Sendable {
 
     /// The answer to `request`.
     public func answer(_ request: ServedRequest) async -> ServedReply {
+        // The logbook's version before the documents are made: a row committed meanwhile
+        // makes the kept answer stale at once.
+        let version = source.version
+        let second = RecentReplies.second(clock())
         var reply = await route(request)
         reply.headers += [
             ("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", contentSecurityPolicy),
             ("Referrer-Policy", "no-referrer"),
         ]
+        if let key = RecentReplies.key(request), allowed(request) {
+            recent.finish(key, reply: reply, version: version, second: second)
+        }
         return reply
+    }
+
+    /// The answer made already for the logbook as it is (this second's, or the last one
+    /// while the next is being made), or nil: then this request makes it with
+    /// ``answer(_:)``. The same access rules apply. It may wait for another request making
+    /// the answer to a newer commit, so it runs on the connection's thread, never on
+    /// Swift's executor.
+    public func recentAnswer(_ request: ServedRequest) -> ServedReply? {
+        guard let key = RecentReplies.key(request), allowed(request) else { return nil }
+        switch recent.lookUp(key, version: source.version, second: RecentReplies.second(clock())) {
+        case .kept(let reply): return reply
+        case .make: return nil
+        }
+    }
+
+    /// A GET or HEAD with a head in bounds and the password when one is asked.
+    private func allowed(_ request: ServedRequest) -> Bool {
+        (request.method == "GET" || request.method == "HEAD") && request.headBytes <= Self.maxHeadBytes
+            && (password.map { Self.authorized(request.headers["authorization"], password: $0) } ?? true)
     }
 
     var contentSecurityPolicy: String {
@@ -95,7 +123,7 @@ public struct DeviceRoutes: Sendable {
             reply.headers.append(("Cache-Control", "no-store"))
             return reply
         case "/metrics":
-            let open = request.headers["accept"]?.contains("application/openmetrics-text") == true
+            let open = DeviceMetrics.asksOpenMetrics(request)
             var reply = ServedReply(
                 status: 200,
                 contentType: open

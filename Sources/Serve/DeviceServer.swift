@@ -44,7 +44,8 @@ public final class DeviceServer: Service {
         let routes = DeviceRoutes(source: source, password: password)
         do {
             server = try HTTPServer(
-                host: serve.host, port: serve.port, limits: limits, onStop: { source.watch?.stop() }
+                host: serve.host, port: serve.port, limits: limits, onStop: { source.watch?.stop() },
+                quick: { routes.recentAnswer($0) }
             ) {
                 await routes.answer($0)
             }

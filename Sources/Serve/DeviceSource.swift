@@ -17,7 +17,8 @@ import Web
 /// made from the logbook's latest track point, the cached air of that point and the latest
 /// measured reading, and a service it would need is answered "not fetched by serve". A
 /// logbook that does not exist yet is looked for again at each request (nil until then).
-/// The report is made again only when the logbook changed (``FileChangeWatch``).
+/// The report and the status are made again only when the logbook's data version changed
+/// (a commit of the logger's became readable); the status also once a second.
 public final class DeviceSource: @unchecked Sendable {
     /// The settings it serves by.
     public let settings: Settings
@@ -26,9 +27,10 @@ public final class DeviceSource: @unchecked Sendable {
     /// Writes to the logbook's files, as they happen.
     public let watch: FileChangeWatch?
     private let lock = NSLock()
-    // Guarded by `lock`: the open logbook and the report of the latest change seen.
+    // Guarded by `lock`: the open logbook, and the report and status of the latest change seen.
     private var opened: Logbook?
-    private var report: (changes: Int, ids: [RowKind: Int64], value: AirReport?)?
+    private var report: (version: Int64, value: AirReport?)?
+    private var status: (version: Int64, made: Date, value: LogStatusJSON?)?
 
     /// A source over `settings.logDatabase`.
     public init(settings: Settings, gazetteer: Gazetteer, watching: Bool = true) {
@@ -74,17 +76,20 @@ public final class DeviceSource: @unchecked Sendable {
 
     /// The report of the logbook's latest fix, air and reading, or nil without a track point.
     public func now(at date: Date = Date()) async -> AirReport? {
-        let changes = watch?.changes ?? -1
-        let ids = (try? logbook?.lastIDs()) ?? [:]
+        let version = self.version
         let kept = lock.withLock { () -> AirReport?? in
-            guard let report, report.changes == changes, report.ids == ids, changes >= 0 else { return nil }
+            guard let report, report.version == version, version >= 0 else { return nil }
             return .some(report.value)
         }
         if let kept { return kept.map { aged($0, at: date) } }
         let made = await makeReport(at: date)
-        lock.withLock { report = (changes, ids, made) }
+        lock.withLock { report = (version, made) }
         return made
     }
+
+    /// The logbook's data version (``Logbook/dataVersion()``): what is made from the
+    /// logbook is made again when it differs. -1 without a logbook (nothing is kept then).
+    var version: Int64 { (try? logbook?.dataVersion()) ?? -1 }
 
     /// The report with its measured reading's age as of `date`.
     private func aged(_ report: AirReport, at date: Date) -> AirReport {
@@ -151,9 +156,24 @@ public final class DeviceSource: @unchecked Sendable {
     }
 
     /// `log status --json`'s document, or nil without a logbook.
+    ///
+    /// Made again when the logbook changed, or when the one made is a second older than
+    /// `date` (what it says beside the logbook, the logger's PID and its last error
+    /// note, and its ages, may have moved on): a scraper or a page polling hard costs a
+    /// lookup, not the counts, the lock probe and the note each time.
     public func status(at date: Date = Date()) -> LogStatusJSON? {
         guard let logbook else { return nil }
-        return try? LogStatusJSON(logbook, now: date, uploads: settings.uploads.map(LogStatusJSON.UploadSection.init))
+        let version = self.version
+        let kept = lock.withLock { () -> LogStatusJSON?? in
+            guard let status, status.version == version, version >= 0, abs(date.timeIntervalSince(status.made)) < 1
+            else { return nil }
+            return .some(status.value)
+        }
+        if let kept { return kept }
+        let made = try? LogStatusJSON(
+            logbook, now: date, uploads: settings.uploads.map(LogStatusJSON.UploadSection.init))
+        lock.withLock { status = (version, date, made) }
+        return made
     }
 
     /// The transport of a source that never fetches: every request fails at once, so the

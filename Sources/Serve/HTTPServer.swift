@@ -99,17 +99,21 @@ public final class HTTPServer: @unchecked Sendable {
     private var server: UnsafeMutableRawPointer?
     private let lock = NSLock()
     private let handler: @Sendable (ServedRequest) async -> ServedReply
+    private let quick: @Sendable (ServedRequest) -> ServedReply?
     private let streams = EventStream.Registry()
     private let onStop: @Sendable () -> Void
 
-    /// Starts listening on `host`:`port` and answers every request with `handler`, on the
-    /// connection's own thread (it may block). `onStop` runs at ``stop()``, after the event
-    /// streams are ended and before the connections are closed (to wake their readers).
+    /// Starts listening on `host`:`port` and answers every request with `quick` when it has
+    /// an answer at once, else with `handler`, on the connection's own thread (it may
+    /// block). `onStop` runs at ``stop()``, after the event streams are ended and before the
+    /// connections are closed (to wake their readers).
     public init(
         host: String, port: Int, limits: Limits = Limits(), onStop: @escaping @Sendable () -> Void = {},
+        quick: @escaping @Sendable (ServedRequest) -> ServedReply? = { _ in nil },
         handler: @escaping @Sendable (ServedRequest) async -> ServedReply
     ) throws(StartError) {
         self.handler = handler
+        self.quick = quick
         self.onStop = onStop
         var bound: Int32 = 0
         var error = [CChar](repeating: 0, count: 512)
@@ -150,7 +154,7 @@ public final class HTTPServer: @unchecked Sendable {
         for name in ServedRequest.readArguments {
             if let value = airloc_http_argument(connection, name) { request.arguments[name] = String(cString: value) }
         }
-        let response = server.blocking(request)
+        let response = server.quick(request) ?? server.blocking(request)
         reply.pointee.status = Int32(response.status)
         reply.pointee.content_type = strdup(response.contentType)
         let headers = response.headers.map { "\($0.0): \($0.1)" }.joined(separator: "\n")
