@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""A particulate sensor on a pseudo-terminal, speaking the real protocol (the tests' and
-the demo's stand-in for an SDS011, a Plantower PMS or a Sensirion SPS30).
+"""A sensor on a pseudo-terminal, speaking the real protocol (the tests' and the demo's
+stand-in for an SDS011, a Plantower PMS or a Sensirion SPS30; and for the CO2 sensors
+mh-z19, senseair-s8 and scd30, which answer each request and never report on their own).
 
-    sensor-double.py MODEL [--pm25 X] [--pm10 X] [--humidity X] [--fault F] [--link PATH]
+    sensor-double.py MODEL [--pm25 X] [--pm10 X] [--humidity X] [--temperature X]
+                     [--co2 PPM] [--status N] [--fault F] [--link PATH]
 
+--status is the SenseAir S8's meter status word (IR1; 0x20 "out of range").
 Prints "DEVICE <path>" on stdout once the pty is ready (and makes PATH a symlink to it
 with --link), then one line per command it understood ("CMD sleep", "CMD read", ...) and
 "DATA n" per reading sent, flushed, so a test can wait for them. Frames follow
@@ -23,7 +26,8 @@ if not args or args[0] in ("-h", "--help"):
     print(__doc__)
     sys.exit(0 if args else 64)
 model = args[0]
-opts = {"pm25": 12.3, "pm10": 20.1, "humidity": 45.0, "temperature": 21.5, "fault": "", "link": ""}
+opts = {"pm25": 12.3, "pm10": 20.1, "humidity": 45.0, "temperature": 21.5, "co2": 800.0, "status": 0.0,
+        "fault": "", "link": ""}
 i = 1
 while i < len(args):
     key = args[i].lstrip("-")
@@ -49,7 +53,9 @@ if opts["link"]:
 print("DEVICE", path, flush=True)
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
-state = {"awake": True, "active": model != "sps30", "measuring": model != "sps30", "readings": 0, "answered": 0}
+CO2_MODELS = ("mh-z19", "senseair-s8", "scd30")
+state = {"awake": True, "active": model in ("sds011",) or model.startswith("pms"), "measuring": model != "sps30",
+         "readings": 0, "answered": 0}
 
 
 def say(line):
@@ -221,6 +227,64 @@ def unstuff(raw):
     return bytes(out)
 
 
+# --- CO2: MH-Z19 (9-byte frames), SenseAir S8 and SCD30 (Modbus RTU) --------------------
+def mhz19_checksum(frame):
+    return (0xFF - (sum(frame[1:8]) & 0xFF) + 1) & 0xFF
+
+
+def mhz19_command(frame):
+    if frame[1] != 0x01 or mhz19_checksum(frame) != frame[8]:
+        say("BAD command")
+        return
+    if frame[2] == 0x86:
+        say("CMD read")
+        ppm = int(round(opts["co2"]))
+        reply = bytes([0xFF, 0x86, ppm >> 8, ppm & 0xFF, 0x47, 0, 0, 0])
+        send(spoil(reply + bytes([mhz19_checksum(reply + b"\0")]), state["readings"]))
+        reading_sent()
+    elif frame[2] == 0x79:
+        say("CMD abc " + ("on" if frame[3] == 0xA0 else "off"))
+
+
+def crc16_modbus(data):
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
+def modbus_frame(body):
+    crc = crc16_modbus(body)
+    return bytes(body) + bytes([crc & 0xFF, crc >> 8])
+
+
+def modbus_command(frame):
+    if crc16_modbus(frame[:6]) != (frame[6] | frame[7] << 8):
+        say("BAD command")
+        return
+    address, function, register, word = frame[0], frame[1], frame[2] << 8 | frame[3], frame[4] << 8 | frame[5]
+    if model == "senseair-s8" and function == 0x04 and word == 1 and register in (0, 3):
+        value = int(round(opts["co2"])) if register == 3 else int(opts["status"])
+        say("CMD read " + ("co2" if register == 3 else "status"))
+        send(spoil(modbus_frame([address, 0x04, 2, value >> 8, value & 0xFF]), state["readings"]))
+        if register == 3:
+            reading_sent()
+    elif model == "scd30" and function == 0x06 and register == 0x36:
+        say("CMD start")
+        send(bytes(frame))
+    elif model == "scd30" and function == 0x03 and register == 0x27:
+        send(modbus_frame([address, 0x03, 2, 0, 1]))
+    elif model == "scd30" and function == 0x03 and register == 0x28 and word == 6:
+        say("CMD read")
+        floats = b"".join(struct.pack(">f", v) for v in (opts["co2"], opts["temperature"], opts["humidity"]))
+        send(spoil(modbus_frame(list(bytes([address, 0x03, 12]) + floats)), state["readings"]))
+        reading_sent()
+    else:
+        send(modbus_frame([address, function | 0x80, 0x02]))
+
+
 buffer = b""
 last_active = time.monotonic()
 while True:
@@ -241,6 +305,29 @@ while True:
                 break
             sds_command(buffer[start : start + 19])
             buffer = buffer[start + 19 :]
+    elif model == "mh-z19":
+        while len(buffer) >= 9:
+            start = buffer.find(b"\xFF")
+            if start < 0:
+                buffer = b""
+                break
+            if len(buffer) - start < 9:
+                buffer = buffer[start:]
+                break
+            mhz19_command(buffer[start : start + 9])
+            buffer = buffer[start + 9 :]
+    elif model in ("senseair-s8", "scd30"):
+        address = 0xFE if model == "senseair-s8" else 0x61
+        while len(buffer) >= 8:
+            start = buffer.find(bytes([address]))
+            if start < 0:
+                buffer = b""
+                break
+            if len(buffer) - start < 8:
+                buffer = buffer[start:]
+                break
+            modbus_command(buffer[start : start + 8])
+            buffer = buffer[start + 8 :]
     elif model == "sps30":
         while True:
             start = buffer.find(b"\x7E")
@@ -265,7 +352,7 @@ while True:
             pms_command(buffer[start : start + 7])
             buffer = buffer[start + 7 :]
     # Active reporting (SDS011 by default, Plantower in active mode): one reading a second.
-    if model != "sps30" and state["active"] and state["awake"] and time.monotonic() - last_active >= 1:
+    if model not in ("sps30",) + CO2_MODELS and state["active"] and state["awake"] and time.monotonic() - last_active >= 1:
         last_active = time.monotonic()
         send(spoil(sds_data() if model == "sds011" else pms_data(), state["readings"]))
         reading_sent(asked=False)

@@ -109,6 +109,8 @@ public struct Settings: Sendable {
     public var uploads: [UploadSettings] = []
     /// `[sensor]`: the particulate sensor, if any.
     public var sensor = SensorSettings()
+    /// `[sensor.NAME]`: CO₂ and climate sensors beside it, in the file's order.
+    public var climateSensors: [ClimateSensorSettings] = []
     /// `[serve]`: the device's page, API and metrics (`airloc serve`).
     public var serve = ServeSettings()
 

@@ -5,6 +5,7 @@ import Arguments
 /// rather than a flag that is silently never set.
 extension OptionName {
     static let json = OptionName("json")
+    static let sensor = OptionName("sensor")
     static let lat = OptionName("lat")
     static let lon = OptionName("lon")
     static let provider = OptionName("provider")

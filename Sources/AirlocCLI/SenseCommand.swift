@@ -8,35 +8,67 @@ import TerminalUI
 /// `airloc sense`: one reading of the particulate sensor on the serial port.
 enum SenseCommand {
     static let spec = CommandSpec(
-        name: "sense", summary: "Read the particulate sensor: wake, warm up, sample, report the mean",
+        name: "sense",
+        summary: "Read the sensors: particulate, CO₂ and climate; wake, warm up, sample, report the mean",
         discussion: """
-            The sensor is [sensor] model on [sensor] device (AIRLOC_SENSOR_DEVICE; default /dev/airloc-pm, else
-            /dev/ttyUSB0): SDS011, Plantower PMS5003/5003T/A003/7003/1003/3003 or Sensirion SPS30 (docs/sensors.md),
-            woken, warmed up for warm-up-seconds, sampled for sample-seconds and put back to sleep (Ctrl-C too) unless
-            sleep-between = no. While `log run` holds it, the logger's latest reading is shown, the port untouched.
-            Exit status: 0 a reading; 69 no valid frame within [sensor] timeout; 74 the device cannot be opened or
-            went away; 75 the logger holds it and logged nothing yet; 78 a bad [sensor]; 130/143 interrupted.
+            [sensor] is the particulate sensor on [sensor] device (AIRLOC_SENSOR_DEVICE; default /dev/airloc-pm, else
+            /dev/ttyUSB0): SDS011, Plantower PMS5003/5003T/A003/7003/1003/3003 or Sensirion SPS30, woken, warmed up for
+            warm-up-seconds, sampled for sample-seconds and put back to sleep (Ctrl-C too) unless sleep-between = no.
+            While `log run` holds it, the logger's latest reading is shown, the port untouched. Each [sensor.NAME] adds
+            a CO₂ or climate sensor: mh-z19, senseair-s8 or scd30 on a serial device, or the kernel's driver through
+            iio (bme280, bmp280, bme680, scd30, scd4x, dht11) or hwmon (sht3x, sht4x, htu21). All are read at once;
+            one that fails does not stop the others (docs/sensors.md).
+            Exit status: 0 every reading; 69 a sensor gave no valid frame within its timeout; 74 a device cannot be
+            opened or went away; 75 the logger holds it and logged nothing yet; 78 a bad [sensor] or [sensor.NAME];
+            130/143 interrupted.
             """,
-        options: [.flag(.json, "print one JSON document (schema airloc.sense/1)")])
+        options: [
+            .flag(.json, "print one JSON document (schema airloc.sense/1)"),
+            .value(.sensor, "NAME", "read only this sensor: sensor ([sensor]) or a [sensor.NAME]'s NAME"),
+        ])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
-        guard let plan = context.configuration.sensor.plan else {
-            throw .config("no sensor configured: set [sensor] model (sds011, pms5003, ... sps30; docs/sensors.md)")
-        }
+        let settings = context.configuration
+        let (particulate, climate) = try EverySensor.chosen(settings, only: context.arguments.value(.sensor))
+            .mapError { CLIError.config($0.description) }.get()
         // A signal puts a woken sensor to sleep first; the logger's sensor is never touched.
-        let (outcome, signal) = await MeasuredNow.sense(plan, settings: context.configuration)
+        let (readings, signal) = await EverySensor.sense(
+            particulate: particulate, climate: climate, settings: settings)
         if let signal {
             context.console.err(SerialSensor.interruptedNotice)
             return ExitCode(rawValue: 128 + signal) ?? .interrupted
         }
-        let reading = try outcome.mapError(CLIError.init).get()
-        if let held = SensorText.held(reading) { context.console.err("airloc: \(held)\n") }
-        context.console.out(
-            context.arguments.has(.json)
-                ? JSONDocument.encode(SenseJSON(reading)) : SensorText(console: context.console).render(reading.sample))
-        return .ok
+        // One sensor asked for, or only [sensor]: its failure is the command's, as before.
+        if readings.count == 1, case .failure(let failure) = readings[0].outcome { throw CLIError(failure) }
+        var document = SenseJSON(sensors: [])
+        var text = ""
+        var failed: CLIError?
+        for reading in readings {
+            var entry = SenseJSON.Sensor(
+                name: reading.name, model: reading.model, key: reading.place.key, value: reading.place.value)
+            switch reading.outcome {
+            case .success(.particulate(let measured)):
+                if let held = SensorText.held(measured) { context.console.err("airloc: \(held)\n") }
+                let sensors = document.sensors
+                document = SenseJSON(measured)
+                document.sensors = sensors
+                entry.set(measured.sample)
+                text += SensorText(console: context.console).render(measured.sample)
+            case .success(.climate(let sample)):
+                entry.set(sample)
+                text += SensorText(console: context.console).render(sample, name: reading.name)
+            case .failure(let failure):
+                entry.error = failure.description
+                let error = CLIError(failure)
+                failed = failed ?? error
+                context.console.err("airloc: \(reading.name): \(error.message)\n")
+            }
+            document.sensors.append(entry)
+        }
+        context.console.out(context.arguments.has(.json) ? JSONDocument.encode(document) : text)
+        return failed?.code ?? .ok
     }
 }
 

@@ -107,6 +107,12 @@ public enum ConfigurationFiles {
                     "\(at): '\(entry.key)' comes before any section: put it under its section, e.g. "
                         + "[\(ConfigurationKey.all.first { $0.name == entry.key }?.section ?? "location")]")
             }
+            if entry.section.hasPrefix("sensor.") {
+                try ClimateSensorKey.apply(
+                    section: entry.section, key: entry.key, value: entry.value.trimmingCharacters(in: .whitespaces),
+                    at: at, to: &settings)
+                continue
+            }
             if entry.section.hasPrefix("upload.") {
                 try UploadKey.apply(
                     section: entry.section, key: entry.key, value: entry.value.trimmingCharacters(in: .whitespaces),
@@ -114,7 +120,9 @@ public enum ConfigurationFiles {
                 continue
             }
             guard !keys.isEmpty else {
-                let hint = suggestion(for: entry.section, among: ConfigurationKey.sections + ["upload.NAME"]).map {
+                let hint = suggestion(
+                    for: entry.section, among: ConfigurationKey.sections + ["upload.NAME", "sensor.NAME"]
+                ).map {
                     " (did you mean [\($0)]?)"
                 }
                 throw ConfigurationError("\(at): unknown section [\(entry.section)]\(hint ?? "")")

@@ -38,6 +38,19 @@ extension ConfigurationKey {
         for key in UploadKey.all {
             lines += [".TP", "\\fB\(Roff.roff(key.name))\\fR = \\fI\(Roff.roff(key.expected))\\fR"]
         }
+        // Any number of [sensor.NAME] sections (docs/sensors.md), each with these keys.
+        lines += [
+            ".SH \"[SENSOR.NAME]\"",
+            Roff.roff(
+                "A CO2 or climate sensor beside [sensor]; any number of sections, NAME of letters, digits, - and _ "
+                    + "(not sensor). A serial model (mh-z19, senseair-s8, scd30) takes device; a kernel one iio "
+                    + "(bme280, bmp280, bme680, scd30, scd4x, dht11) or hwmon (sht3x, sht4x, htu21), a sysfs "
+                    + "directory or auto. warm-up-seconds defaults to 180 for the mh-z19, else 0; sample-seconds "
+                    + "10, interval 60, timeout 10."),
+        ]
+        for key in ClimateSensorKey.all {
+            lines += [".TP", "\\fB\(Roff.roff(key.name))\\fR = \\fI\(Roff.roff(key.expected))\\fR"]
+        }
         lines += [".SH SEE ALSO", "\\fBairloc\\fR(1)"]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -46,9 +46,13 @@ public enum MeasuredNow {
     /// `airloc sense`: a reading made now, or, while the logger holds the sensor
     /// (``DeviceLock``), the logger's latest row (``MeasuredReading/heldBy``), the port
     /// untouched; with the signal that cut a reading short (the sensor is asleep then).
-    public static func sense(_ plan: SensorCycle.Plan, settings: Settings, now: Date = Date()) async -> (
-        outcome: Result<MeasuredReading, SensorFailure>, signal: Int32?
-    ) {
+    /// `inside`: the caller already watches for signals (``EverySensor``) and cancels this
+    /// task on one.
+    public static func sense(_ plan: SensorCycle.Plan, settings: Settings, now: Date = Date(), inside: Bool = false)
+        async -> (
+            outcome: Result<MeasuredReading, SensorFailure>, signal: Int32?
+        )
+    {
         if let pid = DeviceLock.holder(of: plan.device) {
             let logbook = try? Logbook(url: settings.logDatabase, readOnly: true)
             guard let latest = try? logbook?.latestSensorRecord(), let sample = latest.sample(device: plan.device)
@@ -56,6 +60,7 @@ public enum MeasuredNow {
             let age = max(0, now.timeIntervalSince(latest.time))
             return (.success(MeasuredReading(sample: sample, ageSeconds: age, fromLogbook: true, heldBy: pid)), nil)
         }
+        if inside { return (await SerialSensor(plan: plan).reading().map { MeasuredReading(sample: $0) }, nil) }
         let (reading, signal) = await SignalWatch.untilSignalled { await SerialSensor(plan: plan).reading() }
         return (reading.map { MeasuredReading(sample: $0) }, signal)
     }

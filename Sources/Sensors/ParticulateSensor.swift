@@ -57,15 +57,23 @@ public struct SerialSensor: ParticulateSensor {
 
     /// The cycle against the port, until it has an outcome.
     static func run(_ plan: SensorCycle.Plan, cancelled: StopSignal) -> Result<SensorSample, SensorFailure> {
-        if let pid = DeviceLock.holder(of: plan.device) {
-            return .failure(.held(plan.device, pid: pid))
+        drive(SensorCycle(plan), cancelled: cancelled)
+    }
+
+    /// Any reading's cycle against its port, until it has an outcome: the port opened (unless
+    /// another program holds it), the cycle's frames written, the bytes read until its next
+    /// tick and decoded into frames for it.
+    static func drive<Cycle: SerialCycle>(_ start: Cycle, cancelled: StopSignal) -> Result<Cycle.Sample, SensorFailure>
+    {
+        var cycle = start
+        if let pid = DeviceLock.holder(of: cycle.device) {
+            return .failure(.held(cycle.device, pid: pid))
         }
         let port: SerialPort
-        do { port = try SerialPort(path: plan.device, baud: plan.model.baud) } catch {
+        do { port = try SerialPort(path: cycle.device, baud: cycle.baud) } catch {
             return .failure(SensorFailure(error))
         }
-        var cycle = SensorCycle(plan)
-        var decoder = SensorDecoder(plan.model)
+        var decoder = cycle.decoder()
         var action = cycle.start(at: .now)
         while true {
             do {
@@ -77,7 +85,7 @@ public struct SerialSensor: ParticulateSensor {
                 }
                 let deadline = action.next ?? .now + .seconds(1)
                 let bytes = try port.read(until: deadline, stop: cancelled)
-                var next = SensorCycle.Action(next: deadline)
+                var next = CycleAction<Cycle.Sample>(next: deadline)
                 for frame in decoder.feed(bytes) {
                     next = cycle.received(frame, at: .now)
                     if next.outcome != nil { break }

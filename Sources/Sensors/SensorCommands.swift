@@ -39,7 +39,7 @@ public struct SensorCommands: Sendable {
 }
 
 /// Any family's decoder behind one type.
-public struct SensorDecoder: Sendable {
+public struct SensorDecoder: FrameDecoder {
     private enum Kind: Sendable {
         case sds011(SDS011Protocol.Decoder)
         case plantower(PlantowerProtocol.Decoder)

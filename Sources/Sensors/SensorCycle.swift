@@ -10,7 +10,7 @@
 /// - A silence of `timeout` later on, or the device going away, fails the cycle.
 /// - At the end of the window the sensor is put to sleep (unless `sleepAfter` is off) and
 ///   the mean is reported. A refused frame is never a value.
-public struct SensorCycle: Sendable {
+public struct SensorCycle: SerialCycle {
     /// One reading's plan, from `[sensor]`.
     public struct Plan: Sendable {
         /// Which sensor.
@@ -42,16 +42,8 @@ public struct SensorCycle: Sendable {
         }
     }
 
-    /// What the caller does next: send these frames, then wait for bytes until `next`
-    /// (and call ``tick(at:)`` then), or stop with the outcome.
-    public struct Action: Sendable {
-        /// Frames to write now.
-        public var send: [[UInt8]] = []
-        /// When to look again (a tick), if no frame comes first.
-        public var next: ContinuousClock.Instant?
-        /// The reading's outcome, once it has one.
-        public var outcome: Result<SensorSample, SensorFailure>?
-    }
+    /// What the caller does next (``CycleAction``).
+    public typealias Action = CycleAction<SensorSample>
 
     private enum State: Sendable {
         case idle
@@ -78,6 +70,13 @@ public struct SensorCycle: Sendable {
         self.plan = plan
         commands = SensorCommands(plan.model)
     }
+
+    /// The serial device.
+    public var device: String { plan.device }
+    /// Its speed.
+    public var baud: Int { plan.model.baud }
+    /// A decoder for its frames.
+    public func decoder() -> any FrameDecoder { SensorDecoder(plan.model) }
 
     /// Starts: wake the sensor.
     public mutating func start(at now: ContinuousClock.Instant) -> Action {

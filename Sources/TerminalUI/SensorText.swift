@@ -38,6 +38,24 @@ public struct SensorText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `sense`'s text for a CO₂ or climate sample of the sensor `name`.
+    public func render(_ sample: ClimateSample, name: String) -> String {
+        let mean = sample.mean
+        var values = [String]()
+        if let co2 = mean.co2PPM { values.append("CO₂ " + console.bold("\(Int(co2.rounded()))") + " ppm") }
+        if let temperature = mean.temperatureC { values.append(String(format: "%.1f °C", temperature)) }
+        if let humidity = mean.relativeHumidity { values.append("\(Int(humidity.rounded())) % humidity") }
+        if let pressure = mean.pressureHPa { values.append(String(format: "%.1f hPa", pressure)) }
+        var lines = ["Measured here  " + values.joined(separator: " · ")]
+        lines.append(
+            "  "
+                + console.dim(
+                    "\(name): \(sample.model.displayName) on \(sample.source) · \(sample.samples) samples over "
+                        + "\(Int(sample.windowSeconds)) s"))
+        for fault in sample.faults { lines.append("  " + console.warning("⚠ the sensor reports: \(fault)")) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// "the logger (airloc, PID 812) holds the sensor: this is its latest reading, 42 s
     /// ago" — nil for a reading made now.
     public static func held(_ reading: MeasuredReading) -> String? {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A particulate sensor for one test: scripts/sensor-double.py on a pseudo-terminal of its
+/// A sensor for one test (particulate, or a CO₂ one: mh-z19, senseair-s8, scd30): scripts/sensor-double.py on a pseudo-terminal of its
 /// own, speaking the model's real protocol, with an optional fault.
 ///
 /// Contract: `start` returns once the pty exists (its path is `device`) or throws; the
@@ -19,7 +19,7 @@ public final class SensorDouble: @unchecked Sendable {
     /// `link` a path made a symlink to the pty.
     public static func start(
         _ model: String, pm25: Double = 12.3, pm10: Double = 20.1, humidity: Double = 45, fault: String? = nil,
-        link: String? = nil
+        link: String? = nil, co2: Double? = nil, status: Int? = nil
     ) async throws -> SensorDouble {
         guard let python = ExternalTool.path(of: "python3") else {
             throw FixtureError("python3 is needed for the sensor double but is not installed")
@@ -29,6 +29,8 @@ public final class SensorDouble: @unchecked Sendable {
             "--humidity", "\(humidity)",
         ]
         if let fault { arguments += ["--fault", fault] }
+        if let co2 { arguments += ["--co2", "\(co2)"] }
+        if let status { arguments += ["--status", "\(status)"] }
         // A stable name for the pty (as udev's /dev/airloc-pm is): a sensor plugged back in.
         if let link { arguments += ["--link", link] }
         let process = try ChildProcess(python, arguments, environment: ProcessInfo.processInfo.environment)

@@ -1,0 +1,124 @@
+import Airloc
+import Foundation
+import Platform
+import Sensors
+
+/// One configured sensor's reading for `airloc sense`: the particulate one of `[sensor]`
+/// (named `sensor`) or a CO₂ or climate one of `[sensor.NAME]`.
+///
+/// Contract: `outcome` is the reading or why there is none; a failure of one sensor is
+/// its own and never another's.
+public struct SensorReading: Sendable {
+    /// What it measured.
+    public enum Measured: Sendable {
+        case particulate(MeasuredReading)
+        case climate(ClimateSample)
+    }
+
+    /// `sensor` for `[sensor]`, NAME for `[sensor.NAME]`.
+    public var name: String
+    /// Its model, as the configuration names it.
+    public var model: String
+    /// Which key says where it is (`device`, `iio`, `hwmon`) and what it says.
+    public var place: (key: String, value: String)
+    /// The reading, or why there is none.
+    public var outcome: Result<Measured, SensorFailure>
+}
+
+/// `airloc sense`: every configured sensor read at once, or the one `--sensor NAME` names.
+///
+/// Contract: the sensors are read side by side (each on its own port or sysfs directory),
+/// so the whole takes as long as the slowest; a sensor that fails is reported with its
+/// failure and the others still are; the particulate sensor keeps its rules
+/// (``MeasuredNow/sense(_:settings:now:)``: the logger's latest reading while the logger
+/// holds it). A signal ends every reading, a woken particulate sensor put to sleep first.
+public enum EverySensor {
+    /// Why nothing is read: the configuration does not name what was asked (exit 78).
+    public struct Unconfigured: Error, Sendable, CustomStringConvertible {
+        /// What is missing, in the configuration's words.
+        public var description: String
+    }
+
+    /// The sensors to read: all, or the one named `only` (`sensor`: `[sensor]`).
+    public static func chosen(_ settings: Settings, only: String?) -> Result<
+        (particulate: SensorCycle.Plan?, climate: [(ClimateSensorSettings, ClimateReading)]), Unconfigured
+    > {
+        var particulate = settings.sensor.plan
+        var named = settings.climateSensors
+        if let only {
+            if only == "sensor" {
+                named = []
+                guard particulate != nil else { return .failure(Unconfigured(description: "[sensor] has no model")) }
+            } else {
+                particulate = nil
+                named = named.filter { $0.name == only }
+                guard !named.isEmpty else {
+                    let names = (settings.sensor.model == nil ? [] : ["sensor"]) + settings.climateSensors.map(\.name)
+                    return .failure(
+                        Unconfigured(
+                            description: "no sensor named '\(only)': "
+                                + (names.isEmpty
+                                    ? "none is configured" : "configured: \(names.joined(separator: ", "))")))
+                }
+            }
+        }
+        guard particulate != nil || !named.isEmpty else {
+            return .failure(
+                Unconfigured(
+                    description: "no sensor configured: set [sensor] model (sds011, pms5003, ... sps30) or a "
+                        + "[sensor.NAME] section (mh-z19, senseair-s8, scd30, bme280, ...; docs/sensors.md)"))
+        }
+        var climate: [(ClimateSensorSettings, ClimateReading)] = []
+        for section in named {
+            switch section.reading {
+            case .success(let reading): climate.append((section, reading))
+            case .failure(let error): return .failure(Unconfigured(description: error.description))
+            }
+        }
+        return .success((particulate, climate))
+    }
+
+    /// Reads the chosen sensors side by side, in the configuration's order (`[sensor]` first).
+    public static func sense(
+        particulate: SensorCycle.Plan?, climate: [(ClimateSensorSettings, ClimateReading)], settings: Settings
+    ) async -> (readings: [SensorReading], signal: Int32?) {
+        let named = climate.map { ($0.0.name, $0.1) }
+        let (readings, signal) = await SignalWatch.untilSignalled { () -> [SensorReading] in
+            await withTaskGroup(of: (Int, SensorReading).self) { group in
+                if let particulate {
+                    group.addTask {
+                        let (outcome, _) = await MeasuredNow.sense(particulate, settings: settings, inside: true)
+                        return (
+                            0,
+                            SensorReading(
+                                name: "sensor", model: particulate.model.rawValue,
+                                place: ("device", particulate.device),
+                                outcome: outcome.map(SensorReading.Measured.particulate))
+                        )
+                    }
+                }
+                for (index, (name, reading)) in named.enumerated() {
+                    group.addTask {
+                        let outcome = await reading.read()
+                        let key: String
+                        switch reading {
+                        case .serial: key = "device"
+                        case .kernel(let kernel): key = kernel.bus.rawValue
+                        }
+                        return (
+                            index + 1,
+                            SensorReading(
+                                name: name, model: reading.model.rawValue,
+                                place: (key, (try? outcome.get())?.source ?? reading.source),
+                                outcome: outcome.map(SensorReading.Measured.climate))
+                        )
+                    }
+                }
+                var all: [(Int, SensorReading)] = []
+                for await reading in group { all.append(reading) }
+                return all.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+        }
+        return (readings, signal)
+    }
+}
