@@ -3,7 +3,8 @@ import Gazetteer
 import Location
 
 /// `doctor`'s checks in their order, for any program: the configuration, the place data,
-/// the authorization, gpsd, devices, the particulate sensor, the manual location, the
+/// the authorization, gpsd, devices, the particulate sensor, the `[sensor.NAME]` sensors and
+/// the kernel's climate devices, the manual location, the
 /// air-quality and IP services, `[serve]` and the secrets (the broker is the `Fleet` module's, ``HealthCheck`` is each finding).
 ///
 /// Contract: sends nothing personal (see ``HealthCheck``); the IP service, which learns the
@@ -95,6 +96,7 @@ public struct Checkup: Sendable {
         if providers.contains(.gpsd) { checkup.checks += await HealthCheck.gpsd(settings) }
         checkup.checks += HealthCheck.devices()
         checkup.checks += await HealthCheck.sensor(settings)
+        checkup.checks += await HealthCheck.climateSensors(settings)
         if let gazetteer = checkup.gazetteer {
             checkup.checkManualLocation(settings, gazetteer: gazetteer, wording: wording)
         }

@@ -134,6 +134,14 @@ struct SenseClimateEndToEndTests {
         #expect(sensors["kitchen"]?["co2_ppm"] is NSNull && sensors["kitchen"]?["error"] is String, "\(sensors)")
         #expect(result.stderr.contains("kitchen:"), "\(result.stderr)")
         #expect(SenseEndToEndTests.document(result.stdout)["pm2_5"] is NSNull, "no [sensor]: no particulate values")
+        // doctor takes a quick look at each: the S8 answers, the MH-Z19's port is not there.
+        let file = home.file("airloc.conf")
+        let checks = try await ServeEndToEndTests.doctorChecks(
+            AirlocBinary.environment(home: home.url, extra: ["AIRLOC_CONFIG": file.path]))
+        #expect(checks["sensor office"]?["status"] as? String == "ok", "\(checks)")
+        let office = checks["sensor office"]?["detail"] as? String ?? ""
+        #expect(office.contains("CO₂ 700 ppm"), "\(checks)")
+        #expect(checks["sensor kitchen"]?["status"] as? String == "fail", "\(checks)")
 
         for (bad, said) in [
             ("[sensor.x]\nmodel = bme280\ndevice = /dev/ttyUSB0\n", "is read through the kernel: set iio"),
