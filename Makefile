@@ -42,9 +42,11 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Examples Package.swift
 
-# Home Assistant from PyPI for the owntracks upload's real-client test (scripts/install-homeassistant.sh).
+# Home Assistant from PyPI for the owntracks upload's real-client test (scripts/install-homeassistant.sh);
+# pymodbus, the independent Modbus the CO2 sensors' frames are checked against (scripts/install-pymodbus.sh).
 test-deps: deps
 	@scripts/install-homeassistant.sh
+	@scripts/install-pymodbus.sh
 
 test: test-deps
 	$(SWIFT) build --build-tests
