@@ -285,6 +285,20 @@ def modbus_command(frame):
         send(modbus_frame([address, function | 0x80, 0x02]))
 
 
+def fixed_frames(buffer, header, length, handle):
+    """Hands each whole `length`-byte command starting with `header` to `handle`; returns
+    the bytes left for the next read."""
+    while len(buffer) >= length:
+        start = buffer.find(header)
+        if start < 0:
+            return b""
+        if len(buffer) - start < length:
+            return buffer[start:]
+        handle(buffer[start : start + length])
+        buffer = buffer[start + length :]
+    return buffer
+
+
 buffer = b""
 last_active = time.monotonic()
 while True:
@@ -295,39 +309,11 @@ while True:
         except OSError:
             buffer = b""
     if model == "sds011":
-        while len(buffer) >= 19:
-            start = buffer.find(b"\xAA\xB4")
-            if start < 0:
-                buffer = b""
-                break
-            if len(buffer) - start < 19:
-                buffer = buffer[start:]
-                break
-            sds_command(buffer[start : start + 19])
-            buffer = buffer[start + 19 :]
+        buffer = fixed_frames(buffer, b"\xAA\xB4", 19, sds_command)
     elif model == "mh-z19":
-        while len(buffer) >= 9:
-            start = buffer.find(b"\xFF")
-            if start < 0:
-                buffer = b""
-                break
-            if len(buffer) - start < 9:
-                buffer = buffer[start:]
-                break
-            mhz19_command(buffer[start : start + 9])
-            buffer = buffer[start + 9 :]
+        buffer = fixed_frames(buffer, b"\xFF", 9, mhz19_command)
     elif model in ("senseair-s8", "scd30"):
-        address = 0xFE if model == "senseair-s8" else 0x61
-        while len(buffer) >= 8:
-            start = buffer.find(bytes([address]))
-            if start < 0:
-                buffer = b""
-                break
-            if len(buffer) - start < 8:
-                buffer = buffer[start:]
-                break
-            modbus_command(buffer[start : start + 8])
-            buffer = buffer[start + 8 :]
+        buffer = fixed_frames(buffer, bytes([0xFE if model == "senseair-s8" else 0x61]), 8, modbus_command)
     elif model == "sps30":
         while True:
             start = buffer.find(b"\x7E")
@@ -341,16 +327,7 @@ while True:
             elif body:
                 buffer = b"\x7E" + buffer  # the closing marker began the next frame
     else:
-        while len(buffer) >= 7:
-            start = buffer.find(b"\x42\x4D")
-            if start < 0:
-                buffer = b""
-                break
-            if len(buffer) - start < 7:
-                buffer = buffer[start:]
-                break
-            pms_command(buffer[start : start + 7])
-            buffer = buffer[start + 7 :]
+        buffer = fixed_frames(buffer, b"\x42\x4D", 7, pms_command)
     # Active reporting (SDS011 by default, Plantower in active mode): one reading a second.
     if model not in ("sps30",) + CO2_MODELS and state["active"] and state["awake"] and time.monotonic() - last_active >= 1:
         last_active = time.monotonic()
