@@ -6,8 +6,8 @@
 ///   configured, the SCD30's "start continuous measurement") and the first request. The
 ///   sensor must answer with a valid frame within `timeout`, or the reading fails then.
 /// - It asks once a second, one request at a time: the MH-Z19 "read", the S8 "read IR4"
-///   (and every fifth time its status, IR1), the SCD30 "data ready?" and, when it is,
-///   "read measurement".
+///   (its status, IR1, first and every fifth time), the SCD30 "data ready?" and, when it
+///   is, "read measurement".
 /// - A refused frame (a bad checksum, noise, a frame cut short) is never a value; the
 ///   request it answered is asked again at once, once per second at most.
 /// - Readings in the warm-up are dropped; those of the sample window are averaged. A
@@ -203,7 +203,8 @@ public struct ClimateCycle: SerialCycle {
         polls += 1
         switch plan.model {
         case .mhZ19: return .mhz19Read
-        case .senseairS8: return polls % 5 == 0 ? .s8Status : .s8CO2
+        // The status first, so a fault is known whatever the window's length; then every fifth.
+        case .senseairS8: return polls % 5 == 1 ? .s8Status : .s8CO2
         default: return .scd30Ready
         }
     }

@@ -89,7 +89,7 @@ import Testing
         let (action, sent, _) = run(plan, ppm: { _ in 612 }, status: 0x20)
         let sample = try #require(try action.outcome?.get())
         #expect(sample.mean.co2PPM == 612 && sample.faults == ["out of range"], "\(sample)")
-        #expect(sent.contains(SenseAirS8Protocol.readStatus) && sent.first == SenseAirS8Protocol.readCO2)
+        #expect(sent.first == SenseAirS8Protocol.readStatus && sent.contains(SenseAirS8Protocol.readCO2))
     }
 
     @Test func theSCD30IsStartedAndReadWhenReady() throws {
