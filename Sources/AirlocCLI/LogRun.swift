@@ -41,6 +41,11 @@ enum LogRun {
         let say: @Sendable (ServiceNotice) -> Void = { console.err(NoticeText.line($0)) }
         console.err("airloc: logging to \(logbook.url.path)\n")
         for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }
+        // Said, not left to be discovered from a logbook without them (docs/sensors.md).
+        for section in settings.climateSensors {
+            console.err(
+                "airloc: warning: [sensor.\(section.name)] is read by `airloc sense`, not logged yet by this version\n")
+        }
         let publisher: FleetPublisher?
         do { publisher = try FleetPublisher.make(settings: settings, logbook: logbook) } catch {
             switch error {

@@ -11,7 +11,7 @@ import Testing
 /// other reply) on pseudo-terminals, and a BME280 and a DHT11 whose driver fails now and
 /// then, in directories laid out as sysfs lays them out. Each sensor's values are in
 /// `sensors`; one unplugged fails alone; `--sensor NAME` reads one.
-@Suite(.enabled(if: ExternalTool.available("python3")))
+@Suite(.enabled(if: ExternalTool.available("python3", "gpsfake")))
 struct SenseClimateEndToEndTests {
     /// An IIO device directory under `home` with `files`.
     static func iio(_ home: TemporaryDirectory, _ name: String, _ files: [String: String]) throws -> String {
@@ -112,6 +112,17 @@ struct SenseClimateEndToEndTests {
         #expect(text.stdout.contains("21.4 °C · 45 % humidity · 1013.2 hPa"), "\(text)")
         let unknown = try await Self.run(config, in: home, ["sense", "--sensor", "attic"])
         #expect(unknown.status == 78 && unknown.stderr.contains("configured: sensor, co2, office, desk, room, garden"))
+    }
+
+    @Test func theLoggerSaysItDoesNotLogThemYet() async throws {
+        let world = try await AirlocWorld(config: "[sensor.co2]\nmodel = mh-z19\ndevice = /dev/ttyAMA0\n")
+        defer { world.stop() }
+        let logger = try ChildProcess(
+            AirlocBinary.path, ["log", "run", "--lat", "52.52", "--lon", "13.405"], environment: world.environment)
+        let warning = "[sensor.co2] is read by `airloc sense`, not logged yet"
+        try await Poll.until("the logger's warning") { logger.errors.contains(warning) || !logger.isRunning }
+        #expect(logger.errors.contains(warning), "\(logger.errors)")
+        #expect(try await logger.terminate().status == 0)
     }
 
     @Test func anUnpluggedSensorFailsAloneAndABadSectionIsNamed() async throws {
