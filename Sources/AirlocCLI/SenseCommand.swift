@@ -42,31 +42,21 @@ enum SenseCommand {
         }
         // One sensor asked for, or only [sensor]: its failure is the command's, as before.
         if readings.count == 1, case .failure(let failure) = readings[0].outcome { throw CLIError(failure) }
-        var document = SenseJSON(sensors: [])
         var text = ""
         var failed: CLIError?
         for reading in readings {
-            var entry = SenseJSON.Sensor(
-                name: reading.name, model: reading.model, key: reading.place.key, value: reading.place.value)
             switch reading.outcome {
             case .success(.particulate(let measured)):
                 if let held = SensorText.held(measured) { context.console.err("airloc: \(held)\n") }
-                let sensors = document.sensors
-                document = SenseJSON(measured)
-                document.sensors = sensors
-                entry.set(measured.sample)
                 text += SensorText(console: context.console).render(measured.sample)
             case .success(.climate(let sample)):
-                entry.set(sample)
                 text += SensorText(console: context.console).render(sample, name: reading.name)
             case .failure(let failure):
-                entry.error = failure.description
-                let error = CLIError(failure)
-                failed = failed ?? error
-                context.console.err("airloc: \(reading.name): \(error.message)\n")
+                failed = failed ?? CLIError(failure)
+                context.console.err("airloc: \(reading.name): \(CLIError(failure).message)\n")
             }
-            document.sensors.append(entry)
         }
+        let document = SenseJSON(readings)
         context.console.out(context.arguments.has(.json) ? JSONDocument.encode(document) : text)
         return failed?.code ?? .ok
     }

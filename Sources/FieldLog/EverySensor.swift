@@ -122,3 +122,25 @@ public enum EverySensor {
         return (readings, signal)
     }
 }
+
+extension SenseJSON {
+    /// `sense --json`'s document of `readings`: the top-level keys the particulate
+    /// reading's (null without one), every reading in ``sensors``, a failure as its `error`.
+    public init(_ readings: [SensorReading], now: Date = Date()) {
+        self.init(sensors: [], now: now)
+        var entries: [Sensor] = []
+        for reading in readings {
+            var entry = Sensor(
+                name: reading.name, model: reading.model, key: reading.place.key, value: reading.place.value)
+            switch reading.outcome {
+            case .success(.particulate(let measured)):
+                self = SenseJSON(measured, now: now)
+                entry.set(measured.sample)
+            case .success(.climate(let sample)): entry.set(sample)
+            case .failure(let failure): entry.error = failure.description
+            }
+            entries.append(entry)
+        }
+        sensors = entries
+    }
+}
