@@ -55,29 +55,20 @@ public struct ClimateCycle: SerialCycle {
         }
     }
 
-    private enum State: Sendable {
-        case idle
-        case waking(since: ContinuousClock.Instant)
-        case warming(until: ContinuousClock.Instant)
-        case sampling(from: ContinuousClock.Instant, until: ContinuousClock.Instant, readings: [ClimateValues])
-        case finished
-    }
-
     /// The plan.
     public let plan: Plan
-    private var state = State.idle
+    private var phases: ReadingPhases<ClimateValues>
     private var asked: Request?
     private var polls = 0
-    private var lastAnswer: ContinuousClock.Instant?
-    private var lastReading: ContinuousClock.Instant?
-    private var refused = 0
-    private var refusedSinceReading = 0
     private var askedAgain = false
     private var nextPoll: ContinuousClock.Instant?
     private var faults: [String] = []
 
     /// A cycle that has not started.
-    public init(_ plan: Plan) { self.plan = plan }
+    public init(_ plan: Plan) {
+        self.plan = plan
+        phases = ReadingPhases(device: plan.device, warmUp: plan.warmUp, sample: plan.sample, timeout: plan.timeout)
+    }
 
     /// The serial device.
     public var device: String { plan.device }
@@ -94,8 +85,7 @@ public struct ClimateCycle: SerialCycle {
 
     /// Starts: the model's first commands and the first request.
     public mutating func start(at now: ContinuousClock.Instant) -> CycleAction<ClimateSample> {
-        guard case .idle = state else { return CycleAction() }
-        state = .waking(since: now)
+        guard phases.start(at: now) else { return CycleAction() }
         var first: [[UInt8]] = []
         if plan.model == .mhZ19, let abc = plan.abc { first.append(MHZ19Protocol.abc(abc)) }
         let request: Request = plan.model == .scd30 ? .scd30Start : nextRequest()
@@ -104,22 +94,21 @@ public struct ClimateCycle: SerialCycle {
 
     /// A frame arrived.
     public mutating func received(_ frame: SensorFrame, at now: ContinuousClock.Instant) -> CycleAction<ClimateSample> {
-        if case .finished = state { return CycleAction() }
+        guard phases.isUnderWay else { return CycleAction() }
         guard case .reply = frame, let request = asked else {
-            refused += 1
-            refusedSinceReading += 1
+            phases.refusedFrame()
             // A corrupt answer: ask the same again (once before the next poll).
             guard let again = asked, !askedAgain else { return CycleAction(next: nextPoll) }
             askedAgain = true
             return CycleAction(send: [again.frame], next: nextPoll)
         }
-        answered(at: now)
+        phases.answered(at: now)
         asked = nil
         switch request {
         case .mhz19Read:
-            if let values = MHZ19Protocol.values(of: frame) { record(values, at: now) }
+            if let values = MHZ19Protocol.values(of: frame) { phases.record(values, at: now) }
         case .s8CO2:
-            if let values = SenseAirS8Protocol.values(of: frame) { record(values, at: now) }
+            if let values = SenseAirS8Protocol.values(of: frame) { phases.record(values, at: now) }
         case .s8Status:
             if case .reply(_, let data) = frame, data.count == 2 {
                 for fault in SenseAirS8Protocol.faults(status: ModbusRTU.registers(data)[0])
@@ -135,68 +124,32 @@ public struct ClimateCycle: SerialCycle {
                 return CycleAction(send: [ask(.scd30Measurement, at: now)], next: nextPoll)
             }
         case .scd30Measurement:
-            if let values = SCD30Protocol.values(of: frame) { record(values, at: now) }
+            if let values = SCD30Protocol.values(of: frame) { phases.record(values, at: now) }
         }
         return CycleAction(next: nextPoll)
     }
 
     /// Time passed without a frame.
     public mutating func tick(at now: ContinuousClock.Instant) -> CycleAction<ClimateSample> {
-        switch state {
-        case .idle, .finished: return CycleAction()
-        case .waking(let since):
-            guard lastAnswer == nil else { return advance(at: now) }
-            if now - since >= plan.timeout {
-                return fail(refused > 0 ? .notASensor(plan.device) : .noAnswer(plan.device))
-            }
-            return poll(at: now)
-        case .warming, .sampling:
-            if let last = lastReading ?? lastAnswer, now - last >= plan.timeout {
-                return fail(refusedSinceReading > 0 ? .invalidFrames(plan.device) : .silent(plan.device))
-            }
-            return advance(at: now)
+        switch phases.tick(at: now) {
+        case .idle: return CycleAction()
+        case .poll: return poll(at: now)
+        case .failed(let failure): return fail(failure)
+        case .done(let readings, let seconds):
+            let sample = ClimateSample(
+                model: plan.model, source: plan.device, readings: readings, windowSeconds: seconds, faults: faults)
+            return CycleAction(outcome: .success(sample))
         }
     }
 
     /// The reading was cancelled: nothing to put to sleep.
     public mutating func cancelled() -> CycleAction<ClimateSample> {
-        state = .finished
+        phases.finish()
         return CycleAction(outcome: .failure(.device(plan.device, reason: "the reading was cancelled", kind: .other)))
     }
 
     /// The device went away or could not be read or written.
     public mutating func deviceFailed(_ failure: SensorFailure) -> CycleAction<ClimateSample> { fail(failure) }
-
-    private mutating func answered(at now: ContinuousClock.Instant) {
-        lastAnswer = now
-        if case .waking(let since) = state { state = .warming(until: since + plan.warmUp) }
-    }
-
-    private mutating func record(_ values: ClimateValues, at now: ContinuousClock.Instant) {
-        lastReading = now
-        refusedSinceReading = 0
-        if case .sampling(let from, let until, var readings) = state {
-            readings.append(values)
-            state = .sampling(from: from, until: until, readings: readings)
-        }
-    }
-
-    private mutating func advance(at now: ContinuousClock.Instant) -> CycleAction<ClimateSample> {
-        switch state {
-        case .warming(let until) where now >= until:
-            state = .sampling(from: now, until: now + plan.sample, readings: [])
-            return poll(at: now)
-        case .sampling(let from, let until, let readings) where now >= until:
-            guard !readings.isEmpty else { return fail(.silent(plan.device)) }
-            state = .finished
-            let sample = ClimateSample(
-                model: plan.model, source: plan.device, readings: readings,
-                windowSeconds: Double((now - from).components.seconds), faults: faults)
-            return CycleAction(outcome: .success(sample))
-        default:
-            return poll(at: now)
-        }
-    }
 
     /// The next request of the model's round.
     private mutating func nextRequest() -> Request {
@@ -221,7 +174,7 @@ public struct ClimateCycle: SerialCycle {
     }
 
     private mutating func fail(_ failure: SensorFailure) -> CycleAction<ClimateSample> {
-        state = .finished
+        phases.finish()
         return CycleAction(outcome: .failure(failure))
     }
 }

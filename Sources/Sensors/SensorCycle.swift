@@ -45,23 +45,10 @@ public struct SensorCycle: SerialCycle {
     /// What the caller does next (``CycleAction``).
     public typealias Action = CycleAction<SensorSample>
 
-    private enum State: Sendable {
-        case idle
-        case waking(since: ContinuousClock.Instant)
-        case warming(until: ContinuousClock.Instant)
-        case sampling(from: ContinuousClock.Instant, until: ContinuousClock.Instant, readings: [ParticulateValues])
-        case finished
-    }
-
     /// The plan.
     public let plan: Plan
     private let commands: SensorCommands
-    private var state = State.idle
-    private var lastAnswer: ContinuousClock.Instant?
-    /// The last reading, or the first answer before any: silence is counted from it.
-    private var lastReading: ContinuousClock.Instant?
-    private var refused = 0
-    private var refusedSinceReading = 0
+    private var phases: ReadingPhases<ParticulateValues>
     private var nextPoll: ContinuousClock.Instant?
     private var serial: String?
 
@@ -69,6 +56,7 @@ public struct SensorCycle: SerialCycle {
     public init(_ plan: Plan) {
         self.plan = plan
         commands = SensorCommands(plan.model)
+        phases = ReadingPhases(device: plan.device, warmUp: plan.warmUp, sample: plan.sample, timeout: plan.timeout)
     }
 
     /// The serial device.
@@ -80,8 +68,7 @@ public struct SensorCycle: SerialCycle {
 
     /// Starts: wake the sensor.
     public mutating func start(at now: ContinuousClock.Instant) -> Action {
-        guard case .idle = state else { return Action() }
-        state = .waking(since: now)
+        guard phases.start(at: now) else { return Action() }
         nextPoll = now + .seconds(1)
         return Action(send: commands.wake + (commands.identify.map { [$0] } ?? []) + [commands.poll], next: nextPoll)
     }
@@ -90,41 +77,32 @@ public struct SensorCycle: SerialCycle {
     public mutating func received(_ frame: SensorFrame, at now: ContinuousClock.Instant) -> Action {
         switch frame {
         case .refused:
-            refused += 1
-            refusedSinceReading += 1
+            phases.refusedFrame()
             return Action(next: nextPoll)
         case .reply(let command, let data):
-            answered(at: now)
+            phases.answered(at: now)
             if command == 0xD0, data.first == 0 { serial = Self.text(data.dropFirst()) }
             return Action(next: nextPoll)
         case .values(let values, let id):
-            answered(at: now)
-            lastReading = now
-            refusedSinceReading = 0
+            phases.answered(at: now)
+            phases.record(values, at: now)
             if let id { serial = id }
-            if case .sampling(let from, let until, var readings) = state {
-                readings.append(values)
-                state = .sampling(from: from, until: until, readings: readings)
-            }
             return Action(next: nextPoll)
         }
     }
 
     /// Time passed without a frame.
     public mutating func tick(at now: ContinuousClock.Instant) -> Action {
-        switch state {
-        case .idle, .finished: return Action()
-        case .waking(let since):
-            guard lastAnswer == nil else { return advance(at: now) }
-            if now - since >= plan.timeout {
-                return fail(refused > 0 ? .notASensor(plan.device) : .noAnswer(plan.device))
-            }
-            return poll(at: now)
-        case .warming, .sampling:
-            if let last = lastReading ?? lastAnswer, now - last >= plan.timeout {
-                return fail(refusedSinceReading > 0 ? .invalidFrames(plan.device) : .silent(plan.device))
-            }
-            return advance(at: now)
+        switch phases.tick(at: now) {
+        case .idle: return Action()
+        case .poll: return poll(at: now)
+        case .failed(let failure): return fail(failure)
+        case .done(let readings, let seconds):
+            let sample = SensorSample(
+                model: plan.model, device: plan.device, serial: serial, readings: readings, windowSeconds: seconds,
+                warmUpSeconds: Double(plan.warmUp.components.seconds), correction: plan.correction,
+                humidityLimit: plan.humidityLimit)
+            return Action(send: plan.sleepAfter ? commands.sleep : [], outcome: .success(sample))
         }
     }
 
@@ -132,13 +110,8 @@ public struct SensorCycle: SerialCycle {
     /// went out the sensor is put to sleep on the way out, as after a reading, even when
     /// its first answer is still on the wire: otherwise the last command it saw is "wake".
     public mutating func cancelled() -> Action {
-        var woken = false
-        switch state {
-        case .waking, .warming, .sampling: woken = true
-        case .idle, .finished: break
-        }
-        let sleep = woken && plan.sleepAfter ? commands.sleep : []
-        state = .finished
+        let sleep = phases.isUnderWay && plan.sleepAfter ? commands.sleep : []
+        phases.finish()
         return Action(
             send: sleep, outcome: .failure(.device(plan.device, reason: "the reading was cancelled", kind: .other)))
     }
@@ -148,42 +121,15 @@ public struct SensorCycle: SerialCycle {
         fail(failure)
     }
 
-    private mutating func answered(at now: ContinuousClock.Instant) {
-        lastAnswer = now
-        if case .waking(let since) = state {
-            state = .warming(until: since + plan.warmUp)
-        }
-    }
-
-    private mutating func advance(at now: ContinuousClock.Instant) -> Action {
-        switch state {
-        case .warming(let until) where now >= until:
-            state = .sampling(from: now, until: now + plan.sample, readings: [])
-            return poll(at: now)
-        case .sampling(let from, let until, let readings) where now >= until:
-            guard !readings.isEmpty else { return fail(.silent(plan.device)) }
-            state = .finished
-            let seconds = Double((now - from).components.seconds)
-            let sample = SensorSample(
-                model: plan.model, device: plan.device, serial: serial, readings: readings, windowSeconds: seconds,
-                warmUpSeconds: Double(plan.warmUp.components.seconds), correction: plan.correction,
-                humidityLimit: plan.humidityLimit)
-            return Action(send: plan.sleepAfter ? commands.sleep : [], outcome: .success(sample))
-        default:
-            return poll(at: now)
-        }
-    }
-
     private mutating func poll(at now: ContinuousClock.Instant) -> Action {
         nextPoll = now + .seconds(1)
         return Action(send: [commands.poll], next: nextPoll)
     }
 
     private mutating func fail(_ failure: SensorFailure) -> Action {
-        let wasAwake = lastAnswer != nil
-        state = .finished
+        phases.finish()
         // A sensor that answered and then failed (silence) is asked to sleep all the same.
-        let sleep = wasAwake && plan.sleepAfter && failure.deviceIsThere ? commands.sleep : []
+        let sleep = phases.wasAwake && plan.sleepAfter && failure.deviceIsThere ? commands.sleep : []
         return Action(send: sleep, outcome: .failure(failure))
     }
 
