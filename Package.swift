@@ -126,7 +126,9 @@ let package = Package(
             dependencies: ["TerminalUI", "Gazetteer", "Geo", "Airloc", "AirQuality", "Sensors"]),
         .testTarget(
             name: "FieldLogTests",
-            dependencies: ["FieldLog", "Logbook", "Airloc", "Gazetteer", "Geo", "Platform", "Web", "TestSupport"]),
+            dependencies: [
+                "FieldLog", "Logbook", "Airloc", "Gazetteer", "Geo", "Platform", "Sensors", "Web", "TestSupport",
+            ]),
         .testTarget(
             name: "LogbookTests",
             dependencies: ["Logbook", "FieldLog", "FleetWire", "Airloc", "Sensors", "TestSupport"]),

@@ -190,8 +190,8 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
                 troubles.happened(
                     .sensor,
                     .init(
-                        level: .warning, message: "no sensor reading: \(failure); will try again", remedy: .checkSensor)
-                ))
+                        level: .warning, message: "no sensor reading: \(failure); will try again", remedy: .checkSensor),
+                    cause: failure.absence))
         }
     }
 

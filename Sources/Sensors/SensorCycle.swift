@@ -178,6 +178,14 @@ public enum SensorFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What makes two failures one trouble for a logger to say once: a sensor pulled out
+    /// fails as "went away" when a reading was under way, then as "does not exist" — one
+    /// absence of `path`. Nil for any other failure (its words are its identity).
+    public var absence: String? {
+        if case .device(let path, _, let kind) = self, kind == .gone || kind == .missing { return "absent \(path)" }
+        return nil
+    }
+
     /// True when it is worth telling the device to sleep (it is still there).
     var deviceIsThere: Bool {
         if case .device = self { return false }

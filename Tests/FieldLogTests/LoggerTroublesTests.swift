@@ -1,5 +1,6 @@
 import FieldLog
 import Foundation
+import Sensors
 import Testing
 
 @testable import Logbook
@@ -54,6 +55,23 @@ struct LoggerTroublesTests {
         #expect(status.lastError == "writing a track point failed: disk full" && status.lastErrorAt != nil, "\(status)")
         try writable.recordError(nil, at: when)
         #expect(try writable.status(now: when).lastError == nil, "the note went with the recovery")
+    }
+
+    @Test func aSensorPulledOutIsOneTroubleWhetherAReadingWasUnderWayOrNot() {
+        var troubles = LoggerTroubles()
+        let path = "/dev/airloc-pm"
+        // Pulled out mid-reading, then absent at the next: one absence, said once.
+        let gone = SensorFailure.device(path, reason: "\(path) went away (end of file)", kind: .gone)
+        let missing = SensorFailure.device(path, reason: "\(path) does not exist", kind: .missing)
+        let notice = { (failure: SensorFailure) in
+            LoggerNotice(level: .warning, message: "no sensor reading: \(failure)")
+        }
+        #expect(troubles.happened(.sensor, notice(gone), cause: gone.absence).count == 2)
+        #expect(troubles.happened(.sensor, notice(missing), cause: missing.absence).isEmpty)
+        // Another failure of the sensor is another trouble, said.
+        let silent = SensorFailure.silent(path)
+        #expect(troubles.happened(.sensor, notice(silent), cause: silent.absence).count == 2)
+        #expect(silent.absence == nil && gone.absence == missing.absence)
     }
 
     @Test func aChangedMessageIsSaidAgain() {
