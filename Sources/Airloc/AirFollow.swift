@@ -26,6 +26,10 @@ public protocol AirFollowConsumer {
     /// A reading of the particulate sensor ended; `fix` is the one in force (nil before
     /// the first).
     mutating func measured(_ result: Result<SensorSample, SensorFailure>, fix: Fix?, provider: String?) async
+    /// A reading of the `[sensor.NAME]` sensor `name` ended; `fix` as for ``measured(_:fix:provider:)``.
+    mutating func measured(
+        _ name: String, _ result: Result<ClimateSample, SensorFailure>, fix: Fix?, provider: String?
+    ) async
     /// Time passed (about once a second), at `now` of the injected clock.
     mutating func ticked(at now: Date) async
     /// An event or tick has been handled in full.
@@ -45,6 +49,10 @@ extension AirFollowConsumer {
     public mutating func reachable(_ provider: String) {}
     /// Nothing by default.
     public mutating func measured(_ result: Result<SensorSample, SensorFailure>, fix: Fix?, provider: String?) async {}
+    /// Nothing by default.
+    public mutating func measured(
+        _ name: String, _ result: Result<ClimateSample, SensorFailure>, fix: Fix?, provider: String?
+    ) async {}
     /// Nothing by default.
     public mutating func ticked(at now: Date) async {}
     /// Nothing by default.
@@ -71,6 +79,9 @@ extension AirFollowConsumer {
 ///   the track) and its end comes back through the loop, in order with everything else, as
 ///   ``AirFollowConsumer/measured(_:fix:provider:)``. A failed reading (the sensor
 ///   unplugged) is tried again at the next interval: the port is opened afresh each time.
+/// - Each `[sensor.NAME]` sensor in `climate` is read the same way on its own schedule
+///   (its `interval`), beside the others: one that fails or hangs until its timeout holds
+///   up none of them.
 public struct AirFollow<Consumer: AirFollowConsumer> {
     /// What handles the happenings (the logger's writer, the watch's screen).
     public var consumer: Consumer
@@ -89,10 +100,15 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     private var readings: AsyncStream<FollowInput>.Continuation?
     /// The reading in progress, ended (the sensor put to sleep) when the loop ends.
     private var reading: Task<Void, Never>?
+    /// The CO₂ and climate sensors, read every `[sensor.NAME] interval`.
+    public let climate: [(settings: ClimateSensorSettings, reading: ClimateReading)]
+    private var climateSchedules: [String: SensorSchedule] = [:]
+    private var climateReadings: [String: Task<Void, Never>] = [:]
 
     /// The loop over `consumer`, fetching with `fetch`.
     public init(
         consumer: Consumer, settings: Settings, time: any TimeSource, sensor: (any ParticulateSensor)? = nil,
+        climate: [(settings: ClimateSensorSettings, reading: ClimateReading)] = [],
         fetch: @escaping @Sendable (Fix, String) async -> AirReport
     ) {
         self.consumer = consumer
@@ -100,6 +116,8 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         self.time = time
         self.fetch = fetch
         self.sensor = sensor
+        self.climate = climate
+        for (section, _) in climate { climateSchedules[section.name] = SensorSchedule(interval: section.interval) }
         schedule = SensorSchedule(interval: settings.sensor.interval)
         trigger = LogTrigger(options: settings.logTrigger)
     }
@@ -125,6 +143,13 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         if let sensor, let readings, schedule.due(at: now) {
             schedule.started(at: now)
             reading = Task { readings.yield(.measured(await sensor.reading())) }
+        }
+        if let readings {
+            for (section, sensor) in climate where climateSchedules[section.name]?.due(at: now) == true {
+                let name = section.name
+                climateSchedules[name]?.started(at: now)
+                climateReadings[name] = Task { readings.yield(.climate(name, await sensor.read())) }
+            }
         }
         guard let last = lastFix else { return }
         for action in trigger.tick(at: now) {
@@ -157,6 +182,13 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         await consumer.measured(result, fix: lastFix?.fix, provider: lastFix?.provider)
     }
 
+    /// A reading of `[sensor.NAME]` ended: handed on with the fix in force.
+    public mutating func measured(_ name: String, _ result: Result<ClimateSample, SensorFailure>) async {
+        climateSchedules[name]?.finished()
+        climateReadings[name] = nil
+        await consumer.measured(name, result, fix: lastFix?.fix, provider: lastFix?.provider)
+    }
+
     /// Follows `following` until the task is cancelled (or `stop` asks it to), with a tick
     /// every second of `time` (also after its events end: a fixed place reports once). A
     /// reading in progress is ended on the way out, and waited for: the sensor goes to sleep
@@ -168,10 +200,9 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         await tick()
         await consumer.settled()
         await follow(following.withTicks(time: time, also: measurements, until: stop))
-        if let reading {
-            reading.cancel()
-            await reading.value
-        }
+        let inProgress = [reading].compactMap { $0 } + climateReadings.values
+        for task in inProgress { task.cancel() }
+        for task in inProgress { await task.value }
     }
 
     private mutating func follow(_ inputs: AsyncStream<FollowInput>) async {
@@ -194,6 +225,9 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
             case .measured(let result):
                 if Task.isCancelled { return }
                 await measured(result)
+            case .climate(let name, let result):
+                if Task.isCancelled { return }
+                await measured(name, result)
             }
             if Task.isCancelled { return }
             await consumer.settled()

@@ -16,6 +16,8 @@ public enum FollowInput: Sendable {
     /// A reading of the particulate sensor ended (it runs beside the loop: a warm-up must
     /// not hold up the track).
     case measured(Result<SensorSample, SensorFailure>)
+    /// A reading of the `[sensor.NAME]` sensor NAME ended.
+    case climate(String, Result<ClimateSample, SensorFailure>)
 }
 
 extension LocationSession.Following {

@@ -41,11 +41,6 @@ enum LogRun {
         let say: @Sendable (ServiceNotice) -> Void = { console.err(NoticeText.line($0)) }
         console.err("airloc: logging to \(logbook.url.path)\n")
         for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }
-        // Said, not left to be discovered from a logbook without them (docs/sensors.md).
-        for section in settings.climateSensors {
-            console.err(
-                "airloc: warning: [sensor.\(section.name)] is read by `airloc sense`, not logged yet by this version\n")
-        }
         let publisher: FleetPublisher?
         do { publisher = try FleetPublisher.make(settings: settings, logbook: logbook) } catch {
             switch error {
@@ -60,9 +55,13 @@ enum LogRun {
                 "airloc: reading the \(plan.model.displayName) on \(plan.device) every \(Int(settings.sensor.interval)) s\n"
             )
         }
+        let climate: ClimateSensors
+        do { climate = try ClimateSensors.holding(settings) } catch { throw .config(error.description) }
+        defer { withExtendedLifetime(climate) {} }
+        for line in climate.announcements { console.err("airloc: \(line)\n") }
         let logger = FieldLogger(
             logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy, sensor: sensor,
-            notify: say)
+            climate: climate.sensors, notify: say)
         let uploaders: [Uploader]
         do { uploaders = try Uploader.make(settings: settings, logbook: logbook) } catch {
             throw .config(error.description)

@@ -36,7 +36,10 @@ public struct UploadKey: Sendable {
     }
 
     /// The values an openSenseMap box may take, as `sensor-<value>` keys.
-    public static let openSenseMapValues = ["pm1_0", "pm2_5", "pm4_0", "pm10", "temperature_c", "relative_humidity"]
+    public static let openSenseMapValues = [
+        "pm1_0", "pm2_5", "pm4_0", "pm10", "temperature_c", "relative_humidity", "co2", "temperature", "humidity",
+        "pressure",
+    ]
 
     /// Every key an `[upload.NAME]` section takes.
     public static let all: [UploadKey] =

@@ -27,6 +27,8 @@ import Web
 ///   error is the newest one still going on, and none after recovery.
 /// - Times come from the events (when this device received a fix), not from when they
 ///   are processed, so a slow air fetch does not shift the track.
+/// - The particulate sensor and each `[sensor.NAME]` sensor are read on their own
+///   schedules; each one's rows carry its name, and each one's trouble is its own.
 public struct FieldLogger: Sendable {
     /// The loop it runs.
     public private(set) var engine: AirFollow<LogbookWriter>
@@ -62,13 +64,15 @@ public struct FieldLogger: Sendable {
         logbook: Logbook, settings: Settings, gazetteer: Gazetteer, accuracy: AccuracyAuthorization,
         transport: any HTTPTransport = NetworkTransport(), time: any TimeSource = SystemTime(),
         sensor: (any ParticulateSensor)? = nil,
+        climate: [(settings: ClimateSensorSettings, reading: ClimateReading)] = [],
         bootID: String? = BootClock.bootID, bootSeconds: @escaping @Sendable () -> Double? = { BootClock.seconds },
         notify: @escaping @Sendable (LoggerNotice) -> Void = { _ in }
     ) {
         let writer = LogbookWriter(
             logbook: logbook, settings: settings, transport: transport, time: time, bootID: bootID,
             bootSeconds: bootSeconds, notify: notify)
-        engine = AirFollow(consumer: writer, settings: settings, time: time, sensor: sensor) { fix, provider in
+        engine = AirFollow(consumer: writer, settings: settings, time: time, sensor: sensor, climate: climate) {
+            fix, provider in
             await AirReport.make(
                 fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
                 request: AirReport.Request(climate: false), transport: transport, time: time)

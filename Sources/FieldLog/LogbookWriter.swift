@@ -195,6 +195,34 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
         }
     }
 
+    /// A `[sensor.NAME]` reading ended: written as that sensor's row, or its trouble said
+    /// (its own: another sensor's failing or recovering says nothing of this one).
+    public mutating func measured(
+        _ name: String, _ result: Result<ClimateSample, SensorFailure>, fix: Fix?, provider: String?
+    ) async {
+        switch result {
+        case .success(let sample):
+            let stamp = clock.stamp(time.date)
+            let failure = Self.attempt { () throws(LogbookError) in
+                try logbook.append(
+                    SensorRecord(
+                        named: name, sample, time: stamp.time, timeSource: stamp.source, coordinate: fix?.coordinate,
+                        segment: segment))
+                written.sensor += 1
+            }
+            storage("writing a sensor reading", failure)
+            apply(troubles.ended(sensorNamed: name, saying: "[sensor.\(name)] gives readings again"))
+        case .failure(let failure):
+            apply(
+                troubles.happened(
+                    sensorNamed: name,
+                    .init(
+                        level: .warning, message: "no reading of [sensor.\(name)]: \(failure); will try again",
+                        remedy: .checkSensor),
+                    cause: failure.absence))
+        }
+    }
+
     /// An air reading is stamped with its hour: not before the clock is judged.
     public func mayFetchAir() -> Bool { clock.isJudged }
 

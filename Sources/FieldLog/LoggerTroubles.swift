@@ -45,19 +45,38 @@ public struct LoggerTroubles: Sendable {
         var successes = 0
     }
 
-    private var ongoing: [Kind: Ongoing] = [:]
+    /// Keyed by the kind's name, or `sensor.NAME` for a `[sensor.NAME]` sensor: each
+    /// sensor's trouble is its own, begun and ended apart from the others'.
+    private var ongoing: [String: Ongoing] = [:]
     private var counter = 0
 
     /// No trouble.
     public init() {}
 
     /// The trouble going on of this kind, if any.
-    public func current(_ kind: Kind) -> String? { ongoing[kind]?.message }
+    public func current(_ kind: Kind) -> String? { ongoing[kind.rawValue]?.message }
+
+    /// The trouble going on of the sensor of `[sensor.NAME]`, if any.
+    public func current(sensorNamed name: String) -> String? { ongoing["sensor.\(name)"]?.message }
 
     /// A trouble happened (again). `cause` says what makes two notices one trouble when
     /// their words differ (a full disk fails the track's and the sensor's writes alike:
     /// said once, not at every alternation); without it, the message.
     public mutating func happened(_ kind: Kind, _ notice: LoggerNotice, cause: String? = nil) -> [Action] {
+        happened(key: kind.rawValue, notice, cause: cause)
+    }
+
+    /// The sensor of `[sensor.NAME]` failed (again): as ``happened(_:_:cause:)``.
+    public mutating func happened(sensorNamed name: String, _ notice: LoggerNotice, cause: String? = nil) -> [Action] {
+        happened(key: "sensor.\(name)", notice, cause: cause)
+    }
+
+    /// The sensor of `[sensor.NAME]` gave a reading: as ``ended(_:saying:successes:)``.
+    public mutating func ended(sensorNamed name: String, saying message: String) -> [Action] {
+        ended(key: "sensor.\(name)", saying: message, successes: 1)
+    }
+
+    private mutating func happened(key kind: String, _ notice: LoggerNotice, cause: String?) -> [Action] {
         let key = cause ?? notice.message
         if ongoing[kind]?.key == key {
             ongoing[kind]!.times += 1
@@ -73,6 +92,10 @@ public struct LoggerTroubles: Sendable {
     /// What went wrong of this kind worked; after `successes` in a row it has ended,
     /// and `saying` is the notice for that.
     public mutating func ended(_ kind: Kind, saying message: String, successes: Int = 1) -> [Action] {
+        ended(key: kind.rawValue, saying: message, successes: successes)
+    }
+
+    private mutating func ended(key kind: String, saying message: String, successes: Int) -> [Action] {
         guard ongoing[kind] != nil else { return [] }
         ongoing[kind]!.successes += 1
         guard ongoing[kind]!.successes >= successes, let was = ongoing.removeValue(forKey: kind) else { return [] }

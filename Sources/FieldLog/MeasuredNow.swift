@@ -67,9 +67,10 @@ public enum MeasuredNow {
 }
 
 extension SensorRecord {
-    /// The row as the sensor's reading (nil for a model this airloc does not know).
+    /// The row as the particulate sensor's reading (nil for a model this airloc does not
+    /// know, or a climate sensor's row).
     public func sample(device: String) -> SensorSample? {
-        guard let model = SensorModel(rawValue: model) else { return nil }
+        guard let model = SensorModel(rawValue: model), let values = particulate else { return nil }
         return SensorSample(
             model: model, device: device, serial: serial, mean: values, samples: samples, windowSeconds: windowSeconds,
             usAQI: usAQI, correctedPM2_5: correctedPM2_5, flags: flags.compactMap(SensorSample.Flag.init(rawValue:)))

@@ -6,6 +6,7 @@ import Geo
 import Logbook
 import MQTT
 import Platform
+import Sensors
 
 /// The logbook's outbox, drained into an MQTT broker: every row to `<prefix>/history`
 /// (QoS 1, in order), the latest live reading and position to the retained topics Home
@@ -78,7 +79,8 @@ public struct FleetPublisher: Service {
     var discovery: HomeAssistantDiscovery {
         HomeAssistantDiscovery(
             deviceID: deviceID, prefix: prefix, discoveryPrefix: settings.mqtt.discoveryPrefix,
-            tracker: settings.mqtt.position != .none, measured: settings.sensor.model)
+            tracker: settings.mqtt.position != .none, measured: settings.sensor.model,
+            climate: settings.climateSensors.compactMap { section in section.model.map { (section.name, $0) } })
     }
 
     enum Input: Sendable {
@@ -113,19 +115,31 @@ public struct FleetPublisher: Service {
     /// claiming no better accuracy than half a grid cell, without its altitude.
     func coarse(_ point: TrackPoint) -> TrackPoint { point.coarse(grid: settings.outboundPrecision) }
 
-    /// What `<prefix>/measured` says of a sensor reading: the values Home Assistant's
+    /// The retained topic of a sensor's latest reading: `<prefix>/measured` for the
+    /// particulate sensor, `<prefix>/measured/NAME` for a `[sensor.NAME]` one.
+    func measuredTopic(_ reading: SensorRecord) -> String {
+        reading.particulate != nil ? "\(prefix)/measured" : "\(prefix)/measured/\(reading.name)"
+    }
+
+    /// What a sensor's measured topic says of its reading: the values Home Assistant's
     /// measured entities read, and when and with what they were made.
     static func measured(_ reading: SensorRecord) -> [String: Any] {
-        let v = reading.values
         var state: [String: Any] = [
-            "time": UTCTime.iso8601Seconds(reading.time), "model": reading.model, "pm2_5": v.pm2_5, "pm10": v.pm10,
-            "samples": reading.samples, "flags": reading.flags,
+            "time": UTCTime.iso8601Seconds(reading.time), "model": reading.model, "samples": reading.samples,
+            "flags": reading.flags,
         ]
-        state["pm1_0"] = v.pm1_0
-        state["pm4_0"] = v.pm4_0
-        state["temperature_c"] = v.temperatureC
-        state["relative_humidity"] = v.relativeHumidity
-        state["us_aqi"] = reading.usAQI
+        if let v = reading.particulate {
+            (state["pm2_5"], state["pm10"]) = (v.pm2_5, v.pm10)
+            state["pm1_0"] = v.pm1_0
+            state["pm4_0"] = v.pm4_0
+            state["temperature_c"] = v.temperatureC
+            state["relative_humidity"] = v.relativeHumidity
+            state["us_aqi"] = reading.usAQI
+        }
+        if let climate = reading.climate {
+            state["name"] = reading.name
+            for quantity in ClimateQuantity.allCases { state[quantity.rawValue] = quantity.value(in: climate) }
+        }
         return state
     }
 

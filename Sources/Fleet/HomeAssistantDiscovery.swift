@@ -8,7 +8,8 @@ import Web
 ///
 /// Contract: ids are stable across restarts (`airloc_<device id>_<sensor>`); sensors read
 /// `<prefix>/state`, the tracker `<prefix>/position`; all share the availability topic
-/// `<prefix>/status`. Units follow Home Assistant's lists (µg/m³ with the micro sign);
+/// `<prefix>/status`; a `[sensor.NAME]` sensor's entities (`airloc_<device id>_<NAME>_co2`, …)
+/// read `<prefix>/measured/NAME`, one for each value its model measures. Units follow Home Assistant's lists (µg/m³ with the micro sign);
 /// carbon monoxide has no device class (Home Assistant's is in ppm). The entity id is
 /// suggested with `default_entity_id` (`sensor.airloc_<device id>_<sensor>`), which
 /// replaced `object_id` in Home Assistant 2025.10; 2026.4 no longer reads `object_id`.
@@ -23,6 +24,8 @@ public struct HomeAssistantDiscovery: Sendable {
     public var tracker: Bool
     /// The particulate sensor, when one is configured: its measured entities.
     public var measured: SensorModel? = nil
+    /// The CO₂ and climate sensors (`[sensor.NAME]`): their entities.
+    public var climate: [(name: String, model: ClimateModel)] = []
 
     /// One entity.
     public struct Sensor: Sendable {
@@ -74,6 +77,17 @@ public struct HomeAssistantDiscovery: Sendable {
         return sensors
     }
 
+    /// The entities of `[sensor.NAME]` (`model`), read from `<prefix>/measured/NAME`.
+    static func climateSensors(name: String, model: ClimateModel) -> [Sensor] {
+        let object = name.lowercased().replacingOccurrences(of: "-", with: "_")
+        return model.quantities.map { quantity in
+            Sensor(
+                object: "\(object)_\(quantity == .co2 ? "co2" : quantity.deviceClass)",
+                name: "\(quantity.displayName) (\(name))", field: quantity.rawValue,
+                deviceClass: quantity.deviceClass, unit: quantity.unit)
+        }
+    }
+
     var node: String { "airloc_\(deviceID)" }
 
     var device: [String: Any] {
@@ -87,8 +101,12 @@ public struct HomeAssistantDiscovery: Sendable {
     public var messages: [(topic: String, payload: String)] {
         var messages: [(String, String)] = []
         let measuredSensors = measured.map(Self.measuredSensors) ?? []
-        for sensor in Self.sensors + measuredSensors {
-            let topic = measuredSensors.contains { $0.object == sensor.object } ? "measured" : "state"
+        let entities =
+            Self.sensors.map { ($0, "state") } + measuredSensors.map { ($0, "measured") }
+            + climate.flatMap { name, model in
+                Self.climateSensors(name: name, model: model).map { ($0, "measured/\(name)") }
+            }
+        for (sensor, topic) in entities {
             var config: [String: Any] = [
                 "name": sensor.name, "unique_id": "\(node)_\(sensor.object)",
                 "default_entity_id": "sensor.\(node)_\(sensor.object)",

@@ -22,8 +22,9 @@ struct PublisherState {
     private var inFlight: [MQTTMessageID: (key: String, revision: Int64)] = [:]
     /// The retained state and position last published, and the hour of that state.
     private var retained: (state: String?, position: String?, stateHour: Date?) = (nil, nil, nil)
-    /// The retained measured values last published (`<prefix>/measured`).
-    private var retainedMeasured: String?
+    /// The retained measured values last published, by topic (`<prefix>/measured`,
+    /// `<prefix>/measured/NAME`).
+    private var retainedMeasured: [String: String] = [:]
     private var connected = false
     private var reportedError: String?
     /// Rows the broker acknowledged during this run.
@@ -123,7 +124,9 @@ struct PublisherState {
         // A broker that lost its retained messages (restarted without persistence) would
         // leave Home Assistant blank until the next reading.
         if let state = retained.state { _ = try? client.publish("\(prefix)/state", state, retain: true) }
-        if let measured = retainedMeasured { _ = try? client.publish("\(prefix)/measured", measured, retain: true) }
+        for (topic, measured) in retainedMeasured.sorted(by: { $0.key < $1.key }) {
+            _ = try? client.publish(topic, measured, retain: true)
+        }
         if let position = retained.position { _ = try? client.publish("\(prefix)/position", position, retain: true) }
         if var link = collector {
             link.greet(client, at: context.time.now, notify: say)
@@ -195,11 +198,18 @@ struct PublisherState {
             guard payload != retained.position else { return }
             retained.position = payload
             _ = try? client.publish("\(prefix)/position", payload, retain: true)
-        case .sensor(let reading) where now.timeIntervalSince(reading.time) < max(600, 2 * settings.sensor.interval):
+        case .sensor(let reading) where now.timeIntervalSince(reading.time) < max(600, 2 * interval(of: reading)):
             let payload = HomeAssistantDiscovery.json(FleetPublisher.measured(reading))
-            retainedMeasured = payload
-            _ = try? client.publish("\(prefix)/measured", payload, retain: true)
+            let topic = publisher.measuredTopic(reading)
+            retainedMeasured[topic] = payload
+            _ = try? client.publish(topic, payload, retain: true)
         default: break
         }
+    }
+
+    /// The reading interval of the sensor that made `reading`.
+    private func interval(of reading: SensorRecord) -> Double {
+        guard reading.particulate == nil else { return settings.sensor.interval }
+        return settings.climateSensors.first { $0.name == reading.name }?.interval ?? settings.sensor.interval
     }
 }

@@ -138,7 +138,9 @@ public enum AirField: String, RowFieldSet {
     }
 }
 
-/// A reading of the particulate sensor, where it was made.
+/// A reading of a sensor, where it was made: the particulate one of `[sensor]` (its PM
+/// values) or a CO₂ or climate one of `[sensor.NAME]` (PM null, its own values), told
+/// apart by `name`.
 public enum SensorField: String, RowFieldSet {
     case id, kind, time, latitude, longitude
     case timeSource = "time_source"
@@ -152,15 +154,19 @@ public enum SensorField: String, RowFieldSet {
     case usAQI = "us_aqi"
     case correctedPM2_5 = "corrected_pm2_5"
     case flags, segment
+    /// `sensor` for `[sensor]`, NAME for `[sensor.NAME]` (rows logged before it: null).
+    case name
+    case co2 = "co2_ppm"
+    case pressure = "pressure_hpa"
 
     /// The JSON type of the field's value.
     public var type: FieldType {
         switch self {
         case .latitude, .longitude, .pm1_0, .pm2_5, .pm4_0, .pm10, .pm2_5CF1, .temperature, .humidity, .window,
-            .correctedPM2_5:
+            .correctedPM2_5, .co2, .pressure:
             return .number
         case .samples, .usAQI, .segment: return .integer
-        case .id, .kind, .time, .timeSource, .model, .serial: return .text
+        case .id, .kind, .time, .timeSource, .model, .serial, .name: return .text
         case .flags: return .words
         }
     }

@@ -5,7 +5,7 @@
 /// integers (milliseconds, or seconds for an air row's hour) to keep rows small on SD
 /// cards: docs/performance.md measures bytes per row.
 enum LogbookSchema {
-    static let version = 7
+    static let version = 8
 
     static let migrations: [Int: String] = [
         1: """
@@ -139,6 +139,52 @@ enum LogbookSchema {
         // still change are few (a start's first fixes), so the index stays small.
         7: """
         CREATE INDEX IF NOT EXISTS track_unsettled ON track (id) WHERE boot_s IS NOT NULL AND time_source = 'system';
+        """,
+        // Several sensors (docs/sensors.md): a row names its sensor, and a CO₂ or climate
+        // sensor's row has no PM values but CO₂ and pressure. SQLite cannot drop a NOT
+        // NULL, so the table is made again with every row copied as it was (ids, sent,
+        // stored and revision kept: the outbox and the uploads carry on where they were).
+        8: """
+        CREATE TABLE sensor_v8 (
+            id INTEGER PRIMARY KEY,
+            t_ms INTEGER NOT NULL,
+            time_source TEXT NOT NULL,
+            lat REAL,
+            lon REAL,
+            model TEXT NOT NULL,
+            serial TEXT,
+            pm1_0 REAL,
+            pm2_5 REAL,
+            pm4_0 REAL,
+            pm10 REAL,
+            pm2_5_cf1 REAL,
+            temperature_c REAL,
+            relative_humidity REAL,
+            samples INTEGER NOT NULL,
+            window_s REAL NOT NULL,
+            us_aqi INTEGER,
+            corrected_pm2_5 REAL,
+            flags TEXT NOT NULL,
+            segment INTEGER,
+            sent INTEGER NOT NULL DEFAULT 1,
+            revision INTEGER NOT NULL DEFAULT 0,
+            stored INTEGER NOT NULL DEFAULT 1,
+            name TEXT NOT NULL DEFAULT 'sensor',
+            co2_ppm REAL,
+            pressure_hpa REAL
+        );
+        INSERT INTO sensor_v8 (id, t_ms, time_source, lat, lon, model, serial, pm1_0, pm2_5, pm4_0, pm10, pm2_5_cf1,
+                               temperature_c, relative_humidity, samples, window_s, us_aqi, corrected_pm2_5, flags,
+                               segment, sent, revision, stored)
+            SELECT id, t_ms, time_source, lat, lon, model, serial, pm1_0, pm2_5, pm4_0, pm10, pm2_5_cf1, temperature_c,
+                   relative_humidity, samples, window_s, us_aqi, corrected_pm2_5, flags, segment, sent, revision, stored
+            FROM sensor;
+        DROP TABLE sensor;
+        ALTER TABLE sensor_v8 RENAME TO sensor;
+        CREATE INDEX sensor_time ON sensor (t_ms);
+        CREATE INDEX sensor_unsent ON sensor (id) WHERE sent = 0;
+        CREATE INDEX sensor_unstored ON sensor (id) WHERE stored = 0;
+        CREATE INDEX sensor_name_time ON sensor (name, t_ms);
         """,
     ]
 

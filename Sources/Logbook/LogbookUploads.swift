@@ -109,11 +109,12 @@ extension Logbook {
         }
     }
 
-    /// The newest sensor row at most `window` before `time`.
+    /// The newest particulate row at most `window` before `time`.
     public func measured(before time: Date, window: TimeInterval) throws(LogbookError) -> SensorRecord? {
         try with { c throws(SQLiteError) in
             let query = try c.statement(
-                "\(LogbookRows.sensorSelect) WHERE t_ms <= ? AND t_ms >= ? ORDER BY t_ms DESC, id DESC LIMIT 1")
+                "\(LogbookRows.sensorSelect) WHERE t_ms <= ? AND t_ms >= ? AND pm2_5 IS NOT NULL "
+                    + "ORDER BY t_ms DESC, id DESC LIMIT 1")
             try query.bind([.integer(time.milliseconds), .integer(time.addingTimeInterval(-window).milliseconds)])
             guard try query.step() else { return nil }
             let record = LogbookRows.sensor(query)

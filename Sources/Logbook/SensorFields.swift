@@ -11,7 +11,7 @@ extension LogFields {
     }
 
     static func value(_ field: SensorField, of r: SensorRecord) -> Value {
-        let v = r.values
+        let v = r.particulate
         switch field {
         case .id: return .text("s\(r.id)")
         case .kind: return .text(RowKind.sensor.rawValue)
@@ -21,19 +21,22 @@ extension LogFields {
         case .timeSource: return .text(r.timeSource)
         case .model: return .text(r.model)
         case .serial: return .text(r.serial)
-        case .pm1_0: return .number(number(v.pm1_0))
-        case .pm2_5: return .number(number(v.pm2_5))
-        case .pm4_0: return .number(number(v.pm4_0))
-        case .pm10: return .number(number(v.pm10))
-        case .pm2_5CF1: return .number(number(v.pm2_5CF1))
-        case .temperature: return .number(number(v.temperatureC))
-        case .humidity: return .number(number(v.relativeHumidity))
+        case .pm1_0: return .number(number(v?.pm1_0))
+        case .pm2_5: return .number(number(v?.pm2_5))
+        case .pm4_0: return .number(number(v?.pm4_0))
+        case .pm10: return .number(number(v?.pm10))
+        case .pm2_5CF1: return .number(number(v?.pm2_5CF1))
+        case .temperature: return .number(number(r.temperatureC))
+        case .humidity: return .number(number(r.relativeHumidity))
         case .samples: return .number(String(r.samples))
         case .window: return .number(number(r.windowSeconds))
         case .usAQI: return .number(r.usAQI.map(String.init))
         case .correctedPM2_5: return .number(number(r.correctedPM2_5))
         case .flags: return .words(r.flags)
         case .segment: return .number(r.segment.map(String.init))
+        case .name: return .text(r.name)
+        case .co2: return .number(number(r.climate?.co2PPM))
+        case .pressure: return .number(number(r.climate?.pressureHPa))
         }
     }
 
@@ -46,9 +49,9 @@ extension LogFields {
     }
 
     static let placeholderSensor = SensorRecord(
-        id: 0, time: Date(timeIntervalSince1970: 0), timeSource: "system", coordinate: nil, model: "", serial: nil,
-        values: ParticulateValues(pm2_5: 0, pm10: 0), samples: 0, windowSeconds: 0, usAQI: nil, correctedPM2_5: nil,
-        flags: [], segment: nil)
+        id: 0, name: "sensor", time: Date(timeIntervalSince1970: 0), timeSource: "system", coordinate: nil, model: "",
+        serial: nil, particulate: ParticulateValues(pm2_5: 0, pm10: 0), climate: nil, samples: 0, windowSeconds: 0,
+        usAQI: nil, correctedPM2_5: nil, flags: [], segment: nil)
 
     /// A sensor field's CSV column: the values the model's air rows also carry get a
     /// column of their own (`measured_pm2_5` beside the model's `pm2_5`), so no column
@@ -67,7 +70,7 @@ extension LogFields {
         guard let coordinate = r.coordinate else { return nil }
         var text = "  <wpt lat=\"\(number(coordinate.latitude)!)\" lon=\"\(number(coordinate.longitude)!)\">"
         text += "<time>\(time(r.time))</time>"
-        text += "<name>\(xml("PM2.5 \(number(r.values.pm2_5)!) µg/m³ measured"))</name>"
+        text += "<name>\(xml(waypointName(r)))</name>"
         text += "<extensions><airloc:sensor"
         for (name, value) in sensorValues(r) where !["id", "kind", "time", "latitude", "longitude"].contains(name) {
             switch value {
@@ -77,6 +80,19 @@ extension LogFields {
             }
         }
         return text + " id=\"s\(r.id)\"/></extensions></wpt>\n"
+    }
+
+    /// What a waypoint is called: the PM2.5 of a particulate reading, a climate reading's
+    /// values (`CO₂ 612 ppm, 21.4 °C, 45 %`).
+    static func waypointName(_ r: SensorRecord) -> String {
+        if let pm2_5 = r.particulate?.pm2_5 { return "PM2.5 \(number(pm2_5)!) µg/m³ measured" }
+        let parts = [
+            r.climate?.co2PPM.map { "CO₂ \(Int($0.rounded())) ppm" },
+            r.temperatureC.map { "\(number(($0 * 10).rounded() / 10)!) °C" },
+            r.relativeHumidity.map { "\(Int($0.rounded())) %" },
+            r.climate?.pressureHPa.map { "\(number(($0 * 10).rounded() / 10)!) hPa" },
+        ].compactMap { $0 }
+        return "\(r.name): " + (parts.isEmpty ? "no value" : parts.joined(separator: ", "))
     }
 
     /// A Point feature (a null geometry without a fix, as RFC 7946 allows).

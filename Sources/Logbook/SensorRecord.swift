@@ -2,15 +2,20 @@ import Foundation
 import Geo
 import Sensors
 
-/// One measured reading (a row of the `sensor` table): the mean of a sample window of the
-/// particulate sensor, with the fix in force when it was made.
+/// One measured reading (a row of the `sensor` table): the mean of a sample window of one
+/// sensor, with the fix in force when it was made. The particulate sensor of `[sensor]`
+/// (named `sensor`) gives ``particulate`` values; a CO₂ or climate sensor of
+/// `[sensor.NAME]` gives ``climate`` values.
 ///
-/// Contract: `time` is when the window ended, stamped as track points are (`timeSource`);
-/// `coordinate` is nil when there was no fix yet; `flags` are ``SensorSample/Flag`` raw
-/// values. Only frames whose checksum held are in it.
+/// Contract: exactly one of ``particulate`` and ``climate`` is set; `time` is when the
+/// window ended, stamped as track points are (`timeSource`); `coordinate` is nil when there
+/// was no fix yet; `flags` are ``SensorSample/Flag`` raw values, or a climate sensor's
+/// faults. Only frames whose checksum held are in it.
 public struct SensorRecord: Sendable, Equatable {
     /// The row's number (`s3` is 3); 0 before it is written.
     public var id: Int64 = 0
+    /// `sensor` for `[sensor]`, NAME for `[sensor.NAME]`.
+    public var name: String
     /// When the sample window ended.
     public var time: Date
     /// "gps" or "system": what stamped it.
@@ -21,8 +26,10 @@ public struct SensorRecord: Sendable, Equatable {
     public var model: String
     /// Its serial number.
     public var serial: String?
-    /// The mean of the samples.
-    public var values: ParticulateValues
+    /// The mean of a particulate sensor's samples (nil for a climate sensor's row).
+    public var particulate: ParticulateValues?
+    /// The mean of a CO₂ or climate sensor's samples (nil for a particulate row).
+    public var climate: ClimateValues?
     /// Frames averaged.
     public var samples: Int
     /// Seconds they span.
@@ -36,49 +43,66 @@ public struct SensorRecord: Sendable, Equatable {
     /// The track segment it was made in.
     public var segment: Int64?
 
-    /// The row of `sample`, stamped `time` by `timeSource`.
+    /// The row of the particulate `sample`, stamped `time` by `timeSource`.
     public init(_ sample: SensorSample, time: Date, timeSource: String, coordinate: Coordinate?, segment: Int64?) {
         (self.time, self.timeSource, self.coordinate, self.segment) = (time, timeSource, coordinate, segment)
-        (model, serial, values) = (sample.model.rawValue, sample.serial, sample.mean)
+        (name, model, serial, particulate) = ("sensor", sample.model.rawValue, sample.serial, sample.mean)
         (samples, windowSeconds, usAQI) = (sample.samples, sample.windowSeconds, sample.usAQI)
         correctedPM2_5 = sample.correctedPM2_5
         flags = sample.flags.map(\.rawValue)
     }
 
-    init(
-        id: Int64, time: Date, timeSource: String, coordinate: Coordinate?, model: String, serial: String?,
-        values: ParticulateValues, samples: Int, windowSeconds: Double, usAQI: Int?, correctedPM2_5: Double?,
-        flags: [String], segment: Int64?
+    /// The row of `[sensor.NAME]`'s `sample`, stamped `time` by `timeSource`.
+    public init(
+        named name: String, _ sample: ClimateSample, time: Date, timeSource: String, coordinate: Coordinate?,
+        segment: Int64?
     ) {
-        (self.id, self.time, self.timeSource, self.coordinate) = (id, time, timeSource, coordinate)
-        (self.model, self.serial, self.values, self.samples) = (model, serial, values, samples)
-        (self.windowSeconds, self.usAQI, self.correctedPM2_5) = (windowSeconds, usAQI, correctedPM2_5)
-        (self.flags, self.segment) = (flags, segment)
+        (self.time, self.timeSource, self.coordinate, self.segment) = (time, timeSource, coordinate, segment)
+        (self.name, model, serial, climate) = (name, sample.model.rawValue, nil, sample.mean)
+        (samples, windowSeconds, usAQI, correctedPM2_5) = (sample.samples, sample.windowSeconds, nil, nil)
+        flags = sample.faults
     }
+
+    init(
+        id: Int64, name: String, time: Date, timeSource: String, coordinate: Coordinate?, model: String,
+        serial: String?, particulate: ParticulateValues?, climate: ClimateValues?, samples: Int,
+        windowSeconds: Double, usAQI: Int?, correctedPM2_5: Double?, flags: [String], segment: Int64?
+    ) {
+        (self.id, self.name, self.time, self.timeSource, self.coordinate) = (id, name, time, timeSource, coordinate)
+        (self.model, self.serial, self.particulate, self.climate) = (model, serial, particulate, climate)
+        (self.samples, self.windowSeconds, self.usAQI) = (samples, windowSeconds, usAQI)
+        (self.correctedPM2_5, self.flags, self.segment) = (correctedPM2_5, flags, segment)
+    }
+
+    /// °C: the climate sensor's, or a particulate sensor's own (PMS5003T).
+    public var temperatureC: Double? { climate?.temperatureC ?? particulate?.temperatureC }
+    /// %: the climate sensor's, or a particulate sensor's own (PMS5003T).
+    public var relativeHumidity: Double? { climate?.relativeHumidity ?? particulate?.relativeHumidity }
 }
 
 extension Logbook {
     /// Appends a measured reading.
     @discardableResult
     public func append(_ record: SensorRecord) throws(LogbookError) -> Int64 {
-        let v = record.values
+        let v = record.particulate
         let (outbox, collector) = (self.outbox, self.collector)
         return try writing { c throws(SQLiteError) in
             try c.run(
                 """
                 INSERT INTO sensor (id, t_ms, time_source, lat, lon, model, serial, pm1_0, pm2_5, pm4_0, pm10, pm2_5_cf1,
                                     temperature_c, relative_humidity, samples, window_s, us_aqi, corrected_pm2_5, flags,
-                                    segment, sent, stored)
-                VALUES (\(LogbookIDs.next(.sensor)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    segment, sent, stored, name, co2_ppm, pressure_hpa)
+                VALUES (\(LogbookIDs.next(.sensor)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .integer(record.time.milliseconds), .text(record.timeSource),
                     .double(record.coordinate?.latitude), .double(record.coordinate?.longitude), .text(record.model),
-                    .string(record.serial), .double(v.pm1_0), .real(v.pm2_5), .double(v.pm4_0), .real(v.pm10),
-                    .double(v.pm2_5CF1), .double(v.temperatureC), .double(v.relativeHumidity),
+                    .string(record.serial), .double(v?.pm1_0), .double(v?.pm2_5), .double(v?.pm4_0), .double(v?.pm10),
+                    .double(v?.pm2_5CF1), .double(record.temperatureC), .double(record.relativeHumidity),
                     .integer(Int64(record.samples)), .real(record.windowSeconds), .int(record.usAQI),
                     .double(record.correctedPM2_5), .text(record.flags.joined(separator: " ")),
                     record.segment.map { .integer($0) } ?? nil, .integer(outbox ? 0 : 1), .integer(collector ? 0 : 1),
+                    .text(record.name), .double(record.climate?.co2PPM), .double(record.climate?.pressureHPa),
                 ])
             return c.database.lastInsertedRow
         }
@@ -92,11 +116,21 @@ extension Logbook {
         return SensorCursor(query: query, path: url.path)
     }
 
-    /// The newest sensor row, if any.
+    /// The newest row of the particulate sensor (`[sensor]`), if any.
     public func latestSensorRecord() throws(LogbookError) -> SensorRecord? {
+        try latest("WHERE pm2_5 IS NOT NULL", [])
+    }
+
+    /// The newest row of the sensor named `name` (`sensor` or a `[sensor.NAME]`'s NAME), if any.
+    public func latestSensorRecord(named name: String) throws(LogbookError) -> SensorRecord? {
+        // Rows logged before names were kept are the particulate sensor's.
+        name == "sensor" ? try latestSensorRecord() : try latest("WHERE name = ?", [.text(name)])
+    }
+
+    private func latest(_ filter: String, _ arguments: [SQLiteValue?]) throws(LogbookError) -> SensorRecord? {
         try with { c throws(SQLiteError) in
-            let query = try c.statement("\(LogbookRows.sensorSelect) ORDER BY t_ms DESC, id DESC LIMIT 1")
-            try query.bind([])
+            let query = try c.statement("\(LogbookRows.sensorSelect) \(filter) ORDER BY t_ms DESC, id DESC LIMIT 1")
+            try query.bind(arguments)
             guard try query.step() else { return nil }
             let row = LogbookRows.sensor(query)
             _ = try? query.step()
@@ -112,8 +146,8 @@ extension Logbook {
         var sums = [(Double, Int)](repeating: (0, 0), count: 12)
         while let row = rows.next() {
             let age = Int(now.timeIntervalSince(row.time) / 3600)
-            guard (0..<12).contains(age) else { continue }
-            sums[age].0 += row.values.pm2_5
+            guard (0..<12).contains(age), let pm2_5 = row.particulate?.pm2_5 else { continue }
+            sums[age].0 += pm2_5
             sums[age].1 += 1
         }
         if let error = rows.error { throw error }
@@ -141,23 +175,35 @@ public struct SensorCursor: IteratorProtocol, Sequence {
 extension LogbookRows {
     static let sensorColumns = """
         id, t_ms, time_source, lat, lon, model, serial, pm1_0, pm2_5, pm4_0, pm10, pm2_5_cf1, temperature_c,
-               relative_humidity, samples, window_s, us_aqi, corrected_pm2_5, flags, segment
+               relative_humidity, samples, window_s, us_aqi, corrected_pm2_5, flags, segment, name, co2_ppm, pressure_hpa
         """
     static let sensorSelect = "SELECT \(sensorColumns) FROM sensor"
-    static let sensorRevisionColumn: Int32 = 20
+    static let sensorRevisionColumn: Int32 = 23
 
     static func sensor(_ row: SQLiteDatabase.Statement) -> SensorRecord {
-        let values = ParticulateValues(
-            pm1_0: row.real(7), pm2_5: row.real(8) ?? 0, pm4_0: row.real(9), pm10: row.real(10) ?? 0,
-            pm2_5CF1: row.real(11), temperatureC: row.real(12), relativeHumidity: row.real(13))
+        // A row with PM values is the particulate sensor's; one without is a climate
+        // sensor's (its temperature and humidity are its own).
+        let particulate = row.real(8).flatMap { pm2_5 in
+            row.real(10).map { pm10 in
+                ParticulateValues(
+                    pm1_0: row.real(7), pm2_5: pm2_5, pm4_0: row.real(9), pm10: pm10, pm2_5CF1: row.real(11),
+                    temperatureC: row.real(12), relativeHumidity: row.real(13))
+            }
+        }
+        let climate =
+            particulate != nil
+            ? nil
+            : ClimateValues(
+                co2PPM: row.real(21), temperatureC: row.real(12), relativeHumidity: row.real(13),
+                pressureHPa: row.real(22))
         let coordinate = row.real(3).flatMap { lat in
             row.real(4).map { Coordinate(uncheckedLatitude: lat, longitude: $0) }
         }
         return SensorRecord(
-            id: row.int(0) ?? 0, time: Date(milliseconds: row.int(1) ?? 0), timeSource: row.text(2) ?? "system",
-            coordinate: coordinate, model: row.text(5) ?? "", serial: row.text(6), values: values,
-            samples: Int(row.int(14) ?? 0), windowSeconds: row.real(15) ?? 0, usAQI: row.int(16).map(Int.init),
-            correctedPM2_5: row.real(17), flags: (row.text(18) ?? "").split(separator: " ").map(String.init),
-            segment: row.int(19))
+            id: row.int(0) ?? 0, name: row.text(20) ?? "sensor", time: Date(milliseconds: row.int(1) ?? 0),
+            timeSource: row.text(2) ?? "system", coordinate: coordinate, model: row.text(5) ?? "",
+            serial: row.text(6), particulate: particulate, climate: climate, samples: Int(row.int(14) ?? 0),
+            windowSeconds: row.real(15) ?? 0, usAQI: row.int(16).map(Int.init), correctedPM2_5: row.real(17),
+            flags: (row.text(18) ?? "").split(separator: " ").map(String.init), segment: row.int(19))
     }
 }

@@ -51,9 +51,11 @@ struct AirInForce {
         var measured: [Measured] = []
         var rows = try logbook.sensorRecords(in: window)
         while let row = rows.next() {
-            let pm2_5 = row.correctedPM2_5 ?? row.values.pm2_5
+            // A CO₂ or climate sensor's row has no index to colour by.
+            guard let values = row.particulate else { continue }
+            let pm2_5 = row.correctedPM2_5 ?? values.pm2_5
             let index =
-                scale == .eu ? EuropeanAQICategory.index(pm2_5: pm2_5, pm10: row.values.pm10) : row.usAQI
+                scale == .eu ? EuropeanAQICategory.index(pm2_5: pm2_5, pm10: values.pm10) : row.usAQI
             measured.append(Measured(time: row.time, pm2_5: pm2_5, index: index))
         }
         if let error = rows.error { throw error }

@@ -1,16 +1,18 @@
 import Foundation
 import Geo
+import Logbook
 import Sensors
 import Web
 
 /// The public air maps: sensor.community and openSenseMap, which receive only what the
-/// particulate sensor measured, never the model's values.
+/// sensors measured, never the model's values.
 ///
 /// Contract:
-/// - sensor.community: per reading, a POST to `<url>/v1/push-sensor-data/` with
-///   `X-Sensor: raspi-<id>` and `X-Pin: 1`, `P1` = PM10 and `P2` = PM2.5 as strings; with
-///   a position allowed, a second POST with `X-Pin: 9` and `lat`, `lon`, and `height`
-///   only when an exact upload knows the altitude.
+/// - sensor.community: per particulate reading, a POST to `<url>/v1/push-sensor-data/`
+///   with `X-Sensor: raspi-<id>` and `X-Pin: 1`, `P1` = PM10 and `P2` = PM2.5 as strings;
+///   with a position allowed, a second POST with `X-Pin: 9` and `lat`, `lon`, and `height`
+///   only when an exact upload knows the altitude. A climate reading goes as airrohr sends
+///   its sensor family (``climatePin(_:)``); a model airrohr has no pin for is not sent.
 /// - openSenseMap: per batch, one POST to `<url>/boxes/<box>/data` of measurements, one
 ///   per configured `sensor-<value>` a reading has, each with `createdAt` (UTC, `Z`,
 ///   milliseconds) and `location` ([lon, lat]) when a position is allowed; the box's
@@ -43,10 +45,12 @@ enum MeasuredFormats {
                     headers: ["Content-Type: application/json", "X-Sensor: raspi-\(plan.id)", "X-Pin: \(pin)"],
                     body: Data(PositionFormats.json(body).utf8)))
         }
+        guard let particulate = reading.particulate else {
+            return climatePin(reading).map { [push(pin: $0.pin, $0.values)] } ?? []
+        }
         var requests = [
             push(
-                pin: 1,
-                [("P1", UploadItem.number(reading.values.pm10)), ("P2", UploadItem.number(reading.values.pm2_5))])
+                pin: 1, [("P1", UploadItem.number(particulate.pm10)), ("P2", UploadItem.number(particulate.pm2_5))])
         ]
         if let place = item.place {
             // No altitude (a coarse position, or none measured) is no `height`: a "0" would
@@ -60,13 +64,45 @@ enum MeasuredFormats {
         return requests
     }
 
-    /// The values of a reading openSenseMap may take, by `sensor-<value>` name.
-    static func values(_ reading: ParticulateValues) -> [String: Double] {
-        var values: [String: Double] = ["pm2_5": reading.pm2_5, "pm10": reading.pm10]
-        values["pm1_0"] = reading.pm1_0
-        values["pm4_0"] = reading.pm4_0
-        values["temperature_c"] = reading.temperatureC
-        values["relative_humidity"] = reading.relativeHumidity
+    /// A climate reading's pin and values as airrohr's firmware sends its sensor family:
+    /// BMP280 on pin 3 and BME280 on pin 11 (pressure in Pa), the temperature and humidity
+    /// sensors (SHT3x, SHT4x, HTU21, DHT) on pin 7, the SCD30 on pin 17. Nil for a model
+    /// airrohr has no pin for (MH-Z19, SenseAir S8, SCD4x, BME680): docs/uploads.md says so.
+    static func climatePin(_ reading: SensorRecord) -> (pin: Int, values: [(String, String)])? {
+        guard let climate = reading.climate, let model = ClimateModel(rawValue: reading.model) else { return nil }
+        let pin: Int
+        let wanted: [(String, Double?)]
+        let (temperature, humidity) = (("temperature", climate.temperatureC), ("humidity", climate.relativeHumidity))
+        let pressure = ("pressure", climate.pressureHPa.map { ($0 * 100).rounded() })
+        switch model {
+        case .bmp280: (pin, wanted) = (3, [temperature, pressure])
+        case .bme280: (pin, wanted) = (11, [temperature, humidity, pressure])
+        case .sht3x, .sht4x, .htu21, .dht11: (pin, wanted) = (7, [temperature, humidity])
+        case .scd30: (pin, wanted) = (17, [("co2_ppm", climate.co2PPM), temperature, humidity])
+        case .mhZ19, .senseairS8, .scd4x, .bme680: return nil
+        }
+        let values = wanted.compactMap { name, value in value.map { (name, UploadItem.number($0)) } }
+        return values.isEmpty ? nil : (pin, values)
+    }
+
+    /// The values of a reading openSenseMap may take, by `sensor-<value>` name: a
+    /// particulate sensor's by their field names, a climate sensor's as `co2`,
+    /// `temperature`, `humidity` and `pressure` (hPa).
+    static func values(_ reading: SensorRecord) -> [String: Double] {
+        var values: [String: Double] = [:]
+        if let particulate = reading.particulate {
+            (values["pm2_5"], values["pm10"]) = (particulate.pm2_5, particulate.pm10)
+            values["pm1_0"] = particulate.pm1_0
+            values["pm4_0"] = particulate.pm4_0
+            values["temperature_c"] = particulate.temperatureC
+            values["relative_humidity"] = particulate.relativeHumidity
+        }
+        if let climate = reading.climate {
+            values["co2"] = climate.co2PPM
+            values["temperature"] = climate.temperatureC
+            values["humidity"] = climate.relativeHumidity
+            values["pressure"] = climate.pressureHPa
+        }
         return values
     }
 
@@ -75,7 +111,7 @@ enum MeasuredFormats {
         var measurements: [[String: Any]] = []
         for item in items {
             guard case .measured(let reading) = item.row else { continue }
-            for (name, value) in values(reading.values).sorted(by: { $0.key < $1.key }) {
+            for (name, value) in values(reading).sorted(by: { $0.key < $1.key }) {
                 guard let sensor = plan.sensors[name] else { continue }
                 var measurement: [String: Any] = [
                     "sensor": sensor, "value": UploadItem.number(value),

@@ -66,9 +66,9 @@ public struct UploadItem: Sendable {
                 if let value = air.values.pollutants[name] { values.append((name, Self.number(value))) }
             }
         }
-        if let measured {
-            values.append(("pm2_5_measured", Self.number(measured.values.pm2_5)))
-            values.append(("pm10_measured", Self.number(measured.values.pm10)))
+        if let measured = measured?.particulate {
+            values.append(("pm2_5_measured", Self.number(measured.pm2_5)))
+            values.append(("pm10_measured", Self.number(measured.pm10)))
         }
         return values
     }

@@ -36,9 +36,9 @@ import Testing
     }()
 
     static let reading = SensorRecord(
-        id: 3, time: Date(timeIntervalSince1970: 1_795_000_060), timeSource: "system",
+        id: 3, name: "sensor", time: Date(timeIntervalSince1970: 1_795_000_060), timeSource: "system",
         coordinate: Coordinate(uncheckedLatitude: 52.52, longitude: 13.41), model: "sds011", serial: "a160",
-        values: ParticulateValues(pm2_5: 12.5, pm10: 20), samples: 9, windowSeconds: 9, usAQI: 52,
+        particulate: ParticulateValues(pm2_5: 12.5, pm10: 20), climate: nil, samples: 9, windowSeconds: 9, usAQI: 52,
         correctedPM2_5: nil, flags: ["warm-up-cut-short"], segment: 3)
 
     /// Checks `line` against `kind`'s fields: the same names, each value of its type or null.
