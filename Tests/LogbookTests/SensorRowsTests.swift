@@ -63,7 +63,9 @@ import Testing
         var rows = try logbook.sensorRecords(in: LogWindow())
         let next = rows.next()
         let row = try #require(next)
-        #expect(row.particulate?.pm2_5 == 12.5 && row.relativeHumidity == 80 && row.coordinate == nil && row.name == "sensor")
+        #expect(
+            row.particulate?.pm2_5 == 12.5 && row.relativeHumidity == 80 && row.coordinate == nil
+                && row.name == "sensor")
         #expect(row.flags == ["humidity"] && row.model == "pms5003t" && row.samples == 1)
         var ndjson = Data()
         let counts = try LogExport.write(logbook, format: .ndjson, kind: .sensor, window: LogWindow()) {
