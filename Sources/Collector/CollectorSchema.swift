@@ -1,3 +1,5 @@
+import FleetWire
+
 /// The collector's tables in PostgreSQL, and how a database of an older version is
 /// brought forward (docs/collector.md documents them for people who query them).
 ///
@@ -6,7 +8,7 @@
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
 enum CollectorSchema {
-    static let version = 3
+    static let version = 4
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -71,6 +73,13 @@ enum CollectorSchema {
 
                 """
             }.joined(),
+        // Several sensors per device: a sensor row names its sensor, and a CO₂ or climate
+        // sensor's row carries CO₂ and pressure (its PM columns null). Rows stored before
+        // keep null names: they are the particulate sensor's. (A database made at version 4
+        // has them from migration 1, which makes the tables of today's schema.)
+        4: [SensorField.name, .co2, .pressure].map { field in
+            "ALTER TABLE sensor ADD COLUMN IF NOT EXISTS \(field.rawValue) \(field.type.sql);\n"
+        }.joined(),
     ]
 
     /// Creates or migrates the schema; returns the version found before.

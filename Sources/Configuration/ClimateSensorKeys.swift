@@ -60,7 +60,9 @@ public struct ClimateSensorKey: Sendable {
         path("hwmon") { $0.hwmon = $1 },
         seconds("warm-up-seconds", 0...600) { $0.warmUpSeconds = $1 },
         seconds("sample-seconds", 1...600) { $0.sampleSeconds = $1 },
-        seconds("interval", 10...86_400) { $0.interval = $1 },
+        // A CO₂ or climate sensor wears nothing out by being read (a particulate sensor's fan
+        // and laser do): as often as every 2 s, the SCD30's own measuring interval.
+        seconds("interval", 2...86_400) { $0.interval = $1 },
         seconds("timeout", 1...120) { $0.timeout = $1 },
         ClimateSensorKey("abc", "on or off (MH-Z19: automatic baseline calibration)") { settings, value in
             guard let flag = ["on": true, "off": false][value] else { return false }

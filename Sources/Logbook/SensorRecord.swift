@@ -60,7 +60,9 @@ public struct SensorRecord: Sendable, Equatable {
         (self.time, self.timeSource, self.coordinate, self.segment) = (time, timeSource, coordinate, segment)
         (self.name, model, serial, climate) = (name, sample.model.rawValue, nil, sample.mean)
         (samples, windowSeconds, usAQI, correctedPM2_5) = (sample.samples, sample.windowSeconds, nil, nil)
-        flags = sample.faults
+        // A row's flags are words (space-separated in the column): "out of range" is kept as
+        // "out-of-range", as the particulate flags are written.
+        flags = sample.faults.map { $0.replacingOccurrences(of: " ", with: "-") }
     }
 
     init(

@@ -114,17 +114,6 @@ struct SenseClimateEndToEndTests {
         #expect(unknown.status == 78 && unknown.stderr.contains("configured: sensor, co2, office, desk, room, garden"))
     }
 
-    @Test func theLoggerSaysItDoesNotLogThemYet() async throws {
-        let world = try await AirlocWorld(config: "[sensor.co2]\nmodel = mh-z19\ndevice = /dev/ttyAMA0\n")
-        defer { world.stop() }
-        let logger = try ChildProcess(
-            AirlocBinary.path, ["log", "run", "--lat", "52.52", "--lon", "13.405"], environment: world.environment)
-        let warning = "[sensor.co2] is read by `airloc sense`, not logged yet"
-        try await Poll.until("the logger's warning") { logger.errors.contains(warning) || !logger.isRunning }
-        #expect(logger.errors.contains(warning), "\(logger.errors)")
-        #expect(try await logger.terminate().status == 0)
-    }
-
     @Test func anUnpluggedSensorFailsAloneAndABadSectionIsNamed() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
