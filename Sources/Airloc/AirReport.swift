@@ -37,6 +37,8 @@ public struct AirReport: Sendable {
     public var warnings: [String] = []
     /// The particulate sensor's reading beside the model (nil without a sensor).
     public var measured: MeasuredAir?
+    /// The `[sensor.NAME]` CO₂ and climate sensors' readings (empty without any).
+    public var climateSensors: [MeasuredClimate] = []
     /// When it was made.
     public var generatedAt: Date
     /// The temperature unit the card uses.

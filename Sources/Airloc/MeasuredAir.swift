@@ -98,6 +98,47 @@ public struct MeasuredJSON: Encodable {
     public var leads: Bool
     /// Why there is no reading.
     public var error: JSONError?
+    /// CO₂, ppm: the first `[sensor.NAME]` sensor's that measures it.
+    public var co2Ppm: Double?
+    /// The band of `co2_ppm` (`good`, `moderate`, `poor`).
+    public var co2Band: String?
+    /// Air pressure, hPa: the first `[sensor.NAME]` sensor's that measures it.
+    public var pressureHpa: Double?
+    /// Every `[sensor.NAME]` sensor's reading, as `sense --json` lists them.
+    public var sensors: [SenseJSON.Sensor] = []
+
+    /// The object of `measured` of `report`: nil without any sensor configured.
+    public static func of(_ report: AirReport) -> MeasuredJSON? {
+        guard report.measured != nil || !report.climateSensors.isEmpty else { return nil }
+        var json = report.measured.map(MeasuredJSON.init) ?? MeasuredJSON()
+        json.climate(report.climateSensors)
+        return json
+    }
+
+    private init() { leads = false }
+
+    /// With the `[sensor.NAME]` sensors' values: the first CO₂ and pressure at the top, the
+    /// temperature and humidity there too when the particulate sensor has none.
+    mutating func climate(_ sensors: [MeasuredClimate]) {
+        if let co2 = MeasuredClimate.first(.co2, in: sensors)?.value {
+            co2Ppm = co2
+            co2Band = CO2Band(ppm: co2).rawValue
+        }
+        pressureHpa = MeasuredClimate.first(.pressure, in: sensors)?.value
+        temperatureC = temperatureC ?? MeasuredClimate.first(.temperature, in: sensors)?.value
+        relativeHumidity = relativeHumidity ?? MeasuredClimate.first(.humidity, in: sensors)?.value
+        self.sensors = sensors.map { sensor in
+            var entry = SenseJSON.Sensor(
+                name: sensor.name, model: sensor.model.rawValue, key: sensor.place.key, value: sensor.place.value)
+            switch sensor.outcome {
+            case .success(let sample):
+                entry.set(sample)
+                entry.ageS = sensor.fromLogbook ? (sensor.ageSeconds * 10).rounded() / 10 : nil
+            case .failure(let failure): entry.error = failure.description
+            }
+            return entry
+        }
+    }
 
     /// The object of `measured`.
     public init(_ measured: MeasuredAir) {

@@ -314,7 +314,7 @@ public struct ReportJSON: Encodable {
         self.sources = sources
         self.warnings = report.warnings
         self.errors = errors
-        measured = report.measured.map(MeasuredJSON.init)
+        measured = MeasuredJSON.of(report)
     }
 
     /// Encodes with explicit nulls (see the contract) and sorted keys.

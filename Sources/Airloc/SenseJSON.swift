@@ -94,6 +94,8 @@ public struct SenseJSON: Encodable {
         public var flags: [String]
         /// Why it gave no reading (null when it did).
         public var error: String?
+        /// Seconds since the reading when it is the logger's latest row (null: made now).
+        public var ageS: Double?
 
         /// An entry for sensor `name` (`model`) at `key` (`device`, `iio` or `hwmon`) = `value`.
         public init(name: String, model: String, key: String, value: String) {

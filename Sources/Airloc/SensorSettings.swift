@@ -6,7 +6,8 @@ import Sensors
 /// Contract: a sensor is configured exactly when `model` is set. The device is
 /// `AIRLOC_SENSOR_DEVICE`, else `[sensor] device`, else `/dev/airloc-pm` when that link
 /// exists (the udev rule in docs/sensors.md), else `/dev/ttyUSB0`. The `epa-pms`
-/// correction needs humidity, so only the PMS5003T takes it.
+/// correction needs humidity: a PMS5003T's own, or that of the `[sensor.NAME]` sensor
+/// `humidity-from` names, which then also decides the humidity flag.
 public struct SensorSettings: Sendable, Equatable {
     /// Which sensor (nil: none).
     public var model: SensorModel?
@@ -26,6 +27,9 @@ public struct SensorSettings: Sendable, Equatable {
     public var correction = SensorSample.Correction.none
     /// Above this humidity (%) a reading is flagged.
     public var humidityLimit = 70.0
+    /// The `[sensor.NAME]` whose humidity the correction and the flag use (nil: the
+    /// particulate sensor's own).
+    public var humidityFrom: String?
 
     /// The defaults (docs/sensors.md).
     public init() {}

@@ -53,12 +53,13 @@ enum NowCommand {
         let accuracy = resolution.accuracy
         for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
 
-        // The sensor's reading (a warm-up) runs beside the services' answers.
+        // The sensors' readings (a warm-up) run beside the services' answers.
         async let measured = MeasuredNow.measure(configuration)
+        async let climate = MeasuredNow.climate(configuration)
         var report = await AirReport.make(
             fix: fix, provider: resolution.provider, attempts: resolution.attempts, accuracy: accuracy,
             context: context, configuration: configuration, gazetteer: gazetteer, options: options)
-        report.measured = await measured
+        (report.measured, report.climateSensors) = MeasuredNow.lend(await measured, await climate, configuration)
         if case .failed(let failure)? = report.measured, options.format != .json {
             context.console.err("airloc: warning: no sensor reading: \(failure)\n")
         }

@@ -50,6 +50,10 @@ enum SenseCommand {
                 if let held = SensorText.held(measured) { context.console.err("airloc: \(held)\n") }
                 text += SensorText(console: context.console).render(measured.sample)
             case .success(.climate(let sample)):
+                if let logged = reading.logged {
+                    context.console.err(
+                        "airloc: \(reading.name): \(SensorText.held(pid: logged.pid, ageSeconds: logged.ageSeconds))\n")
+                }
                 text += SensorText(console: context.console).render(sample, name: reading.name)
             case .failure(let failure):
                 failed = failed ?? CLIError(failure)

@@ -49,10 +49,23 @@ public enum ConfigurationFiles {
             settings.sources.append(userPath)
         }
         try applyEnvironment(environment, to: &settings)
-        if settings.sensor.correction == .epaPMS, let model = settings.sensor.model, !model.measuresHumidity {
+        if let name = settings.sensor.humidityFrom {
+            guard let section = settings.climateSensors.first(where: { $0.name == name }) else {
+                throw ConfigurationError("[sensor] humidity-from = \(name): there is no [sensor.\(name)] section")
+            }
+            if let model = section.model, !model.quantities.contains(.humidity) {
+                throw ConfigurationError(
+                    "[sensor] humidity-from = \(name): [sensor.\(name)] is a \(model.displayName), which measures no "
+                        + "humidity (docs/sensors.md lists the ones that do)")
+            }
+        }
+        if settings.sensor.correction == .epaPMS, settings.sensor.humidityFrom == nil,
+            let model = settings.sensor.model,
+            !model.measuresHumidity
+        {
             throw ConfigurationError(
-                "[sensor] correction = epa-pms needs the humidity only a PMS5003T measures, and model is \(model.rawValue)"
-                    + ": use correction = none")
+                "[sensor] correction = epa-pms needs humidity: a PMS5003T's own, or a [sensor.NAME] one named by "
+                    + "humidity-from; model is \(model.rawValue)")
         }
         return settings
     }

@@ -23,5 +23,10 @@ extension ConfigurationKey {
             if let correction { settings.sensor.correction = correction }
         },
         number("sensor", "humidity-limit", "%", 1...100) { $0.sensor.humidityLimit = $1 },
+        text("sensor", "humidity-from", "the NAME of a [sensor.NAME] that measures humidity") {
+            !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        } set: {
+            $0.sensor.humidityFrom = $1
+        },
     ]
 }

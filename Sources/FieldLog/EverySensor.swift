@@ -1,5 +1,6 @@
 import Airloc
 import Foundation
+import Logbook
 import Platform
 import Sensors
 
@@ -23,6 +24,9 @@ public struct SensorReading: Sendable {
     public var place: (key: String, value: String)
     /// The reading, or why there is none.
     public var outcome: Result<Measured, SensorFailure>
+    /// The logger that holds the sensor and how old its latest row is, when that row is the
+    /// reading (nil: made now).
+    public var logged: (pid: Int32, ageSeconds: Double)? = nil
 }
 
 /// `airloc sense`: every configured sensor read at once, or the one `--sensor NAME` names.
@@ -99,18 +103,13 @@ public enum EverySensor {
                 }
                 for (index, (name, reading)) in named.enumerated() {
                     group.addTask {
-                        let outcome = await reading.read()
-                        let key: String
-                        switch reading {
-                        case .serial: key = "device"
-                        case .kernel(let kernel): key = kernel.bus.rawValue
-                        }
+                        let (outcome, logged) = await Self.climate(name, reading, settings: settings)
                         return (
                             index + 1,
                             SensorReading(
                                 name: name, model: reading.model.rawValue,
-                                place: (key, (try? outcome.get())?.source ?? reading.source),
-                                outcome: outcome.map(SensorReading.Measured.climate))
+                                place: (reading.place.key, (try? outcome.get())?.source ?? reading.source),
+                                outcome: outcome.map(SensorReading.Measured.climate), logged: logged)
                         )
                     }
                 }
@@ -119,7 +118,43 @@ public enum EverySensor {
                 return all.sorted { $0.0 < $1.0 }.map(\.1)
             }
         }
-        return (readings, signal)
+        return (lend(readings, settings: settings), signal)
+    }
+
+    /// The particulate reading made now with the humidity `humidity-from` lends it from the
+    /// same run's `[sensor.NAME]` reading (see ``BorrowedHumidity``).
+    static func lend(_ readings: [SensorReading], settings: Settings) -> [SensorReading] {
+        guard let section = BorrowedHumidity.section(settings),
+            let lender = readings.first(where: { $0.name == section.name }),
+            case .success(.climate(let sample)) = lender.outcome, let humidity = sample.mean.relativeHumidity,
+            (lender.logged?.ageSeconds ?? 0) < BorrowedHumidity.freshness(section)
+        else { return readings }
+        return readings.map { reading in
+            guard case .success(.particulate(var measured)) = reading.outcome, !measured.fromLogbook else {
+                return reading
+            }
+            measured.sample = BorrowedHumidity.apply(humidity, to: measured.sample, settings: settings)
+            var lent = reading
+            lent.outcome = .success(.particulate(measured))
+            return lent
+        }
+    }
+}
+
+extension EverySensor {
+    /// A `[sensor.NAME]` reading: made now, or, while the logger holds its serial port
+    /// (``DeviceLock``), the logger's latest row, the port untouched.
+    static func climate(_ name: String, _ reading: ClimateReading, settings: Settings, now: Date = Date()) async
+        -> (Result<ClimateSample, SensorFailure>, logged: (pid: Int32, ageSeconds: Double)?)
+    {
+        guard case .serial(let plan) = reading, let pid = DeviceLock.holder(of: plan.device) else {
+            return (await reading.read(), nil)
+        }
+        let logbook = try? Logbook(url: settings.logDatabase, readOnly: true)
+        guard let row = try? logbook?.latestSensorRecord(named: name), let sample = row.climate(reading) else {
+            return (.failure(.held(plan.device, pid: pid)), nil)
+        }
+        return (.success(sample), (pid, max(0, now.timeIntervalSince(row.time))))
     }
 }
 
@@ -136,7 +171,9 @@ extension SenseJSON {
             case .success(.particulate(let measured)):
                 self = SenseJSON(measured, now: now)
                 entry.set(measured.sample)
-            case .success(.climate(let sample)): entry.set(sample)
+            case .success(.climate(let sample)):
+                entry.set(sample)
+                entry.ageS = reading.logged.map { ($0.ageSeconds * 10).rounded() / 10 }
             case .failure(let failure): entry.error = failure.description
             }
             entries.append(entry)

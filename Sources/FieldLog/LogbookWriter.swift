@@ -174,8 +174,11 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
     /// the fix in force; a failure is a trouble said once, and the next reading tries again.
     public mutating func measured(_ result: Result<SensorSample, SensorFailure>, fix: Fix?, provider: String?) async {
         switch result {
-        case .success(let sample):
-            let stamp = clock.stamp(time.date)
+        case .success(let measured):
+            let now = time.date
+            let stamp = clock.stamp(now)
+            let humidity = BorrowedHumidity.logged(settings, logbook: logbook, now: now)
+            let sample = BorrowedHumidity.apply(humidity, to: measured, settings: settings)
             let failure = Self.attempt { () throws(LogbookError) in
                 try logbook.append(
                     SensorRecord(

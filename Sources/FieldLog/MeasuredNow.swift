@@ -66,7 +66,65 @@ public enum MeasuredNow {
     }
 }
 
+extension MeasuredNow {
+    /// Every `[sensor.NAME]` sensor's reading for a report made at `now`, read side by side:
+    /// each one's latest row while it is younger than two of its intervals (at least two
+    /// minutes), else a reading made now; a section that cannot be read is its failure.
+    public static func climate(_ settings: Settings, now: Date = Date()) async -> [MeasuredClimate] {
+        let logbook = try? Logbook(url: settings.logDatabase, readOnly: true)
+        return await withTaskGroup(of: (Int, MeasuredClimate?).self) { group in
+            for (index, section) in settings.climateSensors.enumerated() {
+                guard let model = section.model, case .success(let reading) = section.reading else { continue }
+                let fresh = max(120, 2 * section.interval)
+                if let row = try? logbook?.latestSensorRecord(named: section.name),
+                    now.timeIntervalSince(row.time) < fresh, let logged = row.climate(reading)
+                {
+                    let age = max(0, now.timeIntervalSince(row.time))
+                    group.addTask {
+                        (
+                            index,
+                            MeasuredClimate(
+                                name: section.name, model: model, place: reading.place, outcome: .success(logged),
+                                ageSeconds: age, fromLogbook: true)
+                        )
+                    }
+                    continue
+                }
+                group.addTask {
+                    let outcome = await reading.read()
+                    return (
+                        index, MeasuredClimate(name: section.name, model: model, place: reading.place, outcome: outcome)
+                    )
+                }
+            }
+            var all: [(Int, MeasuredClimate?)] = []
+            for await entry in group { all.append(entry) }
+            return all.sorted { $0.0 < $1.0 }.compactMap(\.1)
+        }
+    }
+}
+
+extension ClimateReading {
+    /// Which key says where it is (`device`, `iio`, `hwmon`) and what it says.
+    public var place: (key: String, value: String) {
+        switch self {
+        case .serial(let plan): return ("device", plan.device)
+        case .kernel(let kernel): return (kernel.bus.rawValue, source)
+        }
+    }
+}
+
 extension SensorRecord {
+    /// The row as a climate sensor's reading of `reading` (nil for a particulate row).
+    public func climate(_ reading: ClimateReading) -> ClimateSample? {
+        guard let climate, let model = ClimateModel(rawValue: model) else { return nil }
+        var sample = ClimateSample(
+            model: model, source: reading.source, readings: [climate], windowSeconds: windowSeconds,
+            faults: flags)
+        sample.samples = samples
+        return sample
+    }
+
     /// The row as the particulate sensor's reading (nil for a model this airloc does not
     /// know, or a climate sensor's row).
     public func sample(device: String) -> SensorSample? {

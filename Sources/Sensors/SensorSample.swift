@@ -85,4 +85,21 @@ public struct SensorSample: Sendable, Equatable {
         }
         self.flags = flags
     }
+
+    /// The reading corrected and flagged with the humidity `relativeHumidity` another
+    /// sensor measured (`[sensor] humidity-from`), in place of the particulate sensor's
+    /// own: the correction, the index and the humidity flag follow it; the values as read
+    /// stay as they were.
+    public func humidified(
+        by relativeHumidity: Double, correction: Correction, humidityLimit: Double
+    ) -> SensorSample {
+        var sample = self
+        if correction == .epaPMS, let cf1 = mean.pm2_5CF1 {
+            sample.correctedPM2_5 = max(0, ((0.524 * cf1 - 0.0862 * relativeHumidity + 5.75) * 10).rounded() / 10)
+        }
+        sample.usAQI = EPAIndex.index(.pm2_5, concentration: sample.correctedPM2_5 ?? mean.pm2_5)?.value
+        sample.flags.removeAll { $0 == .humidity }
+        if relativeHumidity > humidityLimit { sample.flags.insert(.humidity, at: 0) }
+        return sample
+    }
 }

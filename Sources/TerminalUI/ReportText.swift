@@ -43,7 +43,7 @@ public struct ReportText {
             case .failure(let error):
                 lines.append(
                     "Air quality  " + console.warning("unavailable") + console.dim(" (\(Self.service(error)))"))
-                if let measured = measuredLine(report) { lines.append(measured) }
+                lines += measuredLines(report)
             }
         }
         if let climate = climateLine(report) { lines.append(climate) }
@@ -76,7 +76,7 @@ public struct ReportText {
             if report.scale == .eu { lines.append("  " + console.dim("European AQI not available here")) }
         }
         // The sensor beside the person comes before the model's cell values, not under them.
-        if let measured = measuredLine(report) { lines.append(measured) }
+        lines += measuredLines(report)
         let readings = Self.concentrations(reading)
         if !readings.isEmpty { lines.append("  " + readings) }
         lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
@@ -99,7 +99,7 @@ public struct ReportText {
             lines.append("  \(category.description)")
             if category != .good { lines.append("  \(category.advice)") }
         }
-        if let measured = measuredLine(report) { lines.append(measured) }
+        lines += measuredLines(report)
         switch report.air {
         case .success(let reading):
             var model = "  Model " + "\(reading.usAQI) \(reading.category.name)"
@@ -134,6 +134,40 @@ public struct ReportText {
 
     /// "  PM2.5 12.3 µg/m³ measured here (SDS011, 10 s mean) · model 8.8": the sensor beside
     /// the model's cell value; a failed sensor is said, the report stands.
+    /// The particulate sensor's line, then one per `[sensor.NAME]` CO₂ or climate sensor.
+    private func measuredLines(_ report: AirReport) -> [String] {
+        [measuredLine(report)].compactMap { $0 }
+            + report.climateSensors.map { climateSensorLine($0, units: report.units) }
+    }
+
+    /// "  CO₂ 845 ppm Moderate: air the room soon · 21.5 °C · 41 % · co2: SCD30, 2 min ago",
+    /// or the sensor's failure.
+    private func climateSensorLine(_ sensor: MeasuredClimate, units: TemperatureUnit) -> String {
+        let values: ClimateValues
+        let sample: ClimateSample
+        switch sensor.outcome {
+        case .failure(let failure):
+            return "  \(sensor.name): \(sensor.model.displayName) " + console.warning("unavailable")
+                + console.dim(" (\(failure.description))")
+        case .success(let read): (sample, values) = (read, read.mean)
+        }
+        var parts: [String] = []
+        if let co2 = values.co2PPM {
+            let band = CO2Band(ppm: co2)
+            parts.append(
+                "CO₂ " + console.bold("\(Int(co2.rounded()))") + " ppm "
+                    + console.paint(band.name, color256: band.terminalColor) + ": \(band.advice)")
+        }
+        if let temperature = values.temperatureC { parts.append(units.format(celsius: temperature)) }
+        if let humidity = values.relativeHumidity { parts.append("\(Int(humidity.rounded())) % humidity") }
+        if let pressure = values.pressureHPa { parts.append(ClimateQuantity.pressure.text(pressure)) }
+        var how = "\(sensor.name): \(sensor.model.displayName)"
+        if sensor.fromLogbook { how += ", \(formatAge(sensor.ageSeconds)) ago" }
+        var line = "  " + parts.joined(separator: " · ") + " · " + console.dim(how)
+        for fault in sample.faults { line += " · " + console.warning(fault) }
+        return line
+    }
+
     private func measuredLine(_ report: AirReport) -> String? {
         switch report.measured {
         case nil: return nil

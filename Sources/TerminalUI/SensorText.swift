@@ -59,9 +59,13 @@ public struct SensorText {
     /// "the logger (airloc, PID 812) holds the sensor: this is its latest reading, 42 s
     /// ago" — nil for a reading made now.
     public static func held(_ reading: MeasuredReading) -> String? {
-        guard let pid = reading.heldBy else { return nil }
-        return "the logger (airloc, PID \(pid)) holds the sensor: this is its latest reading, "
-            + "\(formatAge(reading.ageSeconds)) ago, from the logbook"
+        reading.heldBy.map { held(pid: $0, ageSeconds: reading.ageSeconds) }
+    }
+
+    /// "the logger (airloc, PID 812) holds the sensor: this is its latest reading, 42 s ago".
+    public static func held(pid: Int32, ageSeconds: Double) -> String {
+        "the logger (airloc, PID \(pid)) holds the sensor: this is its latest reading, "
+            + "\(formatAge(ageSeconds)) ago, from the logbook"
     }
 
     static func explain(_ flag: SensorSample.Flag) -> String {
