@@ -9,7 +9,9 @@ import Web
 /// Contract: `{"software_version": "airloc-<version>", "age": "<seconds since the
 /// reading>", "sensordatavalues": [{"value_type": …, "value": "<string>"}]}`; the value
 /// types are airrohr's for the sensor's family (`SDS_P1`/`SDS_P2`, `PMS_P0`/`P1`/`P2`,
-/// `SPS30_P0`/`P1`/`P2`/`P4`; P1 is PM10, P2 PM2.5), PM with two decimals; `GPS_lat`,
+/// `SPS30_P0`/`P1`/`P2`/`P4`; P1 is PM10, P2 PM2.5), PM with two decimals; each
+/// `[sensor.NAME]` airrohr reads as its family names it (`BME280_temperature`,
+/// `BME280_pressure` in Pa, `SCD30_co2_ppm`: ``AirrohrFamily``); `GPS_lat`,
 /// `GPS_lon` and `GPS_height` as `[serve] position` allows. No reading: an empty list.
 enum AirrohrData {
     static func json(source: DeviceSource, now: Date) async -> String {
@@ -38,6 +40,13 @@ enum AirrohrData {
             }
             if let t = v.temperatureC { values.append(("PMS_temperature", String(format: "%.2f", t))) }
             if let h = v.relativeHumidity { values.append(("PMS_humidity", String(format: "%.2f", h))) }
+        }
+        for sensor in report?.climateSensors ?? [] {
+            guard let family = sensor.model.airrohr, let read = sensor.values else { continue }
+            for (name, value) in family.values(read, for: sensor.model) {
+                values.append((family.prefix + name, String(format: "%.2f", value)))
+            }
+            if age.isEmpty { age = String(Int(sensor.ageSeconds.rounded())) }
         }
         if let fix = report?.fix, let shown = source.shown(fix.coordinate) {
             let decimals = source.decimals

@@ -2,6 +2,7 @@ import AirQuality
 import Airloc
 import Foundation
 import Logbook
+import Sensors
 import Web
 
 /// `GET /metrics`: the device in the Prometheus text format 0.0.4, or OpenMetrics 1.0
@@ -66,9 +67,19 @@ struct DeviceMetrics {
         add(
             "airloc_longitude_degrees", "The latest logged fix's longitude, as [serve] position allows.",
             [("", shown?.longitude)])
+        let climate = report?.climateSensors ?? []
         add(
-            "airloc_sensor_reading_age_seconds", "Seconds since the sensor's latest logged reading.",
-            [("", measured?.ageSeconds)])
+            "airloc_sensor_reading_age_seconds",
+            "Seconds since a sensor's latest logged reading ([sensor]'s unlabelled, [sensor.NAME]'s by name).",
+            [("", measured?.ageSeconds)] + climate.map { ("sensor=\"\(Self.label($0.name))\"", $0.ageSeconds) })
+        for quantity in ClimateQuantity.allCases {
+            add(
+                quantity.metric,
+                "\(quantity.displayName) in \(quantity.unit), each [sensor.NAME]'s latest logged reading.",
+                climate.map { sensor in
+                    ("sensor=\"\(Self.label(sensor.name))\"", sensor.values.flatMap(quantity.value(in:)))
+                })
+        }
         if let status = source.status(at: now) {
             add(
                 "airloc_logbook_rows", "Rows in the logbook, by kind.",

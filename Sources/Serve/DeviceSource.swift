@@ -98,6 +98,9 @@ public final class DeviceSource: @unchecked Sendable {
             reading.ageSeconds += max(0, date.timeIntervalSince(copy.generatedAt))
             copy.measured = .reading(reading)
         }
+        for index in copy.climateSensors.indices {
+            copy.climateSensors[index].ageSeconds += max(0, date.timeIntervalSince(copy.generatedAt))
+        }
         copy.generatedAt = date
         return copy
     }
@@ -125,7 +128,20 @@ public final class DeviceSource: @unchecked Sendable {
             report.warnings.removeAll { $0.contains("not fetched by airloc serve") }
         }
         report.measured = measured(logbook, at: date)
+        report.climateSensors = climate(logbook, at: date)
         return report
+    }
+
+    /// Each `[sensor.NAME]` sensor's latest logged reading (none for one never logged).
+    func climate(_ logbook: Logbook, at date: Date) -> [MeasuredClimate] {
+        settings.climateSensors.compactMap { section in
+            guard let model = section.model, case .success(let reading) = section.reading,
+                let row = try? logbook.latestSensorRecord(named: section.name), let sample = row.climate(reading)
+            else { return nil }
+            return MeasuredClimate(
+                name: section.name, model: model, place: reading.place, outcome: .success(sample),
+                ageSeconds: max(0, date.timeIntervalSince(row.time)), fromLogbook: true)
+        }
     }
 
     /// The logbook's latest model hour, while it is within `[cache] max-stale`.

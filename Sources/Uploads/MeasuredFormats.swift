@@ -64,25 +64,16 @@ enum MeasuredFormats {
         return requests
     }
 
-    /// A climate reading's pin and values as airrohr's firmware sends its sensor family:
-    /// BMP280 on pin 3 and BME280 on pin 11 (pressure in Pa), the temperature and humidity
-    /// sensors (SHT3x, SHT4x, HTU21, DHT) on pin 7, the SCD30 on pin 17. Nil for a model
-    /// airrohr has no pin for (MH-Z19, SenseAir S8, SCD4x, BME680): docs/uploads.md says so.
+    /// A climate reading's pin and values as airrohr's firmware sends its sensor family
+    /// (``AirrohrFamily``); nil for a model airrohr has no pin for (docs/uploads.md).
     static func climatePin(_ reading: SensorRecord) -> (pin: Int, values: [(String, String)])? {
-        guard let climate = reading.climate, let model = ClimateModel(rawValue: reading.model) else { return nil }
-        let pin: Int
-        let wanted: [(String, Double?)]
-        let (temperature, humidity) = (("temperature", climate.temperatureC), ("humidity", climate.relativeHumidity))
-        let pressure = ("pressure", climate.pressureHPa.map { ($0 * 100).rounded() })
-        switch model {
-        case .bmp280: (pin, wanted) = (3, [temperature, pressure])
-        case .bme280: (pin, wanted) = (11, [temperature, humidity, pressure])
-        case .sht3x, .sht4x, .htu21, .dht11: (pin, wanted) = (7, [temperature, humidity])
-        case .scd30: (pin, wanted) = (17, [("co2_ppm", climate.co2PPM), temperature, humidity])
-        case .mhZ19, .senseairS8, .scd4x, .bme680: return nil
+        guard let climate = reading.climate, let model = ClimateModel(rawValue: reading.model),
+            let family = model.airrohr
+        else { return nil }
+        let values = family.values(climate, for: model).map {
+            ($0.name, UploadItem.number(($0.value * 100).rounded() / 100))
         }
-        let values = wanted.compactMap { name, value in value.map { (name, UploadItem.number($0)) } }
-        return values.isEmpty ? nil : (pin, values)
+        return values.isEmpty ? nil : (family.pin, values)
     }
 
     /// The values of a reading openSenseMap may take, by `sensor-<value>` name: a
