@@ -127,8 +127,40 @@ printf '[sensor]\nmodel = sds011\nwarm-up-seconds = 0\nsample-seconds = 9\ninter
     >"$XDG_CONFIG_HOME/airloc/airloc.conf"
 AIRLOC_SENSOR_DEVICE="$WORK/airloc-pm" \
     idle "airloc log run with a sensor read at 1 Hz (SDS011 double; 1 Hz receiver)" "$bin" log run
+# Three sensors at their default intervals (issue 43): the SDS011 double, an SCD30 double
+# ([sensor.co2]) and a BME280 in a sysfs-shaped directory ([sensor.room]), every 60 s each,
+# over 180 s so that three rounds of readings fall in it.
+python3 scripts/sensor-double.py scd30 --co2 845 --link "$WORK/airloc-co2" >"$WORK/co2.out" 2>&1 &
+CO2_PID=$!
+disown "$CO2_PID"
+for _ in $(seq 100); do grep -q DEVICE "$WORK/co2.out" 2>/dev/null && break; sleep 0.1; done
+mkdir -p "$WORK/iio:device0"
+printf 'bme280\n' >"$WORK/iio:device0/name"
+printf '21375\n' >"$WORK/iio:device0/in_temp_input"
+printf '45123\n' >"$WORK/iio:device0/in_humidityrelative_input"
+printf '101.325\n' >"$WORK/iio:device0/in_pressure_input"
+printf '[sensor]\nmodel = sds011\n[sensor.co2]\nmodel = scd30\ndevice = %s\n[sensor.room]\nmodel = bme280\niio = %s\n' \
+    "$WORK/airloc-co2" "$WORK/iio:device0" >"$XDG_CONFIG_HOME/airloc/airloc.conf"
+three_sensors() {
+    AIRLOC_LOG_DATABASE="$WORK/bench-three.sqlite" AIRLOC_SENSOR_DEVICE="$WORK/airloc-pm" "$bin" log run \
+        >/dev/null 2>&1 &
+    local pid=$!
+    sleep 3
+    local before after rss
+    before=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+    sleep 180
+    after=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+    rss=$(awk '/VmHWM/ { print $2 / 1024 }' "/proc/$pid/status")
+    kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+    awk -v used=$((after - before)) -v hz="$(getconf CLK_TCK)" -v rss="$rss" \
+        'BEGIN { printf "airloc log run with three sensors (SDS011, SCD30, BME280; default intervals; 1 Hz receiver): %.2f%% of one core over 180 s, peak RSS %.1f MB\n", 100 * used / hz / 180, rss }'
+}
+three_sensors
+AIRLOC_LOG_DATABASE="$WORK/bench-three.sqlite" "$bin" log export --format csv --kind sensor 2>/dev/null \
+    | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "name") n = i; next } { count[$n]++ }
+               END { printf "rows logged by name:"; for (k in count) printf " %s %d", k, count[k]; print "" }'
 rm -f "$XDG_CONFIG_HOME/airloc/airloc.conf"
-kill "$SENSOR_PID" 2>/dev/null || true
+kill "$SENSOR_PID" "$CO2_PID" 2>/dev/null || true
 echo "== log plot: a 100,000-point day (airloc-bench logbook-write), farm-bench-style whole process"
 .build/release/airloc-bench logbook-write "$WORK/plot-day.sqlite" 100000 >/dev/null
 AIRLOC_LOG_DATABASE="$WORK/plot-day.sqlite" timeit "airloc log plot (100,000 points) --output FILE" \

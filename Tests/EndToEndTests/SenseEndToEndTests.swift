@@ -126,6 +126,7 @@ struct SenseEndToEndTests {
         let mismatched = try Self.home("sds011", device: "/dev/null", extra: "correction = epa-pms")
         defer { mismatched.0.remove() }
         let refused = try await AirlocBinary.run(["sense"], environment: mismatched.1)
-        #expect(refused.status == 78 && refused.stderr.contains("needs the humidity only a PMS5003T measures"))
+        #expect(
+            refused.status == 78 && refused.stderr.contains("needs humidity: a PMS5003T's own, or a [sensor.NAME] one"))
     }
 }
