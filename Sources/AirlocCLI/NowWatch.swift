@@ -37,8 +37,12 @@ struct NowWatch {
         let shown = Shown(watch: self, screen: screen, time: SystemTime())
         let (settings, gazetteer, request, accuracy) = (settings, gazetteer, options.request, following.accuracy)
         let sensor = settings.sensor.plan.map { SerialSensor(plan: $0) }
-        let engine = AirFollow(consumer: shown, settings: settings, time: shown.time, sensor: sensor) {
-            fix, provider in
+        let climate = settings.climateSensors.compactMap { section in
+            (try? section.reading.get()).map { (settings: section, reading: $0) }
+        }
+        let engine = AirFollow(
+            consumer: shown, settings: settings, time: shown.time, sensor: sensor, climate: climate
+        ) { fix, provider in
             await AirReport.make(
                 fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
                 request: request)
@@ -86,6 +90,24 @@ struct NowWatch {
             changed = true
         }
 
+        /// Each `[sensor.NAME]`'s latest reading (or failure), in the configuration's order.
+        var latestClimate: [MeasuredClimate] = []
+
+        mutating func measured(
+            _ name: String, _ result: Result<ClimateSample, SensorFailure>, fix: Fix?, provider: String?
+        ) async {
+            guard let section = watch.settings.climateSensors.first(where: { $0.name == name }),
+                let model = section.model, let reading = try? section.reading.get()
+            else { return }
+            let entry = MeasuredClimate(name: name, model: model, place: reading.place, outcome: result)
+            latestClimate.removeAll { $0.name == name }
+            latestClimate.append(entry)
+            let order = watch.settings.climateSensors.map(\.name)
+            latestClimate.sort { (order.firstIndex(of: $0.name) ?? 0) < (order.firstIndex(of: $1.name) ?? 0) }
+            report?.climateSensors = latestClimate
+            changed = true
+        }
+
         mutating func fetched(_ fetched: AirReport, reading: AirQualityReading?, fix: Fix, provider: String) async {
             if case .failure(let error) = fetched.air, !console.stdoutIsTTY || watch.options.format != .text {
                 console.err("airloc: warning: \(error.description); retrying\n")
@@ -93,6 +115,7 @@ struct NowWatch {
             if report.map({ !$0.saysTheSame(as: fetched) }) ?? true { changed = true }
             report = fetched
             report?.measured = latestMeasured
+            report?.climateSensors = latestClimate
         }
 
         mutating func noPosition(_ reason: String, kind: FollowEvent.Kind) {

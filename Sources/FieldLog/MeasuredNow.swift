@@ -104,16 +104,6 @@ extension MeasuredNow {
     }
 }
 
-extension ClimateReading {
-    /// Which key says where it is (`device`, `iio`, `hwmon`) and what it says.
-    public var place: (key: String, value: String) {
-        switch self {
-        case .serial(let plan): return ("device", plan.device)
-        case .kernel(let kernel): return (kernel.bus.rawValue, source)
-        }
-    }
-}
-
 extension SensorRecord {
     /// The row as a climate sensor's reading of `reading` (nil for a particulate row).
     public func climate(_ reading: ClimateReading) -> ClimateSample? {

@@ -26,6 +26,14 @@ public enum ClimateReading: Sendable, Equatable {
         }
     }
 
+    /// Which key says where it is (`device`, `iio`, `hwmon`) and what it says.
+    public var place: (key: String, value: String) {
+        switch self {
+        case .serial(let plan): return ("device", plan.device)
+        case .kernel(let kernel): return (kernel.bus.rawValue, source)
+        }
+    }
+
     /// One reading (see the contract).
     public func read() async -> Result<ClimateSample, SensorFailure> {
         switch self {

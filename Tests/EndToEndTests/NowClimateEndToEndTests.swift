@@ -117,4 +117,30 @@ struct NowClimateEndToEndTests {
             #expect(refused.status == 78 && refused.stderr.contains(said), "\(refused)")
         }
     }
+
+    /// `now --watch` reads each `[sensor.NAME]` through the logger's loop and prints the
+    /// report again with its reading.
+    @Test func theWatchShowsTheClimateSensorsReadings() async throws {
+        let double = try await HTTPDouble.start()
+        defer { double.stop() }
+        let (home, environment) = try Self.home(double, "")
+        defer { home.remove() }
+        let room = try Self.bme280(home)
+        try "[sensor.room]\nmodel = bme280\niio = \(room)\nsample-seconds = 1\n".write(
+            to: home.file("config/airloc/airloc.conf"), atomically: true, encoding: .utf8)
+        let watch = try ChildProcess(
+            AirlocBinary.path, ["now", "--watch", "--json", "--lat", "52.52", "--lon", "13.405"],
+            environment: environment)
+        try await watch.waitForOutput("a report with the BME280's reading", timeout: 120) {
+            $0.contains("\"pressure_hpa\":1013")
+        }
+        let stopped = try await watch.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+        let lines = stopped.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let measured = try #require(lines.last?["measured"] as? [String: Any], "\(stopped.stdout)")
+        let sensors = measured["sensors"] as? [[String: Any]] ?? []
+        #expect(sensors.first?["name"] as? String == "room" && sensors.first?["temperature_c"] as? Double == 21.375)
+    }
 }
