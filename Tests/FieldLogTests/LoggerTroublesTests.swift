@@ -36,6 +36,28 @@ struct LoggerTroublesTests {
             ended.first == .say(.init(level: .info, message: "writing to the logbook works again (after 11 failures)")))
     }
 
+    /// Each `[sensor.NAME]` sensor's trouble is its own: one pulled out is said once
+    /// however often it fails, another failing too is said too, and one coming back ends
+    /// only its own trouble, the last error then being the other's.
+    @Test func eachSensorsTroubleIsItsOwn() {
+        var troubles = LoggerTroubles()
+        let room = LoggerNotice(level: .warning, message: "no reading of [sensor.room]: gone; will try again")
+        let co2 = LoggerNotice(level: .warning, message: "no reading of [sensor.co2]: silent; will try again")
+        #expect(
+            troubles.happened(sensorNamed: "room", room, cause: "room gone") == [.say(room), .record(room.message)])
+        for _ in 0..<5 { #expect(troubles.happened(sensorNamed: "room", room, cause: "room gone").isEmpty) }
+        #expect(troubles.happened(sensorNamed: "co2", co2) == [.say(co2), .record(co2.message)])
+        #expect(troubles.current(sensorNamed: "room") == room.message && troubles.current(.sensor) == nil)
+        let back = troubles.ended(sensorNamed: "room", saying: "[sensor.room] gives readings again")
+        #expect(
+            back == [
+                .say(.init(level: .info, message: "[sensor.room] gives readings again (after 6 failures)")),
+                .record(co2.message),
+            ])
+        #expect(troubles.ended(sensorNamed: "room", saying: "again").isEmpty, "an end is said once")
+        #expect(troubles.current(sensorNamed: "co2") == co2.message)
+    }
+
     /// The logbook cannot take its own last error (a full disk, here a read-only file): it
     /// goes to a note on the runtime tmpfs, which `log status` shows, and goes away once the
     /// logbook takes errors again.
