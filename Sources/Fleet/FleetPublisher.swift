@@ -6,7 +6,6 @@ import Geo
 import Logbook
 import MQTT
 import Platform
-import Sensors
 
 /// The logbook's outbox, drained into an MQTT broker: every row to `<prefix>/history`
 /// (QoS 1, in order), the latest live reading and position to the retained topics Home
@@ -128,18 +127,8 @@ public struct FleetPublisher: Service {
             "time": UTCTime.iso8601Seconds(reading.time), "model": reading.model, "samples": reading.samples,
             "flags": reading.flags,
         ]
-        if let v = reading.particulate {
-            (state["pm2_5"], state["pm10"]) = (v.pm2_5, v.pm10)
-            state["pm1_0"] = v.pm1_0
-            state["pm4_0"] = v.pm4_0
-            state["temperature_c"] = v.temperatureC
-            state["relative_humidity"] = v.relativeHumidity
-            state["us_aqi"] = reading.usAQI
-        }
-        if let climate = reading.climate {
-            state["name"] = reading.name
-            for quantity in ClimateQuantity.allCases { state[quantity.rawValue] = quantity.value(in: climate) }
-        }
+        for (name, value) in reading.measuredValues { state[name] = value }
+        if reading.particulate != nil { state["us_aqi"] = reading.usAQI } else { state["name"] = reading.name }
         return state
     }
 

@@ -80,6 +80,20 @@ public struct SensorRecord: Sendable, Equatable {
     public var temperatureC: Double? { climate?.temperatureC ?? particulate?.temperatureC }
     /// %: the climate sensor's, or a particulate sensor's own (PMS5003T).
     public var relativeHumidity: Double? { climate?.relativeHumidity ?? particulate?.relativeHumidity }
+
+    /// The values measured, by their row field names (`pm2_5`, `pm10`, `pm1_0`, `pm4_0`,
+    /// `temperature_c`, `relative_humidity`, `co2_ppm`, `pressure_hpa`), none that was not:
+    /// what MQTT's measured state and the public maps are sent.
+    public var measuredValues: [String: Double] {
+        var values: [String: Double] = [:]
+        if let particulate {
+            (values["pm2_5"], values["pm10"]) = (particulate.pm2_5, particulate.pm10)
+            (values["pm1_0"], values["pm4_0"]) = (particulate.pm1_0, particulate.pm4_0)
+        }
+        (values["temperature_c"], values["relative_humidity"]) = (temperatureC, relativeHumidity)
+        (values["co2_ppm"], values["pressure_hpa"]) = (climate?.co2PPM, climate?.pressureHPa)
+        return values
+    }
 }
 
 extension Logbook {

@@ -80,21 +80,14 @@ enum MeasuredFormats {
     /// particulate sensor's by their field names, a climate sensor's as `co2`,
     /// `temperature`, `humidity` and `pressure` (hPa).
     static func values(_ reading: SensorRecord) -> [String: Double] {
-        var values: [String: Double] = [:]
-        if let particulate = reading.particulate {
-            (values["pm2_5"], values["pm10"]) = (particulate.pm2_5, particulate.pm10)
-            values["pm1_0"] = particulate.pm1_0
-            values["pm4_0"] = particulate.pm4_0
-            values["temperature_c"] = particulate.temperatureC
-            values["relative_humidity"] = particulate.relativeHumidity
-        }
-        if let climate = reading.climate {
-            values["co2"] = climate.co2PPM
-            values["temperature"] = climate.temperatureC
-            values["humidity"] = climate.relativeHumidity
-            values["pressure"] = climate.pressureHPa
-        }
-        return values
+        let renamed =
+            reading.climate == nil
+            ? [:]
+            : [
+                "co2_ppm": "co2", "temperature_c": "temperature", "relative_humidity": "humidity",
+                "pressure_hpa": "pressure",
+            ]
+        return Dictionary(reading.measuredValues.map { (renamed[$0.key] ?? $0.key, $0.value) }) { first, _ in first }
     }
 
     static func openSenseMap(_ items: [UploadItem], plan: UploadPlan) -> Outgoing? {
