@@ -72,12 +72,7 @@ enum LogRun {
         let uploads: [any Service] = uploaders + uploaders.compactMap(\.broker)
         let service = LoggingService(logger: logger, publisher: publisher, uploads: uploads, notify: say)
         let outcome = await SignalWatch.untilInterrupted { await service.run(following) }
-        let written = outcome.written
-        console.err(
-            "airloc: stopped; this run wrote \(count: written.track, "track point"), "
-                + "\(count: written.air, "air reading"), \(count: written.pending, "pending hour"), "
-                + "back-filled \(count: written.backfilled, "hour")"
-                + (written.sensor > 0 ? ", \(count: written.sensor, "sensor reading")" : "") + "\n")
+        console.err("airloc: stopped; \(outcome.written.summary)\n")
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok
     }

@@ -5,7 +5,7 @@ import Platform
 import Sensors
 import TerminalUI
 
-/// `airloc sense`: one reading of the particulate sensor on the serial port.
+/// `airloc sense`: one reading of every configured sensor (or the one `--sensor` names).
 enum SenseCommand {
     static let spec = CommandSpec(
         name: "sense",
@@ -14,7 +14,7 @@ enum SenseCommand {
             [sensor] is the particulate sensor on [sensor] device (AIRLOC_SENSOR_DEVICE; default /dev/airloc-pm, else
             /dev/ttyUSB0): SDS011, Plantower PMS5003/5003T/A003/7003/1003/3003 or Sensirion SPS30, woken, warmed up for
             warm-up-seconds, sampled for sample-seconds and put back to sleep (Ctrl-C too) unless sleep-between = no.
-            While `log run` holds it, the logger's latest reading is shown, the port untouched. Each [sensor.NAME] adds
+            While `log run` holds a port, the logger's latest reading is shown, the port untouched. Each [sensor.NAME] adds
             a CO₂ or climate sensor: mh-z19, senseair-s8 or scd30 on a serial device, or the kernel's driver through
             iio (bme280, bmp280, bme680, scd30, scd4x, dht11) or hwmon (sht3x, sht4x, htu21). All are read at once;
             one that fails does not stop the others (docs/sensors.md).

@@ -57,6 +57,13 @@ public struct FieldLogger: Sendable {
 
         /// Nothing written.
         public init() {}
+
+        /// "this run wrote 12 track points, 1 air reading, …", as `log run` ends with it.
+        public var summary: String {
+            "this run wrote \(count: track, "track point"), \(count: air, "air reading"), "
+                + "\(count: pending, "pending hour"), back-filled \(count: backfilled, "hour")"
+                + (sensor > 0 ? ", \(count: sensor, "sensor reading")" : "")
+        }
     }
 
     /// A logger writing `logbook` (the services, the clock and the boot clock injected for tests).
