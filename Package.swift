@@ -68,7 +68,10 @@ let package = Package(
             dependencies: [
                 "Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "FieldLog", "Sensors", "MQTT", "FleetWire",
             ]),
-        .target(name: "Collector", dependencies: ["FleetWire", "MQTT", "Geo", "Platform", "CPostgres"]),
+        .target(
+            name: "Collector", dependencies: ["FleetWire", "MQTT", "Geo", "Platform", "CPostgres", "HTTPService"]),
+        // The one HTTP server (libmicrohttpd): `serve`'s page and API, the collector's /metrics.
+        .target(name: "HTTPService", dependencies: ["CMicroHTTPD"]),
         .target(
             name: "Uploads",
             dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Sensors", "Web"]),
@@ -78,7 +81,7 @@ let package = Package(
             name: "Serve",
             dependencies: [
                 "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "FieldLog", "Plot", "Platform", "Sensors",
-                "FleetWire", "Web", "TerminalUI", "CMicroHTTPD",
+                "FleetWire", "Web", "TerminalUI", "HTTPService",
             ]),
         .target(
             name: "TerminalUI",

@@ -2,6 +2,7 @@ import Airloc
 import Arguments
 import Collector
 import Foundation
+import HTTPService
 import Platform
 import TerminalUI
 
@@ -55,6 +56,20 @@ enum CollectCommand {
         let collector: Collector
         do { collector = try Collector(plan: plan) } catch {
             throw CLIError(code: error.isUnavailable ? .unavailable : .config, message: "[collect] broker: \(error)")
+        }
+        let metrics: HTTPServer?
+        do {
+            metrics = try plan.settings.metricsHost.map { host throws(HTTPServer.StartError) in
+                try CollectorMetrics.serve(collector, host: host, port: plan.settings.metricsPort)
+            }
+        } catch {
+            throw CLIError(
+                code: error.libraryMissing ? .unavailable : .config, message: "[collect] metrics: \(error.description)")
+        }
+        defer { metrics?.stop() }
+        if let metrics, let host = plan.settings.metricsHost {
+            console.err(
+                "airloc: metrics on http://\(host.contains(":") ? "[\(host)]" : host):\(metrics.port)/metrics\n")
         }
         let group = ServiceGroup(
             [collector, collector.client], stopOrder: ["collect", "mqtt"], notify: { console.err(NoticeText.line($0)) })

@@ -29,6 +29,8 @@ public struct Collector: Service {
     public var window: Duration = .seconds(1)
     /// What the collector did, once it has stopped.
     public let report = OnceCell<CollectorState>()
+    /// What it is doing, as of its last event (``CollectorMetrics`` reads it).
+    public let current = CurrentState()
 
     /// A collector on `client` into `store`.
     public init(plan: CollectorPlan, client: any MQTTClient, store: any CollectorStore) {

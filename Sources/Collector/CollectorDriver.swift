@@ -38,6 +38,7 @@ struct CollectorDriver {
             }
         }
         try await perform(machine.started(at: time.date))
+        collector.current.set(machine.status(at: time.date))
         if plan.statusFile != nil {
             writeStatus()
             inbox.wake(after: Self.statusEvery, on: time, with: .writeStatus)
@@ -45,6 +46,7 @@ struct CollectorDriver {
     }
 
     mutating func handle(_ input: Collector.Input) async throws(ServiceFailure) -> Next {
+        defer { collector.current.set(machine.status(at: time.date)) }
         let (now, date) = (time.now, time.date)
         switch input {
         case .mqtt(.connected(let generation)):
@@ -89,9 +91,11 @@ struct CollectorDriver {
                     queue += machine.databaseFailed(error, at: time.now)
                 }
             case .store(let batch):
+                let started = ContinuousClock.now
                 switch await store.write(batch) {
                 case .success(let refused):
-                    queue += machine.stored(batch, refused: refused, at: time.now, date: time.date)
+                    queue += machine.stored(
+                        batch, refused: refused, took: ContinuousClock.now - started, at: time.now, date: time.date)
                 case .failure(let error):
                     queue += machine.storeFailed(batch, error: error, broken: error.isBroken, at: time.now)
                 }

@@ -229,14 +229,14 @@ public struct CollectorMachine: Sendable {
                 }
                 update.lag = Int64(max(0, date.timeIntervalSince(row.time)) * 1000)
             } catch {
-                return refuse(device: device, error.description, at: now)
+                return refuse(device: device, error.description, label: error.label, at: now)
             }
         case "status":
             let status = String(payload.prefix(40))
             update.status = status.isEmpty ? nil : status
         case "hello":
             guard let hello = CollectorMessages.Hello(json: payload), hello.device == device else {
-                return refuse(device: device, "a hello that is not this device's", at: now)
+                return refuse(device: device, "a hello that is not this device's", label: "foreign_hello", at: now)
             }
             update.software = hello.software
             incarnations[device] = hello.incarnation
@@ -283,16 +283,24 @@ public struct CollectorMachine: Sendable {
 
     /// The batch was stored; `refused` are the rows the database refused for their data.
     public mutating func stored(
-        _ batch: Batch, refused: [(DeviceRow, DatabaseError)], at now: ContinuousClock.Instant, date: Date
+        _ batch: Batch, refused: [(DeviceRow, DatabaseError)], took: Duration = .zero, at now: ContinuousClock.Instant,
+        date: Date
     ) -> [Action] {
         database = .up
         let refusedIDs = Set(refused.map { "\($0.0.owner)\u{0}\($0.0.id)" })
         let kept = batch.rows.filter { !refusedIDs.contains("\($0.owner)\u{0}\($0.id)") }
         var actions: [Action] = []
-        for (row, error) in refused { actions += refuse(device: row.device, "\(row.id): \(error)", at: now) }
+        for (row, error) in refused {
+            actions += refuse(device: row.device, "\(row.id): \(error)", label: "database", at: now)
+        }
         for ack in ledger.stored(kept, at: now) { pendingAcks.insert(ack.device) }
         pendingAcks.formUnion(ledger.takeDue())
         state.stored += kept.count
+        for row in kept {
+            state.storedByKind[row.kind.rawValue, default: 0] += 1
+            state.lagSeconds.observe(max(0, date.timeIntervalSince(row.time)))
+        }
+        state.batchSeconds.observe(max(0, Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))
         if case .paused = broker, rows.count < bufferLimit {
             broker = .connecting
             state.broker = "connecting"
@@ -450,8 +458,11 @@ public struct CollectorMachine: Sendable {
         return .publish(topic: "\(prefix)/ack", payload: message.json, retain: true)
     }
 
-    private mutating func refuse(device: String, _ reason: String, at now: ContinuousClock.Instant) -> [Action] {
+    private mutating func refuse(device: String, _ reason: String, label: String, at now: ContinuousClock.Instant)
+        -> [Action]
+    {
         state.refused += 1
+        state.refusedByReason[label, default: 0] += 1
         if let last = lastRefusalNote[device], now - last < .seconds(60) { return [] }
         lastRefusalNote[device] = now
         return [

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import HTTPService
 
 /// What a running collector is doing, as it writes it for `airloc collect status`
 /// (`collect-status.json` in its state directory, replaced every 2 s).
@@ -34,6 +35,14 @@ public struct CollectorState: Sendable, Equatable {
     public var replaysAsked = 0
     /// Devices known.
     public var devices = 0
+    /// Rows stored by this run, by kind (`/metrics`; not in the file).
+    public var storedByKind: [String: Int] = [:]
+    /// Messages refused by this run, by reason (`/metrics`; not in the file).
+    public var refusedByReason: [String: Int] = [:]
+    /// Seconds each stored batch's transaction took.
+    public var batchSeconds = Histogram(bounds: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
+    /// Seconds from each stored row's time to its storing.
+    public var lagSeconds = Histogram(bounds: [0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 86_400])
 
     /// The state before anything happened.
     public init() {}

@@ -28,6 +28,20 @@ public struct DeviceRow: Sendable, Equatable {
         case futureTime(String)
         case badValue(String)
 
+        /// Why, as `/metrics` labels it (`airloc_collector_rows_refused_total{reason}`).
+        public var label: String {
+            switch self {
+            case .tooLarge: return "too_large"
+            case .notJSON: return "not_json"
+            case .unknownSchema: return "unknown_schema"
+            case .badID: return "bad_id"
+            case .otherDevice: return "other_device"
+            case .badTime: return "bad_time"
+            case .futureTime: return "future_time"
+            case .badValue: return "bad_value"
+            }
+        }
+
         /// Why, in words for the journal.
         public var description: String {
             switch self {

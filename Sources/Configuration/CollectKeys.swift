@@ -59,6 +59,11 @@ extension ConfigurationKey {
             $0.collect.brokerPasswordFile = $1
         },
         number("collect", "batch", "rows", 1...10_000) { $0.collect.batch = Int($1) },
+        ConfigurationKey("collect", "metrics", "address:port for /metrics (127.0.0.1:9642)") { settings, value in
+            guard let (host, port) = ServeSettings.listen(value) else { return false }
+            (settings.collect.metricsHost, settings.collect.metricsPort) = (host, port)
+            return true
+        },
     ]
 
     static let collectDefaults: [String: String] = [
@@ -67,5 +72,6 @@ extension ConfigurationKey {
         "collect.topic-prefix": "airloc/+", "collect.client-id": "airloc-collect-<host name>",
         "collect.ca-file": "none", "collect.cert-file": "none", "collect.key-file": "none",
         "collect.username": "none", "collect.broker-password-file": "none", "collect.batch": "500",
+        "collect.metrics": "none (no /metrics)",
     ]
 }

@@ -29,6 +29,11 @@ public struct CollectSettings: Sendable, Equatable {
     public var brokerPasswordFile: String?
     /// Rows written per transaction at most.
     public var batch = 500
+    /// Where the collector serves its `/metrics` (`[collect] metrics = HOST:PORT`; nil:
+    /// nowhere). The metrics hold counts, never a row or a position.
+    public var metricsHost: String?
+    /// Its port.
+    public var metricsPort = 0
 
     /// The defaults (docs/collector.md).
     public init() {}

@@ -1,6 +1,7 @@
 import AirQuality
 import Airloc
 import Foundation
+import HTTPService
 import Logbook
 import Sensors
 import Web
@@ -16,22 +17,13 @@ struct DeviceMetrics {
     let source: DeviceSource
     let now: Date
 
-    private struct Family {
-        var name: String
-        var help: String
-        var samples: [(labels: String, value: Double)]
-    }
-
     /// The scraper asks for OpenMetrics (Prometheus does, first).
-    static func asksOpenMetrics(_ request: ServedRequest) -> Bool {
-        request.headers["accept"]?.contains("application/openmetrics-text") == true
-    }
+    static func asksOpenMetrics(_ request: ServedRequest) -> Bool { MetricsExposition.asksOpenMetrics(request) }
 
     func text(openMetrics: Bool) async -> String {
-        var families: [Family] = []
+        var exposition = MetricsExposition(openMetrics: openMetrics)
         func add(_ name: String, _ help: String, _ samples: [(String, Double?)]) {
-            let known = samples.compactMap { labels, value in value.map { (labels, $0) } }
-            if !known.isEmpty { families.append(Family(name: name, help: help, samples: known)) }
+            exposition.gauge(name, help, samples)
         }
         let report = await source.now(at: now)
         let model = report.flatMap { try? $0.air.get() }
@@ -99,25 +91,8 @@ struct DeviceMetrics {
         add(
             "airloc_build_info", "The airloc version serving these metrics.",
             [("version=\"\(AirlocVersion.string)\"", 1)])
-        var text = ""
-        for family in families {
-            text += "# HELP \(family.name) \(family.help)\n# TYPE \(family.name) gauge\n"
-            for sample in family.samples {
-                text +=
-                    family.name + (sample.labels.isEmpty ? "" : "{\(sample.labels)}")
-                    + " \(Self.number(sample.value))\n"
-            }
-        }
-        return openMetrics ? text + "# EOF\n" : text
+        return exposition.text
     }
 
-    /// A label value escaped as the exposition format says (backslash, quote, newline).
-    static func label(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
+    static func label(_ text: String) -> String { MetricsExposition.label(text) }
 }

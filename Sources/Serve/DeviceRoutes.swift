@@ -1,6 +1,7 @@
 import Airloc
 import Foundation
 import Geo
+import HTTPService
 import Logbook
 import Platform
 import Plot
@@ -125,10 +126,7 @@ public struct DeviceRoutes: Sendable {
         case "/metrics":
             let open = DeviceMetrics.asksOpenMetrics(request)
             var reply = ServedReply(
-                status: 200,
-                contentType: open
-                    ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-                    : "text/plain; version=0.0.4; charset=utf-8",
+                status: 200, contentType: MetricsExposition(openMetrics: open).contentType,
                 text: await DeviceMetrics(source: source, now: now).text(openMetrics: open))
             reply.headers.append(("Cache-Control", "no-store"))
             return reply

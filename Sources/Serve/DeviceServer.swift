@@ -1,6 +1,7 @@
 import Airloc
 import Foundation
 import Gazetteer
+import HTTPService
 import Platform
 
 /// `airloc serve`'s one service: the HTTP server over ``DeviceRoutes``, on the service

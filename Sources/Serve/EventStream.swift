@@ -1,5 +1,6 @@
 import FleetWire
 import Foundation
+import HTTPService
 import Logbook
 import Platform
 import Web
@@ -12,7 +13,7 @@ import Web
 /// row: a reconnecting browser misses nothing); its bytes are made only when the server
 /// asks for more, so a client that never reads holds one chunk at most, whatever the
 /// logger writes; ``end()`` ends it (the reader returns nil at once).
-public final class EventStream: @unchecked Sendable {
+public final class EventStream: ServedStream, @unchecked Sendable {
     /// Seconds between keep-alive comments.
     public static let keepAlive = 5.0
     /// Seconds a stream may go without being read before the server closes it.
@@ -34,7 +35,7 @@ public final class EventStream: @unchecked Sendable {
     }
 
     /// The next bytes, at most `capacity`; blocks until there are some; nil once ended.
-    func next(capacity: Int) -> Data? {
+    public func next(capacity: Int) -> Data? {
         while true {
             lock.lock()
             if ended {
@@ -84,27 +85,6 @@ public final class EventStream: @unchecked Sendable {
         var seen = latest
         seen[kind] = id
         return seen
-    }
-
-    /// The streams a server has open, to end them all at its stop.
-    final class Registry: @unchecked Sendable {
-        private let lock = NSLock()
-        private var streams: [ObjectIdentifier: Weak] = [:]
-        struct Weak { weak var stream: EventStream? }
-
-        func add(_ stream: EventStream) {
-            lock.lock()
-            streams = streams.filter { $0.value.stream != nil }
-            streams[ObjectIdentifier(stream)] = Weak(stream: stream)
-            lock.unlock()
-        }
-
-        func endAll() {
-            lock.lock()
-            let all = streams.values.compactMap(\.stream)
-            lock.unlock()
-            all.forEach { $0.end() }
-        }
     }
 }
 

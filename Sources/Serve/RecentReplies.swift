@@ -1,4 +1,5 @@
 import Foundation
+import HTTPService
 
 /// The answers of this second: what `/metrics`, `/api/now`, `/api/status`, `/data.json`
 /// and the page said for the logbook as it is, kept so that the requests that follow are

@@ -1,5 +1,6 @@
 import Airloc
 import Foundation
+import HTTPService
 import Geo
 import Logbook
 import Sensors

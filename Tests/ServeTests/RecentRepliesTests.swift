@@ -1,4 +1,5 @@
 import Foundation
+import HTTPService
 import Testing
 
 @testable import Serve

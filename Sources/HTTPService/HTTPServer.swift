@@ -45,7 +45,7 @@ public struct ServedReply: Sendable {
     /// The body (ignored for HEAD by the library, which sends the headers alone).
     public var body: Data
     /// An event stream instead of a body.
-    public var stream: EventStream?
+    public var stream: (any ServedStream)?
 
     /// A response.
     public init(status: Int, contentType: String, body: Data, headers: [(String, String)] = []) {
@@ -100,7 +100,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private let handler: @Sendable (ServedRequest) async -> ServedReply
     private let quick: @Sendable (ServedRequest) -> ServedReply?
-    private let streams = EventStream.Registry()
+    private let streams = StreamRegistry()
     private let onStop: @Sendable () -> Void
 
     /// Starts listening on `host`:`port` and answers every request with `quick` when it has
@@ -161,7 +161,7 @@ public final class HTTPServer: @unchecked Sendable {
         reply.pointee.headers = strdup(headers)
         if let stream = response.stream {
             server.streams.add(stream)
-            reply.pointee.stream = Unmanaged.passRetained(stream).toOpaque()
+            reply.pointee.stream = Unmanaged.passRetained(StreamHandle(stream)).toOpaque()
             reply.pointee.stream_timeout = UInt32(stream.silenceLimit)
         } else {
             let body = malloc(max(1, response.body.count))!.assumingMemoryBound(to: CChar.self)
@@ -194,7 +194,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private static let read: airloc_http_stream_read = { stream, buffer, capacity in
         guard let stream, let buffer else { return -1 }
-        let events = Unmanaged<EventStream>.fromOpaque(stream).takeUnretainedValue()
+        let events = Unmanaged<StreamHandle>.fromOpaque(stream).takeUnretainedValue().stream
         guard let bytes = events.next(capacity: capacity) else { return -1 }
         bytes.withUnsafeBytes { raw in
             if let base = raw.baseAddress { memcpy(buffer, base, raw.count) }
@@ -204,7 +204,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private static let release: airloc_http_stream_release = { stream in
         guard let stream else { return }
-        let events = Unmanaged<EventStream>.fromOpaque(stream).takeRetainedValue()
+        let events = Unmanaged<StreamHandle>.fromOpaque(stream).takeRetainedValue().stream
         events.end()
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPService
+import Synchronization
+
+/// The collector's own `/metrics` (`[collect] metrics = HOST:PORT`), for Prometheus.
+///
+/// Contract: the families are fixed (docs/collector.md lists them, alerts rely on them),
+/// each with `HELP` and `TYPE`, clean under `promtool check metrics`:
+/// `airloc_collector_rows_stored_total{kind}`, `airloc_collector_rows_refused_total{reason}`,
+/// `airloc_collector_acks_total` (counters of this run), `airloc_collector_devices`,
+/// `airloc_collector_database_up`, `airloc_collector_broker_up` (gauges),
+/// `airloc_collector_batch_seconds` and `airloc_collector_lag_seconds` (histograms). The
+/// values are the running collector's (``Collector/current``), read without waiting on it.
+public enum CollectorMetrics {
+    /// The exposition of `state`.
+    public static func text(_ state: CollectorState, openMetrics: Bool) -> String {
+        var exposition = MetricsExposition(openMetrics: openMetrics)
+        // Every kind is written, 0 before its first row: a counter that appears only later
+        // would make rate() miss its first increase.
+        exposition.counter(
+            "airloc_collector_rows_stored", "Rows stored in PostgreSQL by this collector since it started, by kind.",
+            ["track", "air", "sensor"].map { ("kind=\"\($0)\"", Double(state.storedByKind[$0] ?? 0)) })
+        exposition.counter(
+            "airloc_collector_rows_refused", "Messages refused since the collector started, by reason.",
+            state.refusedByReason.sorted { $0.key < $1.key }.map {
+                ("reason=\"\(MetricsExposition.label($0.key))\"", Double($0.value))
+            })
+        exposition.counter(
+            "airloc_collector_acks", "Acknowledgements published to the devices since the collector started.",
+            [("", Double(state.acksPublished))])
+        exposition.gauge("airloc_collector_devices", "Devices the collector knows.", [("", Double(state.devices))])
+        exposition.gauge(
+            "airloc_collector_database_up", "1 when the collector's PostgreSQL connection is up, else 0.",
+            [("", state.database == "connected" ? 1 : 0)])
+        exposition.gauge(
+            "airloc_collector_broker_up", "1 when the collector is connected to the MQTT broker, else 0.",
+            [("", state.broker == "connected" ? 1 : 0)])
+        exposition.histogram(
+            "airloc_collector_batch_seconds", "Seconds each stored batch's transaction took.", state.batchSeconds)
+        exposition.histogram(
+            "airloc_collector_lag_seconds", "Seconds from each stored row's time to its storing.", state.lagSeconds)
+        return exposition.text
+    }
+
+    /// The reply to a request of the metrics server: `/metrics`, else 404.
+    static func reply(_ request: ServedRequest, state: CollectorState) -> ServedReply {
+        guard request.path == "/metrics" else { return ServedReply(status: 404, text: "not found: try /metrics\n") }
+        let open = MetricsExposition.asksOpenMetrics(request)
+        var reply = ServedReply(
+            status: 200, contentType: MetricsExposition(openMetrics: open).contentType,
+            text: text(state, openMetrics: open))
+        reply.headers.append(("Cache-Control", "no-store"))
+        return reply
+    }
+
+    /// Serves `collector`'s metrics on `host`:`port` until the returned server is stopped.
+    public static func serve(_ collector: Collector, host: String, port: Int) throws(HTTPServer.StartError)
+        -> HTTPServer
+    {
+        let current = collector.current
+        return try HTTPServer(host: host, port: port, quick: { request in reply(request, state: current.state) }) {
+            request in reply(request, state: current.state)
+        }
+    }
+}
+
+/// The running collector's state as of its last event, for readers on other threads.
+public final class CurrentState: Sendable {
+    private let value = Mutex(CollectorState())
+    /// A state before anything happened.
+    public init() {}
+    /// The latest state.
+    public var state: CollectorState { value.withLock { $0 } }
+    func set(_ state: CollectorState) { value.withLock { $0 = state } }
+}
