@@ -1,7 +1,7 @@
 import Airloc
 import Foundation
-import HTTPService
 import Geo
+import HTTPService
 import Logbook
 import Sensors
 import Testing

@@ -1,8 +1,8 @@
 import Airloc
 import Foundation
-import HTTPService
 import Gazetteer
 import Geo
+import HTTPService
 import Logbook
 import Platform
 import Sensors
