@@ -18,9 +18,10 @@ enum CollectCommand {
             password-file, mode 0600, or PGPASSFILE), creating its tables; after each commit it acknowledges
             on <device prefix>/ack, and devices with [mqtt] end-to-end = collector publish again what it has
             not (docs/collector.md). PostgreSQL down: nothing is acknowledged, 4 batches are held, then the
-            broker queues for the session; retried with back-off. Exit status: 0 stopped by SIGTERM/SIGINT;
-            69 no libpq; 78 bad configuration (a missing key, a readable password file, credentials refused,
-            a newer schema); 64 usage.
+            broker queues for the session; retried with back-off. [collect] metrics = HOST:PORT serves /metrics
+            for Prometheus. Exit status: 0 stopped by SIGTERM/SIGINT; 69 no libpq; 78 bad configuration (a
+            missing key, a readable password file, credentials refused, a newer schema, a metrics address
+            taken); 64 usage.
             """,
         options: [], maxPositionals: 1,
         actions: [
