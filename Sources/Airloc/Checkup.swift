@@ -85,6 +85,7 @@ public struct Checkup: Sendable {
                     name: "device checks", status: .ok,
                     detail: "skipped: this host only collects ([collect] is set; [mqtt] url, [sensor] and uploads "
                         + "are not)"))
+            checkup.checks += await HealthCheck.collectMetrics(settings)
             checkup.checks += HealthCheck.secrets(settings)
             return checkup
         }
@@ -103,6 +104,7 @@ public struct Checkup: Sendable {
         checkup.checks.append(await HealthCheck.airQualityService(settings, environment: environment))
         if providers.contains(.ip) && authorized { checkup.checks.append(await HealthCheck.ipService(settings)) }
         checkup.checks += await HealthCheck.serve(settings)
+        checkup.checks += await HealthCheck.collectMetrics(settings)
         checkup.checks += HealthCheck.secrets(settings)
         return checkup
     }

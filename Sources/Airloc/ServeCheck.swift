@@ -58,40 +58,17 @@ extension HealthCheck {
         serve.listen != ServeSettings().listen || serve.passwordFile != nil ? .fail : .warn
     }
 
-    /// The `listen` address: free, served by airloc, or taken. A problem with the default
-    /// address is a warning (most devices never serve; another program may use 8642), with
-    /// an address the user set, or a password for it, a failure.
+    /// The `listen` address: free, served by airloc serve (its metrics, or its 401), or
+    /// taken. A problem with the default address is a warning (most devices never serve;
+    /// another program may use 8642), with an address the user set, or a password for it,
+    /// a failure.
     private static func address(_ serve: ServeSettings, transport: any HTTPTransport) async -> HealthCheck {
-        let name = "serve address"
-        let problem = severity(serve)
-        switch ListeningPort.probe(host: serve.host, port: serve.port) {
-        case .free:
-            return HealthCheck(
-                name: name, status: .ok, detail: "\(serve.listen) is free: airloc serve can listen there")
-        case .unusable(let reason):
-            return HealthCheck(
-                name: name, status: problem, detail: "airloc serve cannot listen on \(serve.listen): \(reason)",
-                advice: "set [serve] listen to an address of this machine and a port above 1023")
-        case .taken:
-            // Someone listens: airloc serve itself (the service running), or another program.
-            let host = serve.host == "0.0.0.0" ? "127.0.0.1" : serve.host == "::" ? "::1" : serve.host
-            let literal = host.contains(":") ? "[\(host)]" : host
-            guard let url = URL(string: "http://\(literal):\(serve.port)/metrics") else {
-                return HealthCheck(name: name, status: problem, detail: "\(serve.listen) is taken")
-            }
-            let answer = try? await transport.get(url, service: "the program on \(serve.listen)", timeout: .seconds(3))
-            let body = answer.map { String(decoding: $0.body.prefix(1 << 16), as: UTF8.self) } ?? ""
-            if let answer,
-                (answer.status == 200 && body.contains("airloc_build_info"))
-                    || (answer.status == 401 && body.contains("[serve] password-file"))
-            {
-                return HealthCheck(name: name, status: .ok, detail: "\(serve.listen) is served by airloc serve")
-            }
-            return HealthCheck(
-                name: name, status: problem,
-                detail: "\(serve.listen) is taken by another program"
-                    + (answer.map { " (it answers HTTP \($0.status) and is not airloc serve)" } ?? ""),
-                advice: "stop that program, or set [serve] listen to a free port")
+        await listenAddress(
+            name: "serve address", server: "airloc serve", setting: "[serve] listen", host: serve.host,
+            port: serve.port, problem: severity(serve), transport: transport
+        ) { status, body in
+            (status == 200 && body.contains("airloc_build_info"))
+                || (status == 401 && body.contains("[serve] password-file"))
         }
     }
 }
