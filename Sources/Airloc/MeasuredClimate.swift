@@ -43,4 +43,16 @@ public struct MeasuredClimate: Sendable {
         }
         return nil
     }
+
+    /// "CO₂ 845 ppm Moderate · 21.5 °C · 41 % humidity · 1013.3 hPa": the values read, the
+    /// temperature in `units`; nil after a failure.
+    public func summary(units: TemperatureUnit) -> String? {
+        guard let values else { return nil }
+        var parts: [String] = []
+        if let co2 = values.co2PPM { parts.append("CO₂ \(Int(co2.rounded())) ppm \(CO2Band(ppm: co2).name)") }
+        if let temperature = values.temperatureC { parts.append(units.format(celsius: temperature)) }
+        if let humidity = values.relativeHumidity { parts.append("\(Int(humidity.rounded())) % humidity") }
+        if let pressure = values.pressureHPa { parts.append(ClimateQuantity.pressure.text(pressure)) }
+        return parts.joined(separator: " · ")
+    }
 }

@@ -119,6 +119,15 @@ struct DevicePage {
             }
             rows.append(("climate", "Climate", text))
         }
+        // Each [sensor.NAME] by name (`sensor-NAME`: the page's script updates it live).
+        for sensor in report.climateSensors {
+            guard let summary = sensor.summary(units: report.units) else { continue }
+            rows.append(
+                (
+                    "sensor-\(sensor.name)", sensor.name,
+                    summary + " (\(sensor.model.displayName), \(formatAge(sensor.ageSeconds)) ago)"
+                ))
+        }
         lines.append(
             "<dl>" + rows.map { "<dt>\(escape($0.1))</dt><dd id=\"\($0.0)\">\(escape($0.2))</dd>" }.joined() + "</dl>")
         if case .success(let reading) = report.air {
@@ -127,7 +136,8 @@ struct DevicePage {
                     + "\(escape(reading.timezone)) · Places: GeoNames</p>")
         }
         let heading = report.fix.source == .manual ? "Chosen location" : "Your Location"
-        return "<section class=\"card cat-\(category?.rawValue ?? "unknown")\" id=\"card\"><h1>\(heading) · "
+        return "<section class=\"card cat-\(category?.rawValue ?? "unknown")\" id=\"card\" "
+            + "data-units=\"\(report.units.rawValue)\"><h1>\(heading) · "
             + "<span id=\"place\">\(escape(place))</span></h1>" + lines.joined() + "</section>"
     }
 

@@ -74,6 +74,23 @@ enum PageScript {
             else here = L.circleMarker(at, { radius: 7, color: "#000", fillColor: "#fff", fillOpacity: 1, className: "here" }).addTo(map);
           }
 
+          // A [sensor.NAME] row's values as the card writes them (docs/sensors.md's CO₂ bands).
+          function climate(row) {
+            var parts = [];
+            var card = document.getElementById("card");
+            var imperial = card && card.dataset.units === "imperial";
+            if (typeof row.co2_ppm === "number") {
+              var band = row.co2_ppm <= 800 ? "Good" : row.co2_ppm <= 1400 ? "Moderate" : "Poor";
+              parts.push("CO₂ " + Math.round(row.co2_ppm) + " ppm " + band);
+            }
+            if (typeof row.temperature_c === "number") {
+              parts.push(imperial ? (row.temperature_c * 9 / 5 + 32).toFixed(1) + " °F" : row.temperature_c.toFixed(1) + " °C");
+            }
+            if (typeof row.relative_humidity === "number") parts.push(Math.round(row.relative_humidity) + " % humidity");
+            if (typeof row.pressure_hpa === "number") parts.push(row.pressure_hpa.toFixed(1) + " hPa");
+            return parts.join(" · ");
+          }
+
           function showRows() {
             set("rows", rows.track + " track · " + rows.air + " air · " + rows.sensor + " measured");
           }
@@ -85,7 +102,9 @@ enum PageScript {
             var row = JSON.parse(event.data);
             if (row.kind in rows) rows[row.kind] += 1;
             showRows();
-            if (row.kind === "sensor") {
+            if (row.kind === "sensor" && row.name && row.name !== "sensor") {
+              set("sensor-" + row.name, climate(row) + " (" + String(row.model).toUpperCase() + ", just now (" + row.time + "))");
+            } else if (row.kind === "sensor") {
               var pm = row.corrected_pm2_5 !== null && row.corrected_pm2_5 !== undefined ? row.corrected_pm2_5 : row.pm2_5;
               set("measured", "PM2.5 " + fixed(pm) + " µg/m³ · PM10 " + fixed(row.pm10) + " µg/m³ (" + String(row.model).toUpperCase() + ")");
               set("measured-age", "just now (" + row.time + ")");

@@ -59,7 +59,8 @@ def main():
     try:
         driver.get(BASE + "/")
         driver.execute_script("window.__sameLoad = 'yes';")
-        for element_id in ("place", "aqi", "category", "advice", "measured", "measured-age", "rows", "live"):
+        for element_id in ("place", "aqi", "category", "advice", "measured", "measured-age", "rows", "live",
+                           "sensor-room"):
             seen[element_id] = text(driver, element_id)
         seen["card_class"] = driver.find_element(By.ID, "card").get_attribute("class")
         wait = WebDriverWait(driver, PATIENCE, poll_frequency=0.2)
@@ -80,6 +81,10 @@ def main():
         wait.until(lambda d: (text(d, "measured-age") or "").startswith("just now"))
         seen["live_measured"] = text(driver, "measured")
         seen["live_measured_age"] = text(driver, "measured-age")
+        # A [sensor.room] reading arrives too, on its own line, leaving the PM line as it was.
+        wait.until(lambda d: "just now" in (text(d, "sensor-room") or ""))
+        seen["live_sensor_room"] = text(driver, "sensor-room")
+        seen["measured_after_climate"] = text(driver, "measured")
         seen["live_rows"] = text(driver, "rows")
         seen["same_load"] = driver.execute_script("return window.__sameLoad || null;")
         seen["arrived_ms"] = driver.execute_script("return window.__arrived;")

@@ -10,17 +10,32 @@ import Testing
 @Suite(.enabled(if: ExternalTool.available("gpsfake", "python3", "chromedriver")))
 struct ServePageEndToEndTests {
     @Test func thePageShowsTheLoggersDayAndItsNextReadingLive() async throws {
-        let world = try await AirlocWorld(
-            config: LogSensorEndToEndTests.config + "\n[serve]\nlisten = 127.0.0.1:0\n")
+        let world = try await AirlocWorld(config: "")
         defer { world.stop() }
+        // A BME280 beside the particulate sensor ([sensor.room], a sysfs-shaped directory).
+        let room = try SenseClimateEndToEndTests.iio(
+            world.home, "iio:device0",
+            [
+                "name": "bme280\n", "in_temp_input": "21375\n", "in_humidityrelative_input": "45123\n",
+                "in_pressure_input": "101.325\n",
+            ])
+        try
+            (LogSensorEndToEndTests.config + "\n[serve]\nlisten = 127.0.0.1:0\n"
+            + "[sensor.room]\nmodel = bme280\niio = \(room)\nsample-seconds = 1\ninterval = 2\n").write(
+                to: world.home.file("config/airloc/airloc.conf"), atomically: true, encoding: .utf8)
         let link = world.home.file("airloc-pm").path
         var environment = world.environment
         environment["AIRLOC_SENSOR_DEVICE"] = link
         let sensor = try await SensorDouble.start("pms5003t", pm25: 30, humidity: 55, link: link)
         defer { sensor.stop() }
         let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: environment)
-        _ = try await LogEndToEndTests.waitForStatus(world, "a sensor row and a track to draw") {
-            ($0["sensor_rows"] as? Int ?? 0) >= 1 && ($0["track_rows"] as? Int ?? 0) >= 3
+        _ = try await LogEndToEndTests.waitForStatus(world, "a track to draw") {
+            ($0["track_rows"] as? Int ?? 0) >= 3
+        }
+        try await Poll.until("a reading of each sensor") {
+            let rows = try await LogClimateEndToEndTests.rows(world)
+            return !LogClimateEndToEndTests.named(rows, "sensor").isEmpty
+                && !LogClimateEndToEndTests.named(rows, "room").isEmpty || !logger.isRunning
         }
         let server = try ChildProcess(AirlocBinary.path, ["serve"], environment: environment)
         let port = try await ServeEndToEndTests.port(of: server)
@@ -53,6 +68,13 @@ struct ServePageEndToEndTests {
         // Live: the next reading, with no reload.
         #expect((seen["live_measured_age"] as? String ?? "").hasPrefix("just now"), "\(seen)")
         #expect(seen["same_load"] as? String == "yes", "arrived without a reload: \(seen)")
+        // The BME280 on its own line, at load and live; the PM line untouched by its rows.
+        #expect((seen["sensor-room"] as? String ?? "").hasPrefix("21.4 °C · 45 % humidity · 1013.3 hPa (BME280"))
+        #expect(
+            (seen["live_sensor_room"] as? String ?? "").hasPrefix(
+                "21.4 °C · 45 % humidity · 1013.3 hPa (BME280, just now"),
+            "\(seen)")
+        #expect((seen["measured_after_climate"] as? String ?? "").contains("PM2.5 30.0"), "\(seen)")
         let before = Self.measuredRows(seen["rows"] as? String)
         #expect(Self.measuredRows(seen["live_rows"] as? String) > before, "\(seen)")
         if let arrived = seen["arrived_ms"] as? Double,
