@@ -53,6 +53,13 @@ def main():
     seen = {}
     with urllib.request.urlopen(BASE + "/api/now", timeout=60) as answer:
         seen["api_now"] = json.load(answer)
+    # The logger panel's counts as rendered before the browser's page: a row the browser
+    # counts live comes after them, however soon it arrives after the page loads (the
+    # browser's own first read of the panel may already include one).
+    with urllib.request.urlopen(BASE + "/", timeout=60) as answer:
+        page = answer.read().decode("utf-8")
+    start = page.find('<dd id="rows">')
+    seen["rows_rendered"] = page[start + len('<dd id="rows">'):page.find("</dd>", start)] if start >= 0 else None
 
     driver = browser(1280, 900)
     driver.set_page_load_timeout(60)

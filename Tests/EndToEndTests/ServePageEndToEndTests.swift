@@ -75,7 +75,8 @@ struct ServePageEndToEndTests {
                 "21.4 °C · 45 % humidity · 1013.3 hPa (BME280, just now"),
             "\(seen)")
         #expect((seen["measured_after_climate"] as? String ?? "").contains("PM2.5 30.0"), "\(seen)")
-        let before = Self.measuredRows(seen["rows"] as? String)
+        let before = Self.measuredRows(seen["rows_rendered"] as? String)
+        #expect(before >= 1, "the panel as rendered: \(seen)")
         #expect(Self.measuredRows(seen["live_rows"] as? String) > before, "\(seen)")
         if let arrived = seen["arrived_ms"] as? Double,
             let stamp = (seen["live_measured_age"] as? String)?.split(separator: "(").last?.dropLast(),
