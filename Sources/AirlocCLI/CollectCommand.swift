@@ -58,20 +58,12 @@ enum CollectCommand {
         do { collector = try Collector(plan: plan) } catch {
             throw CLIError(code: error.isUnavailable ? .unavailable : .config, message: "[collect] broker: \(error)")
         }
-        let metrics: HTTPServer?
-        do {
-            metrics = try plan.settings.metricsHost.map { host throws(HTTPServer.StartError) in
-                try CollectorMetrics.serve(collector, host: host, port: plan.settings.metricsPort)
-            }
-        } catch {
-            throw CLIError(
-                code: error.libraryMissing ? .unavailable : .config, message: "[collect] metrics: \(error.description)")
+        let metrics: (server: HTTPServer, url: String)?
+        do { metrics = try CollectorMetrics.serve(collector) } catch {
+            throw CLIError(code: error.libraryMissing ? .unavailable : .config, message: "[collect] metrics: \(error)")
         }
-        defer { metrics?.stop() }
-        if let metrics, let host = plan.settings.metricsHost {
-            console.err(
-                "airloc: metrics on http://\(host.contains(":") ? "[\(host)]" : host):\(metrics.port)/metrics\n")
-        }
+        defer { metrics?.server.stop() }
+        if let metrics { console.err("airloc: metrics on \(metrics.url)\n") }
         let group = ServiceGroup(
             [collector, collector.client], stopOrder: ["collect", "mqtt"], notify: { console.err(NoticeText.line($0)) })
         let outcome = await SignalWatch.untilInterrupted { await group.run() }

@@ -2,9 +2,7 @@ import Airloc
 import Arguments
 import FieldLog
 import Fleet
-import Logbook
 import Platform
-import Sensors
 import TerminalUI
 import Uploads
 
@@ -49,19 +47,13 @@ enum LogRun {
             }
         }
         if let publisher { console.err("airloc: publishing to \(publisher.destination)\n") }
-        let sensor = settings.sensor.plan.map { SerialSensor(plan: $0, holding: true) }
-        if let plan = settings.sensor.plan {
-            console.err(
-                "airloc: reading the \(plan.model.displayName) on \(plan.device) every \(Int(settings.sensor.interval)) s\n"
-            )
-        }
-        let climate: ClimateSensors
-        do { climate = try ClimateSensors.holding(settings) } catch { throw .config(error.description) }
-        defer { withExtendedLifetime(climate) {} }
-        for line in climate.announcements { console.err("airloc: \(line)\n") }
+        let sensors: LoggerSensors
+        do { sensors = try LoggerSensors.holding(settings) } catch { throw .config(error.description) }
+        defer { withExtendedLifetime(sensors) {} }
+        for line in sensors.announcements { console.err("airloc: \(line)\n") }
         let logger = FieldLogger(
-            logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy, sensor: sensor,
-            climate: climate.sensors, notify: say)
+            logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
+            sensor: sensors.particulate, climate: sensors.sensors, notify: say)
         let uploaders: [Uploader]
         do { uploaders = try Uploader.make(settings: settings, logbook: logbook) } catch {
             throw .config(error.description)

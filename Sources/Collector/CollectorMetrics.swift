@@ -53,14 +53,18 @@ public enum CollectorMetrics {
         return reply
     }
 
-    /// Serves `collector`'s metrics on `host`:`port` until the returned server is stopped.
-    public static func serve(_ collector: Collector, host: String, port: Int) throws(HTTPServer.StartError)
-        -> HTTPServer
-    {
+    /// Serves `collector`'s metrics where `[collect] metrics` says until the returned server
+    /// is stopped, with the URL it is read at; nil without `[collect] metrics`.
+    public static func serve(_ collector: Collector) throws(HTTPServer.StartError) -> (
+        server: HTTPServer, url: String
+    )? {
+        guard let host = collector.plan.settings.metricsHost else { return nil }
         let current = collector.current
-        return try HTTPServer(host: host, port: port, quick: { request in reply(request, state: current.state) }) {
-            request in reply(request, state: current.state)
-        }
+        let server = try HTTPServer(
+            host: host, port: collector.plan.settings.metricsPort,
+            quick: { request in reply(request, state: current.state) }
+        ) { request in reply(request, state: current.state) }
+        return (server, "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)/metrics")
     }
 }
 
