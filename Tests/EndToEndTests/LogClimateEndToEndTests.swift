@@ -34,12 +34,7 @@ struct LogClimateEndToEndTests {
             broker: broker, id: "climate-consumer", topics: ["airloc/#", "homeassistant/#"])
         let world = try await AirlocWorld(config: "")
         defer { world.stop() }
-        let room = try SenseClimateEndToEndTests.iio(
-            world.home, "iio:device0",
-            [
-                "name": "bme280\n", "in_temp_input": "21375\n", "in_humidityrelative_input": "45123\n",
-                "in_pressure_input": "101.325\n",
-            ])
+        let room = try NowClimateEndToEndTests.bme280(world.home)
         let config = """
             [mqtt]
             url = \(broker.url)

@@ -13,12 +13,7 @@ struct ServePageEndToEndTests {
         let world = try await AirlocWorld(config: "")
         defer { world.stop() }
         // A BME280 beside the particulate sensor ([sensor.room], a sysfs-shaped directory).
-        let room = try SenseClimateEndToEndTests.iio(
-            world.home, "iio:device0",
-            [
-                "name": "bme280\n", "in_temp_input": "21375\n", "in_humidityrelative_input": "45123\n",
-                "in_pressure_input": "101.325\n",
-            ])
+        let room = try NowClimateEndToEndTests.bme280(world.home)
         try
             (LogSensorEndToEndTests.config + "\n[serve]\nlisten = 127.0.0.1:0\n"
             + "[sensor.room]\nmodel = bme280\niio = \(room)\nsample-seconds = 1\ninterval = 2\n").write(
