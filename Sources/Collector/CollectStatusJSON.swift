@@ -173,7 +173,10 @@ extension CollectStatusJSON {
 
 extension CollectorPlan {
     /// The database as people may see it: the connection string without any password.
-    public var safeDatabaseName: String {
+    public var safeDatabaseName: String { Self.safeName(conninfo) }
+
+    /// `conninfo` without any password in it.
+    public static func safeName(_ conninfo: String) -> String {
         var text = conninfo
         // postgresql://user:secret@host/db → postgresql://user@host/db
         if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") {

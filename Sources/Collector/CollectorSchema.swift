@@ -8,7 +8,7 @@ import FleetWire
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
 enum CollectorSchema {
-    static let version = 4
+    static let version = 5
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -80,6 +80,20 @@ enum CollectorSchema {
         4: [SensorField.name, .co2, .pressure].map { field in
             "ALTER TABLE sensor ADD COLUMN IF NOT EXISTS \(field.rawValue) \(field.type.sql);\n"
         }.joined(),
+        // Share links of the fleet page (`airloc serve share`): one device, one window. The
+        // token is never stored, only its SHA-256; `id` is the hash's first 12 hex digits.
+        5: """
+        CREATE TABLE shares (
+            id text PRIMARY KEY,
+            token_sha256 bytea NOT NULL UNIQUE,
+            device_id text NOT NULL,
+            since timestamptz NOT NULL,
+            until timestamptz NOT NULL,
+            expires timestamptz,
+            created timestamptz NOT NULL,
+            revoked timestamptz
+        );
+        """,
     ]
 
     /// Creates or migrates the schema; returns the version found before.

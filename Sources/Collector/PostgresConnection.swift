@@ -88,6 +88,21 @@ package final class PostgresConnection: @unchecked Sendable {
     /// each column as text or nil.
     @discardableResult
     package func execute(_ command: String, _ parameters: [String?] = []) throws(DatabaseError) -> [[String?]] {
+        try withResult(command, parameters) { cells in
+            var table: [[String?]] = []
+            table.reserveCapacity(cells.rows)
+            for row in 0..<cells.rows {
+                table.append((0..<cells.columns).map { cells.string(row, $0) })
+            }
+            return table
+        }
+    }
+
+    /// Runs `command` and hands `body` its result's cells as libpq holds them, valid only
+    /// inside `body`: a large answer (a day of fixes) is read without a Swift string per cell.
+    package func withResult<T>(
+        _ command: String, _ parameters: [String?] = [], _ body: (PostgresCells) throws(DatabaseError) -> T
+    ) throws(DatabaseError) -> T {
         guard let handle else { throw .command(state: "08003", message: "the connection is closed") }
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
@@ -102,17 +117,8 @@ package final class PostgresConnection: @unchecked Sendable {
             if state.isEmpty { state = "08006" }
             throw .command(state: state, message: Self.oneLine(String(cString: airloc_pq_result_error(result))))
         }
-        let rows = Int(airloc_pq_rows(result))
-        let columns = Int(airloc_pq_columns(result))
-        var table: [[String?]] = []
-        table.reserveCapacity(rows)
-        for row in 0..<rows {
-            table.append(
-                (0..<columns).map { column in
-                    airloc_pq_value(result, Int32(row), Int32(column)).map { String(cString: $0) }
-                })
-        }
-        return table
+        return try body(
+            PostgresCells(result: result, rows: Int(airloc_pq_rows(result)), columns: Int(airloc_pq_columns(result))))
     }
 
     /// Runs `body` inside BEGIN … COMMIT; any error rolls back and is thrown.
@@ -145,4 +151,21 @@ extension DatabaseError {
         default: return false
         }
     }
+}
+
+/// A command's result as libpq holds it: text cells by row and column, nil for NULL.
+package struct PostgresCells {
+    let result: OpaquePointer?
+    /// Rows.
+    package let rows: Int
+    /// Columns.
+    package let columns: Int
+
+    /// The cell's text, NUL-terminated (nil: NULL), valid while the result is.
+    package func text(_ row: Int, _ column: Int) -> UnsafePointer<CChar>? {
+        airloc_pq_value(result, Int32(row), Int32(column))
+    }
+
+    /// The cell as a string (nil: NULL).
+    package func string(_ row: Int, _ column: Int) -> String? { text(row, column).map { String(cString: $0) } }
 }
