@@ -76,12 +76,13 @@ let package = Package(
             name: "Uploads",
             dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Sensors", "Web"]),
         .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "Platform", "CRsvg"]),
-        // `airloc serve`: the device's page, API, metrics and airrohr's data.json over HTTP.
+        // `airloc serve`: the device's page, API, metrics and airrohr's data.json over HTTP;
+        // with `[serve] source = collector`, the fleet's page over the collector's database.
         .target(
             name: "Serve",
             dependencies: [
                 "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "FieldLog", "Plot", "Platform", "Sensors",
-                "FleetWire", "Web", "TerminalUI", "HTTPService",
+                "FleetWire", "Web", "TerminalUI", "HTTPService", "Collector",
             ]),
         .target(
             name: "TerminalUI",
@@ -144,7 +145,8 @@ let package = Package(
         .testTarget(
             name: "ServeTests",
             dependencies: [
-                "Serve", "Airloc", "AirQuality", "Gazetteer", "Logbook", "Geo", "Platform", "Sensors", "Web",
+                "Serve", "Collector", "HTTPService", "Airloc", "AirQuality", "Gazetteer", "Logbook", "Geo", "Platform",
+                "Sensors", "Web",
                 "TestSupport",
             ]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Platform", "TestSupport"]),

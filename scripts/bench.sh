@@ -219,6 +219,11 @@ echo "== collector: .build/release/airloc-bench collect-load mqtt://127.0.0.1:PO
 .build/release/airloc-bench collect-load "mqtt://127.0.0.1:$MQTT_PORT" "$conninfo" "$COLLECT_PID" 200 1 "${COLLECT_SECONDS:-600}"
 kill "$COLLECT_PID"; wait "$COLLECT_PID" 2>/dev/null || true
 
+# The fleet page (docs/fleet.md) over the same PostgreSQL, refilled with 1,000 devices and a
+# day of one-second fixes: /api/last and a day's /api/track, made afresh and under 10 clients.
+echo "== fleet page: scripts/bench-fleet.sh $bin CONNINFO"
+scripts/bench-fleet.sh "$bin" "$conninfo"
+
 # The uploads (docs/uploads.md): a week's backlog drained by each type in turn into the
 # servers' double, through airloc's own Uploader and libcurl.
 python3 scripts/upload-double.py --traccar-id bench --user field --password s3cret --token s3cret \

@@ -9,6 +9,18 @@ import Foundation
 /// allows (`coarse`: the 0.01° grid); no `tiles` means no map tiles and nothing fetched
 /// from anywhere by the page.
 public struct ServeSettings: Sendable, Equatable {
+    /// What the page shows: this device's logbook, or the fleet in the collector's database.
+    public enum Source: String, Sendable, CaseIterable {
+        /// The device's own page (`[log] database`).
+        case logbook
+        /// The fleet page over `[collect] database` (docs/fleet.md).
+        case collector
+    }
+
+    /// What it serves.
+    public var source = Source.logbook
+    /// Seconds after its latest row a device is listed as stale on the fleet page.
+    public var staleAfter = 600.0
     /// The address to bind: an IPv4 or IPv6 literal.
     public var host = "127.0.0.1"
     /// The port (0: any free one, for tests).

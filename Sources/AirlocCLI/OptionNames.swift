@@ -44,4 +44,7 @@ extension OptionName {
     static let force = OptionName("force")
     static let width = OptionName("width")
     static let height = OptionName("height")
+    static let expires = OptionName("expires")
+    static let list = OptionName("list")
+    static let revoke = OptionName("revoke")
 }

@@ -11,6 +11,15 @@ extension ConfigurationKey {
             (settings.serve.host, settings.serve.port) = (host, port)
             return true
         },
+        choice("serve", "source", ServeSettings.Source.self) { settings, source in
+            if let source { settings.serve.source = source }
+        },
+        parsed(
+            "serve", "stale-after", "a duration: seconds, or with m, h or d (10m)",
+            { ConfigurationFiles.parseDuration($0).flatMap { $0 > 0 ? $0 : nil } }
+        ) {
+            $0.serve.staleAfter = $1
+        },
         choice("serve", "position", MQTTSettings.Position.self) { settings, position in
             if let position { settings.serve.position = position }
         },
@@ -32,6 +41,6 @@ extension ConfigurationKey {
 
     static let serveDefaults: [String: String] = [
         "serve.listen": "127.0.0.1:8642", "serve.position": "exact", "serve.password-file": "none",
-        "serve.tiles": "none (no map tiles, nothing fetched)",
+        "serve.tiles": "none (no map tiles, nothing fetched)", "serve.source": "logbook", "serve.stale-after": "10m",
     ]
 }

@@ -31,7 +31,7 @@ public struct ServedRequest: Sendable {
     /// The header names a handler may read.
     static let readHeaders = ["authorization", "accept", "last-event-id"]
     /// The query arguments a handler may read.
-    static let readArguments = ["since", "until"]
+    static let readArguments = ["since", "until", "device", "share"]
 }
 
 /// What a handler answers: a status, a type, headers, and a body or an event stream.

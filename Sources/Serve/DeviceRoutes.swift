@@ -138,7 +138,7 @@ public struct DeviceRoutes: Sendable {
         case "/page.js":
             return ServedReply(status: 200, contentType: "text/javascript; charset=utf-8", text: PageScript.text)
         case "/page.css": return ServedReply(status: 200, contentType: "text/css; charset=utf-8", text: PageStyle.text)
-        default: return asset(request.path)
+        default: return Self.asset(request.path, leaflet: leaflet)
         }
     }
 
@@ -147,7 +147,7 @@ public struct DeviceRoutes: Sendable {
     }
 
     /// Leaflet's files, from their Debian path: a fixed list, nothing else on disk is reachable.
-    private func asset(_ path: String) -> ServedReply {
+    static func asset(_ path: String, leaflet: URL) -> ServedReply {
         let files: [String: String] = [
             "/leaflet/leaflet.js": "text/javascript; charset=utf-8", "/leaflet/leaflet.css": "text/css; charset=utf-8",
         ]

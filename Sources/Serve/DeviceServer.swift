@@ -1,4 +1,5 @@
 import Airloc
+import Collector
 import Foundation
 import Gazetteer
 import HTTPService
@@ -41,14 +42,25 @@ public final class DeviceServer: Service {
                     service: "serve", kind: .configuration, message: "[serve] password-file: \(error.description)")
             }
         }
-        let source = DeviceSource(settings: settings, gazetteer: gazetteer)
-        let routes = DeviceRoutes(source: source, password: password)
-        do {
-            server = try HTTPServer(
-                host: serve.host, port: serve.port, limits: limits, onStop: { source.watch?.stop() },
-                quick: { routes.recentAnswer($0) }
-            ) {
-                await routes.answer($0)
+        let source = DeviceSource(settings: settings, gazetteer: gazetteer, watching: serve.source == .logbook)
+        let fleet = serve.source == .collector ? try Self.fleet(settings) : nil
+        do throws(HTTPServer.StartError) {
+            if let fleet {
+                let routes = FleetRoutes(fleet: fleet, serve: serve, password: password)
+                // Every answer on the connection's thread: libpq blocks.
+                server = try HTTPServer(
+                    host: serve.host, port: serve.port, limits: limits, quick: { routes.answer($0) }
+                ) {
+                    routes.answer($0)
+                }
+            } else {
+                let routes = DeviceRoutes(source: source, password: password)
+                server = try HTTPServer(
+                    host: serve.host, port: serve.port, limits: limits, onStop: { source.watch?.stop() },
+                    quick: { routes.recentAnswer($0) }
+                ) {
+                    await routes.answer($0)
+                }
             }
         } catch {
             throw ServiceFailure(
@@ -58,6 +70,33 @@ public final class DeviceServer: Service {
         }
         self.source = source
         port = server.port
+    }
+
+    /// The collector's database of `[collect] database`, at a schema with share links.
+    static func fleet(_ settings: Settings) throws(ServiceFailure) -> FleetDatabase {
+        let fleet: FleetDatabase
+        do { fleet = try FleetDatabase(settings: settings.collect) } catch {
+            throw ServiceFailure(
+                service: "serve", kind: .configuration, message: "[serve] source = collector: \(error.description)")
+        }
+        try schema(fleet)
+        return fleet
+    }
+
+    /// Checks that `fleet` holds a collector schema with share links.
+    static func schema(_ fleet: FleetDatabase) throws(ServiceFailure) {
+        let version: Int
+        do { version = try fleet.schemaVersion() } catch {
+            throw ServiceFailure(
+                service: "serve", kind: error.isConfiguration ? .configuration : .unavailable,
+                message: "[serve] source = collector: \(fleet.name): \(error.description)")
+        }
+        guard version >= FleetDatabase.shareSchema else {
+            throw ServiceFailure(
+                service: "serve", kind: .configuration,
+                message: "[serve] source = collector: \(fleet.name) holds collector schema \(version); "
+                    + "`airloc collect` of this version brings it to \(FleetDatabase.shareSchema) when it starts")
+        }
     }
 
     /// Serves until asked to stop.

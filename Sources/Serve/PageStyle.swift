@@ -28,6 +28,12 @@ enum PageStyle {
             #chart { width: 100%; height: auto; }
             footer { font-size: .8rem; color: #555; }
             .place-name { background: transparent; border: 0; box-shadow: none; font-size: .75rem; }
+            .devices { list-style: none; padding: 0; margin: .5rem 0; max-height: 70vh; overflow-y: auto; }
+            .devices li { padding: .3rem .2rem; border-bottom: 1px solid #eee; overflow-wrap: anywhere; }
+            .devices li.chosen { background: #e3ecf7; }
+            .devices .aqi { display: inline-block; font-size: .9rem; padding: .1rem .4rem; margin: 0; }
+            .age { color: #555; font-size: .85rem; }
+            .stale { color: #B00020; font-weight: 600; font-size: .85rem; }
             @media (min-width: 900px) {
               main { grid-template-columns: 380px 1fr; }
               #map-panel { grid-row: span 2; }

@@ -1,0 +1,203 @@
+import AirQuality
+import Airloc
+import Collector
+import Foundation
+import Geo
+import HTTPService
+import Platform
+
+/// What `airloc serve` answers with `[serve] source = collector`: the fleet's page over
+/// the collector's database (docs/fleet.md).
+///
+/// Contract:
+/// - The access rules of the device's page (GET and HEAD, a bounded head, HTTP Basic
+///   with `password-file`), except for a share link: a request carrying `share=TOKEN`
+///   needs no password and reaches only `/`, `/api/map` and `/api/track`, for the link's
+///   device and within its window; everything else it asks for is 404, as is a token that
+///   is unknown, revoked or expired. The page's script, style and Leaflet need no password
+///   (they hold no data).
+/// - Every position is as `[serve] position` allows; with `none`, no track is served.
+/// - It answers on the connection's own thread (``answer(_:)`` is synchronous): libpq
+///   blocks, and Swift's executor is not held by a query. `/`, `/api/last` and `/metrics`
+///   are made once a second at most, a device's track once per change of its rows, whatever
+///   the number of clients (``FleetAnswers``).
+public struct FleetRoutes: Sendable {
+    /// The collector's database.
+    public let fleet: FleetDatabase
+    /// `[serve]`.
+    public let serve: ServeSettings
+    let password: String?
+    let leaflet: URL
+    let clock: @Sendable () -> Date
+    private let recent = FleetAnswers()
+
+    /// Routes over `fleet`; `password` from `[serve] password-file`.
+    public init(
+        fleet: FleetDatabase, serve: ServeSettings, password: String?,
+        leaflet: URL = URL(fileURLWithPath: "/usr/share/javascript/leaflet"),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.fleet = fleet
+        self.serve = serve
+        self.password = password
+        self.leaflet = leaflet
+        self.clock = clock
+    }
+
+    /// The answer to `request`.
+    public func answer(_ request: ServedRequest) -> ServedReply {
+        var reply = route(request)
+        let tiles = serve.tileOrigin.map { " " + $0 } ?? ""
+        reply.headers += [
+            ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:\(tiles); frame-ancestors 'none'"),
+            ("Referrer-Policy", "no-referrer"),
+        ]
+        return reply
+    }
+
+    private func route(_ request: ServedRequest) -> ServedReply {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var reply = ServedReply(status: 405, text: "only GET and HEAD\n")
+            reply.headers.append(("Allow", "GET, HEAD"))
+            return reply
+        }
+        guard request.headBytes <= DeviceRoutes.maxHeadBytes else {
+            return ServedReply(status: 431, text: "request head over \(DeviceRoutes.maxHeadBytes) bytes\n")
+        }
+        switch request.path {
+        case "/fleet.js":
+            return ServedReply(status: 200, contentType: "text/javascript; charset=utf-8", text: FleetScript.text)
+        case "/page.css": return ServedReply(status: 200, contentType: "text/css; charset=utf-8", text: PageStyle.text)
+        case let path where path.hasPrefix("/leaflet/"): return DeviceRoutes.asset(path, leaflet: leaflet)
+        default: break
+        }
+        let now = clock()
+        if let token = request.arguments["share"] { return shared(request, token: token, now: now) }
+        if let password, !DeviceRoutes.authorized(request.headers["authorization"], password: password) {
+            var reply = ServedReply(status: 401, text: "this page needs the password of [serve] password-file\n")
+            reply.headers.append(("WWW-Authenticate", "Basic realm=\"airloc\", charset=\"UTF-8\""))
+            return reply
+        }
+        do {
+            switch request.path {
+            case "/":
+                return try recent.ofSecond("/", now: now) { () throws(DatabaseError) in
+                    html(FleetPage(serve: serve, devices: try fleet.last(), now: now).html)
+                }
+            case "/api/last":
+                return try recent.ofSecond("/api/last", now: now) { () throws(DatabaseError) in
+                    json(FleetLast.json(try fleet.last(), now: now, serve: serve))
+                }
+            case "/metrics":
+                let open = MetricsExposition.asksOpenMetrics(request)
+                return try recent.ofSecond("/metrics \(open)", now: now) { () throws(DatabaseError) in
+                    var reply = ServedReply(
+                        status: 200, contentType: MetricsExposition(openMetrics: open).contentType,
+                        text: FleetLast.metrics(try fleet.last(), now: now, openMetrics: open))
+                    reply.headers.append(("Cache-Control", "no-store"))
+                    return reply
+                }
+            case "/api/track", "/api/map":
+                guard let device = request.arguments["device"], let version = try fleet.version(of: device) else {
+                    return missing("no such device: /api/track?device=ID takes an id of /api/last")
+                }
+                guard let window = Self.window(request.arguments, now: now) else {
+                    return ServedReply(status: 400, text: "since and until take ISO 8601 times (2026-12-02T08:00Z)\n")
+                }
+                return try track(request.path, device: device, window: window, version: version)
+            default: return ServedReply(status: 404, text: "not found\n")
+            }
+        } catch {
+            return unavailable(error)
+        }
+    }
+
+    /// A share link's request: its device and window only.
+    private func shared(_ request: ServedRequest, token: String, now: Date) -> ServedReply {
+        let link: ShareLink?
+        do { link = try fleet.share(token: token, at: now) } catch { return unavailable(error) }
+        guard let link, ["/", "/api/map", "/api/track"].contains(request.path),
+            request.arguments["device"].map({ $0 == link.deviceID }) ?? true
+        else { return missing("no such share link, or it has expired or been revoked") }
+        guard var window = Self.window(request.arguments, now: now, default: (link.since, link.until)) else {
+            return ServedReply(status: 400, text: "since and until take ISO 8601 times (2026-12-02T08:00Z)\n")
+        }
+        window = (max(window.since, link.since), min(window.until, link.until))
+        if request.path == "/" { return html(FleetPage(serve: serve, share: link, now: now).html) }
+        do {
+            guard let version = try fleet.version(of: link.deviceID) else { return missing("no rows of this device") }
+            return try track(request.path, device: link.deviceID, window: window, version: version)
+        } catch {
+            return unavailable(error)
+        }
+    }
+
+    /// `/api/map` or `/api/track` of `device` in `window`, made again only when the device's
+    /// rows changed (`version`).
+    private func track(_ path: String, device: String, window: (since: Date, until: Date), version: String)
+        throws(DatabaseError) -> ServedReply
+    {
+        guard serve.position != .none else { return missing("[serve] position = none: no track is served") }
+        let decimals = serve.position == .coarse ? 2 : nil
+        let key = [path, device, UTCTime.iso8601(window.since), UTCTime.iso8601(window.until)].joined(separator: " ")
+        return try recent.track(key, version: version) { () throws(DatabaseError) in
+            if path == "/api/map" {
+                let points = try fleet.trackPoints(device: device, since: window.since, until: window.until)
+                let history = try fleet.aqiHistory(device: device, since: window.since, until: window.until)
+                return json(FleetMap.json(points, history: history, decimals: decimals))
+            }
+            let body = try fleet.trackGeoJSON(
+                device: device, since: window.since, until: window.until, decimals: decimals)
+            var reply = ServedReply(status: 200, contentType: "application/geo+json", body: body)
+            reply.headers.append(("Cache-Control", "no-store"))
+            return reply
+        }
+    }
+
+    /// `since` and `until` (ISO 8601) over `default` (the last 24 hours); nil when one does
+    /// not parse or the window is empty.
+    static func window(_ arguments: [String: String], now: Date, default fallback: (Date, Date)? = nil) -> (
+        since: Date, until: Date
+    )? {
+        // The whole second: requests of one second share the answer kept for it.
+        let second = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        var (since, until) = fallback ?? (second.addingTimeInterval(-86_400), second.addingTimeInterval(1))
+        if let text = arguments["since"] {
+            guard let date = UTCTime.parse(text) else { return nil }
+            since = date
+        }
+        if let text = arguments["until"] {
+            guard let date = UTCTime.parse(text) else { return nil }
+            until = date
+        }
+        return since < until ? (since, until) : nil
+    }
+
+    private func html(_ text: String) -> ServedReply {
+        var reply = ServedReply(status: 200, contentType: "text/html; charset=utf-8", text: text)
+        reply.headers.append(("Cache-Control", "no-store"))
+        return reply
+    }
+
+    private func json(_ text: String) -> ServedReply {
+        var reply = ServedReply(status: 200, contentType: "application/json", text: text)
+        reply.headers.append(("Cache-Control", "no-store"))
+        return reply
+    }
+
+    private func missing(_ why: String) -> ServedReply {
+        ServedReply(
+            status: 404, contentType: "application/json",
+            text: "{\"error\":\(FleetLast.quoted(why))}\n")
+    }
+
+    /// The database could not answer: 503, saying why (never the connection string's secret).
+    private func unavailable(_ error: DatabaseError) -> ServedReply {
+        var reply = ServedReply(
+            status: 503, contentType: "application/json",
+            text: "{\"error\":\(FleetLast.quoted("the collector's database: \(error)"))}\n")
+        reply.headers.append(("Retry-After", "5"))
+        return reply
+    }
+}
