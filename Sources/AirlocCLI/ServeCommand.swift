@@ -1,6 +1,5 @@
 import Airloc
 import Arguments
-import Collector
 import Foundation
 import Platform
 import Serve
@@ -71,69 +70,29 @@ enum ServeCommand {
 
     static func share(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let arguments = context.arguments
-        // Whole seconds: a window of "1h" reads as it is stored.
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let shares = ShareLinks(settings: context.configuration, now: now)
-        let fleet: FleetDatabase
-        do { fleet = try shares.database() } catch { throw CLIError(error) }
-        func asked<T>(_ body: () throws(DatabaseError) -> T) throws(CLIError) -> T {
-            do { return try body() } catch {
-                throw CLIError(
-                    code: error.isConfiguration ? .config : .unavailable, message: "\(fleet.name): \(error.description)"
-                )
-            }
-        }
+        let asked: ShareLinks.Asked
         if arguments.has(.list) {
-            let links = try asked { () throws(DatabaseError) in try fleet.shares() }
-            // --json: one document a line, as `locate --watch` prints them.
-            context.console.out(
-                arguments.has(.json)
-                    ? links.map { JSONDocument.encode(shares.document($0), pretty: false) }.joined()
-                    : shares.table(links))
-            return .ok
-        }
-        if let id = arguments.value(.revoke) {
-            guard try asked({ () throws(DatabaseError) in try fleet.revokeShare(id: id, now: now) }) else {
-                throw CLIError(code: .dataError, message: "no active share link \(id): `airloc serve share --list`")
-            }
-            context.console.err("airloc: share link \(id) revoked\n")
-            return .ok
-        }
-        guard let device = arguments.positionals.dropFirst().first, let since = arguments.value(.since) else {
+            asked = .list
+        } else if let id = arguments.value(.revoke) {
+            asked = .revoke(id)
+        } else if let device = arguments.positionals.dropFirst().first, let since = arguments.value(.since) {
+            asked = .make(
+                device: device, since: since, until: arguments.value(.until), expires: arguments.value(.expires))
+        } else {
             throw CLIError.usage("serve share takes DEVICE --since T (or --list, or --revoke ID)", command: "serve")
         }
-        let start = try LogTime.parse(since, option: "--since", now: now)
-        let end = try arguments.value(.until).map { text throws(CLIError) in
-            try LogTime.parse(text, option: "--until", now: now)
-        }
-        guard start < end ?? now else {
-            throw CLIError.usage("--since is not before --until: the link would show nothing", command: "serve")
-        }
-        var expires: Date?
-        if let text = arguments.value(.expires) {
-            guard let date = shares.expiry(text), date > now else {
-                throw CLIError.usage(
-                    "invalid --expires '\(text.prefix(40))': a time ahead (2026-12-31T00:00Z) or a duration (7d)",
-                    command: "serve")
-            }
-            expires = date
-        }
-        guard try asked({ () throws(DatabaseError) in try fleet.knows(device) }) else {
+        do {
+            let said = try ShareLinks(settings: context.configuration).perform(asked, json: arguments.has(.json))
+            context.console.out(said.out)
+            if let note = said.note { context.console.err("airloc: \(note)\n") }
+            return .ok
+        } catch {
+            let codes: [ShareLinks.Failure.Kind: ExitCode] = [
+                .usage: .usage, .unknown: .dataError, .configuration: .config, .unavailable: .unavailable,
+            ]
             throw CLIError(
-                code: .dataError, message: "no device '\(device)' in \(fleet.name): `airloc collect status` lists them")
+                code: codes[error.kind] ?? .software, message: error.message,
+                usageOf: error.kind == .usage ? "serve" : nil)
         }
-        let made = try asked { () throws(DatabaseError) in
-            try fleet.createShare(device: device, since: start, until: end ?? now, expires: expires, now: now)
-        }
-        let url = shares.url(token: made.token)
-        if arguments.has(.json) {
-            var document = shares.document(made.link)
-            document.url = url
-            context.console.out(JSONDocument.encode(document))
-        } else {
-            context.console.out(url + "\n")
-            context.console.err("airloc: share link \(made.link.id) made; its URL is shown only now\n")
-        }
-        return .ok
     }
 }

@@ -33,17 +33,109 @@ public struct ShareLinks: Sendable {
         public var url: String?
     }
 
+    /// What `serve share` was asked.
+    public enum Asked: Sendable, Equatable {
+        /// `--list`.
+        case list
+        /// `--revoke ID`.
+        case revoke(String)
+        /// `DEVICE --since T [--until T] [--expires T]`, as written.
+        case make(device: String, since: String, until: String?, expires: String?)
+    }
+
+    /// Why it was not done, and what kind of failure that is (the exit status).
+    public struct Failure: Error, Sendable {
+        /// usage (64), an unknown device or link (65), configuration (78), the database (69).
+        public enum Kind: Sendable, Hashable { case usage, unknown, configuration, unavailable }
+        /// Its kind.
+        public var kind: Kind
+        /// What to say.
+        public var message: String
+    }
+
     let settings: Settings
     let now: Date
 
-    /// The links of `settings`' collector database, as of `now`.
-    public init(settings: Settings, now: Date) {
+    /// The links of `settings`' collector database, as of `now` (whole seconds: a window
+    /// of "1h" reads as it is stored).
+    public init(settings: Settings, now: Date = Date()) {
         self.settings = settings
-        self.now = now
+        self.now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Does what was asked: what to print on stdout, and a note for stderr.
+    public func perform(_ asked: Asked, json: Bool) throws(Failure) -> (out: String, note: String?) {
+        let fleet: FleetDatabase
+        do { fleet = try database() } catch {
+            throw Failure(kind: error.kind == .configuration ? .configuration : .unavailable, message: error.message)
+        }
+        func ask<T>(_ body: () throws(DatabaseError) -> T) throws(Failure) -> T {
+            do { return try body() } catch {
+                throw Failure(
+                    kind: error.isConfiguration ? .configuration : .unavailable,
+                    message: "\(fleet.name): \(error.description)")
+            }
+        }
+        switch asked {
+        case .list:
+            let links = try ask { () throws(DatabaseError) in try fleet.shares() }
+            // --json: one document a line, as `locate --watch` prints them.
+            return (json ? links.map { JSONDocument.encode(document($0), pretty: false) }.joined() : table(links), nil)
+        case .revoke(let id):
+            guard try ask({ () throws(DatabaseError) in try fleet.revokeShare(id: id, now: now) }) else {
+                throw Failure(kind: .unknown, message: "no active share link \(id): `airloc serve share --list`")
+            }
+            return ("", "share link \(id) revoked")
+        case .make(let device, let sinceText, let untilText, let expiresText):
+            let since = try time(sinceText, option: "--since")
+            let until = try untilText.map { text throws(Failure) in try time(text, option: "--until") } ?? now
+            guard since < until else {
+                throw Failure(kind: .usage, message: "--since is not before --until: the link would show nothing")
+            }
+            let expires = try expiresText.map { text throws(Failure) in
+                guard let date = expiry(text), date > now else {
+                    throw Failure(
+                        kind: .usage,
+                        message: "invalid --expires '\(text.prefix(40))': a time ahead (2026-12-31T00:00Z) or a "
+                            + "duration (7d)")
+                }
+                return date
+            }
+            guard try ask({ () throws(DatabaseError) in try fleet.knows(device) }) else {
+                throw Failure(
+                    kind: .unknown,
+                    message: "no device '\(device)' in \(fleet.name): `airloc collect status` lists them")
+            }
+            let made = try ask { () throws(DatabaseError) in
+                try fleet.createShare(device: device, since: since, until: until, expires: expires, now: now)
+            }
+            var document = document(made.link)
+            document.url = url(token: made.token)
+            return json
+                ? (JSONDocument.encode(document), nil)
+                : (document.url! + "\n", "share link \(made.link.id) made; its URL is shown only now")
+        }
+    }
+
+    /// `--since` or `--until`: ISO 8601, or an age back from now (`24h`).
+    func time(_ text: String, option: String) throws(Failure) -> Date {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count.isFinite, count >= 0
+        {
+            return now.addingTimeInterval(-count * unit)
+        }
+        guard let date = UTCTime.parse(text) else {
+            throw Failure(
+                kind: .usage,
+                message:
+                    "invalid \(option) '\(text.prefix(40))': expected an ISO 8601 time or date (2026-11-30T12:00Z, "
+                    + "2026-11-30) or an age (90m, 24h, 7d)")
+        }
+        return date
     }
 
     /// The database, writable (a link is stored and revoked there), at a schema with links.
-    public func database() throws(ServiceFailure) -> FleetDatabase {
+    func database() throws(ServiceFailure) -> FleetDatabase {
         let fleet: FleetDatabase
         do { fleet = try FleetDatabase(settings: settings.collect, size: 1, writable: true) } catch {
             throw ServiceFailure(service: "serve", kind: .configuration, message: error.description)
@@ -53,7 +145,7 @@ public struct ShareLinks: Sendable {
     }
 
     /// The page's URL for `token`.
-    public func url(token: String) -> String {
+    func url(token: String) -> String {
         var serve = settings.serve
         if serve.host == "0.0.0.0" || serve.host == "::" {
             serve.host = ProcessInfo.processInfo.hostName
@@ -62,7 +154,7 @@ public struct ShareLinks: Sendable {
     }
 
     /// `--expires`: a time, or a duration ahead of now (`7d`, `12h`).
-    public func expiry(_ text: String) -> Date? {
+    func expiry(_ text: String) -> Date? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         if let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count.isFinite, count > 0 {
             return now.addingTimeInterval(count * unit)
@@ -71,7 +163,7 @@ public struct ShareLinks: Sendable {
     }
 
     /// `link` as `--json` prints it.
-    public func document(_ link: ShareLink) -> Document {
+    func document(_ link: ShareLink) -> Document {
         Document(
             id: link.id, deviceID: link.deviceID, since: UTCTime.iso8601(link.since),
             until: UTCTime.iso8601(link.until), expires: link.expires.map(UTCTime.iso8601),
@@ -79,7 +171,7 @@ public struct ShareLinks: Sendable {
     }
 
     /// `--list`'s table.
-    public func table(_ links: [ShareLink]) -> String {
+    func table(_ links: [ShareLink]) -> String {
         guard !links.isEmpty else { return "no share links: `airloc serve share DEVICE --since T` makes one\n" }
         return links.map { link in
             let document = document(link)
