@@ -49,10 +49,7 @@ public struct DeviceRoutes: Sendable {
         let version = source.version
         let second = RecentReplies.second(clock())
         var reply = await route(request)
-        reply.headers += [
-            ("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", contentSecurityPolicy),
-            ("Referrer-Policy", "no-referrer"),
-        ]
+        reply.headers += ServedReplies.headers(tileOrigin: source.settings.serve.tileOrigin)
         if let key = RecentReplies.key(request), allowed(request) {
             recent.finish(key, reply: reply, version: version, second: second)
         }
@@ -78,25 +75,9 @@ public struct DeviceRoutes: Sendable {
             && (password.map { Self.authorized(request.headers["authorization"], password: $0) } ?? true)
     }
 
-    var contentSecurityPolicy: String {
-        let tiles = source.settings.serve.tileOrigin.map { " " + $0 } ?? ""
-        return "default-src 'self'; img-src 'self' data:\(tiles); frame-ancestors 'none'"
-    }
-
     private func route(_ request: ServedRequest) async -> ServedReply {
-        guard request.method == "GET" || request.method == "HEAD" else {
-            var reply = ServedReply(status: 405, text: "only GET and HEAD\n")
-            reply.headers.append(("Allow", "GET, HEAD"))
-            return reply
-        }
-        guard request.headBytes <= Self.maxHeadBytes else {
-            return ServedReply(status: 431, text: "request head over \(Self.maxHeadBytes) bytes\n")
-        }
-        if let password, !Self.authorized(request.headers["authorization"], password: password) {
-            var reply = ServedReply(status: 401, text: "this page needs the password of [serve] password-file\n")
-            reply.headers.append(("WWW-Authenticate", "Basic realm=\"airloc\", charset=\"UTF-8\""))
-            return reply
-        }
+        if let refusal = ServedReplies.refusal(request) { return refusal }
+        if let refusal = ServedReplies.unauthorized(request, password: password) { return refusal }
         let now = clock()
         switch request.path {
         case "/": return html(DevicePage(source: source, now: now, report: await source.now(at: now)).html)
@@ -162,23 +143,9 @@ public struct DeviceRoutes: Sendable {
         return reply
     }
 
-    private func html(_ text: String) -> ServedReply {
-        var reply = ServedReply(status: 200, contentType: "text/html; charset=utf-8", text: text)
-        reply.headers.append(("Cache-Control", "no-store"))
-        return reply
-    }
-
-    private func json(_ text: String) -> ServedReply {
-        var reply = ServedReply(status: 200, contentType: "application/json", text: text)
-        reply.headers.append(("Cache-Control", "no-store"))
-        return reply
-    }
-
-    private func missing(_ why: String) -> ServedReply {
-        ServedReply(
-            status: 404, contentType: "application/json",
-            text: "{\"error\":\(JSONDocument.encode(why, pretty: false))}\n")
-    }
+    private func html(_ text: String) -> ServedReply { ServedReplies.html(text) }
+    private func json(_ text: String) -> ServedReply { ServedReplies.json(text) }
+    private func missing(_ why: String) -> ServedReply { ServedReplies.error(why) }
 
     private func geojson(_ logbook: Logbook, window: LogWindow) -> ServedReply {
         let position = source.settings.serve.position

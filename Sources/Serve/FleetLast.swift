@@ -51,7 +51,7 @@ enum FleetLast {
             let age = shown.newest.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
             let category = shown.aqi.map(AQICategory.init(aqi:))
             let fields: [(String, String)] = [
-                ("device_id", quoted(last.deviceID)),
+                ("device_id", ServedReplies.quoted(last.deviceID)),
                 ("time", last.time.map { "\"\(UTCTime.iso8601($0))\"" } ?? "null"),
                 ("latitude", coordinate.map { number($0.latitude) } ?? "null"),
                 ("longitude", coordinate.map { number($0.longitude) } ?? "null"),
@@ -82,21 +82,6 @@ enum FleetLast {
             "airloc_fleet_device_aqi", "Each device's US AQI as the fleet page colours it (measured when fresh).",
             shown.map { ("device=\"\(MetricsExposition.label($0.0))\",scale=\"us\"", $0.1.aqi.map(Double.init)) })
         return exposition.text
-    }
-
-    /// `text` as a JSON string (quotes, backslashes and control characters escaped).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     static func number(_ value: Double) -> String {

@@ -36,7 +36,7 @@ enum FleetMap {
             let colour = colourAt(point.time, model: modelNow, measured: measuredNow)
             let at = decimals == nil ? point.coordinate : point.coordinate.rounded(toDegrees: ServeSettings.coarseGrid)
             return "[\(String(format: format, at.latitude)),\(String(format: format, at.longitude)),"
-                + "\(FleetLast.quoted(point.segment)),\"\(colour)\"]"
+                + "\(ServedReplies.quoted(point.segment)),\"\(colour)\"]"
         }
         return "{\"points\":[\(shown.joined(separator: ","))],\"places\":[]}\n"
     }

@@ -47,24 +47,12 @@ public struct FleetRoutes: Sendable {
     /// The answer to `request`.
     public func answer(_ request: ServedRequest) -> ServedReply {
         var reply = route(request)
-        let tiles = serve.tileOrigin.map { " " + $0 } ?? ""
-        reply.headers += [
-            ("X-Content-Type-Options", "nosniff"),
-            ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:\(tiles); frame-ancestors 'none'"),
-            ("Referrer-Policy", "no-referrer"),
-        ]
+        reply.headers += ServedReplies.headers(tileOrigin: serve.tileOrigin)
         return reply
     }
 
     private func route(_ request: ServedRequest) -> ServedReply {
-        guard request.method == "GET" || request.method == "HEAD" else {
-            var reply = ServedReply(status: 405, text: "only GET and HEAD\n")
-            reply.headers.append(("Allow", "GET, HEAD"))
-            return reply
-        }
-        guard request.headBytes <= DeviceRoutes.maxHeadBytes else {
-            return ServedReply(status: 431, text: "request head over \(DeviceRoutes.maxHeadBytes) bytes\n")
-        }
+        if let refusal = ServedReplies.refusal(request) { return refusal }
         switch request.path {
         case "/fleet.js":
             return ServedReply(status: 200, contentType: "text/javascript; charset=utf-8", text: FleetScript.text)
@@ -74,11 +62,7 @@ public struct FleetRoutes: Sendable {
         }
         let now = clock()
         if let token = request.arguments["share"] { return shared(request, token: token, now: now) }
-        if let password, !DeviceRoutes.authorized(request.headers["authorization"], password: password) {
-            var reply = ServedReply(status: 401, text: "this page needs the password of [serve] password-file\n")
-            reply.headers.append(("WWW-Authenticate", "Basic realm=\"airloc\", charset=\"UTF-8\""))
-            return reply
-        }
+        if let refusal = ServedReplies.unauthorized(request, password: password) { return refusal }
         do {
             switch request.path {
             case "/":
@@ -174,29 +158,13 @@ public struct FleetRoutes: Sendable {
         return since < until ? (since, until) : nil
     }
 
-    private func html(_ text: String) -> ServedReply {
-        var reply = ServedReply(status: 200, contentType: "text/html; charset=utf-8", text: text)
-        reply.headers.append(("Cache-Control", "no-store"))
-        return reply
-    }
-
-    private func json(_ text: String) -> ServedReply {
-        var reply = ServedReply(status: 200, contentType: "application/json", text: text)
-        reply.headers.append(("Cache-Control", "no-store"))
-        return reply
-    }
-
-    private func missing(_ why: String) -> ServedReply {
-        ServedReply(
-            status: 404, contentType: "application/json",
-            text: "{\"error\":\(FleetLast.quoted(why))}\n")
-    }
+    private func html(_ text: String) -> ServedReply { ServedReplies.html(text) }
+    private func json(_ text: String) -> ServedReply { ServedReplies.json(text) }
+    private func missing(_ why: String) -> ServedReply { ServedReplies.error(why) }
 
     /// The database could not answer: 503, saying why (never the connection string's secret).
     private func unavailable(_ error: DatabaseError) -> ServedReply {
-        var reply = ServedReply(
-            status: 503, contentType: "application/json",
-            text: "{\"error\":\(FleetLast.quoted("the collector's database: \(error)"))}\n")
+        var reply = ServedReplies.error("the collector's database: \(error)", status: 503)
         reply.headers.append(("Retry-After", "5"))
         return reply
     }

@@ -35,13 +35,7 @@ enum FleetScript {
           if (window.L && mapElement && mapElement.dataset.position !== "none") {
             set("map-note", "");
             map = L.map(mapElement, { attributionControl: true, zoomControl: true });
-            var tiles = mapElement.dataset.tiles;
-            if (tiles) {
-              L.tileLayer(tiles, { maxZoom: 19, attribution: "Map tiles: " + new URL(tiles.replace("{s}", "a")).host })
-                .addTo(map);
-            } else {
-              mapElement.classList.add("plain");
-            }
+        \#(PageScript.tileLayer)
             map.setView([20, 0], 2);
             layer = L.layerGroup().addTo(map);
           } else if (mapElement) {

@@ -6,6 +6,18 @@
 /// place name can become markup; it fetches nothing but the device's own paths and, when
 /// `[serve] tiles` is set, those tiles.
 enum PageScript {
+    /// The map's tiles as `[serve] tiles` says (`data-tiles`), or a plain background: the
+    /// device's page and the fleet's draw their map alike.
+    static let tileLayer = #"""
+            var tiles = mapElement.dataset.tiles;
+            if (tiles) {
+              L.tileLayer(tiles, { maxZoom: 19, attribution: "Map tiles: " + new URL(tiles.replace("{s}", "a")).host })
+                .addTo(map);
+            } else {
+              mapElement.classList.add("plain");
+            }
+        """#
+
     static let text = #"""
         "use strict";
         (function () {
@@ -26,13 +38,7 @@ enum PageScript {
           if (window.L && mapElement && mapElement.dataset.position !== "none") {
             set("map-note", "");
             map = L.map(mapElement, { attributionControl: true, zoomControl: true });
-            var tiles = mapElement.dataset.tiles;
-            if (tiles) {
-              L.tileLayer(tiles, { maxZoom: 19, attribution: "Map tiles: " + new URL(tiles.replace("{s}", "a")).host })
-                .addTo(map);
-            } else {
-              mapElement.classList.add("plain");
-            }
+        \#(tileLayer)
             map.setView([0, 0], 2);
             fetch("/api/map", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(draw);
           } else if (mapElement) {

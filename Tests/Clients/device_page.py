@@ -15,14 +15,9 @@ import os
 import sys
 import urllib.request
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-except ImportError as error:
-    print(f"selenium is not installed ({error}): make test-deps installs python3-selenium", file=sys.stderr)
-    sys.exit(2)
+from headless import browser
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 PORT = int(sys.argv[1])
 SHOTS = sys.argv[2]
@@ -34,19 +29,6 @@ PATIENCE = 120
 def text(driver, element_id):
     found = driver.find_elements(By.ID, element_id)
     return found[0].text if found else None
-
-
-def browser(width, height):
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--no-first-run", "--hide-scrollbars", f"--window-size={width},{height}"):
-        options.add_argument(argument)
-    options.binary_location = "/usr/bin/chromium"
-    try:
-        return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    except Exception as error:  # noqa: BLE001 - the reason is what the test needs to see
-        print(f"headless Chromium did not start: {error}", file=sys.stderr)
-        sys.exit(2)
 
 
 def main():
