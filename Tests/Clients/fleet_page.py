@@ -71,6 +71,7 @@ def main():
         wait.until(lambda d: any((now.get("time") or "") > (before.get(i, {}).get("time") or "")
                                  for i, now in d.execute_script(MARKERS).items()))
         seen["markers_later"] = driver.execute_script(MARKERS)
+        seen["later_seen_ms"] = driver.execute_script("return Date.now();")
         seen["same_load"] = driver.execute_script("return window.__sameLoad || null;")
         driver.save_screenshot(os.path.join(SHOTS, "fleet-desktop.png"))
         seen["errors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]

@@ -111,6 +111,23 @@ struct FleetPageEndToEndTests {
         #expect((seen["day_paths"] as? Int ?? 0) >= 1 && (seen["day_points"] as? Int ?? 0) >= 2, "\(seen)")
         #expect((seen["chosen_class"] as? String ?? "").contains("chosen"), "\(seen)")
         #expect(seen["same_load"] as? String == "yes", "a newer position arrived without a reload: \(seen)")
+        // Measured, not asserted: from a row's storing to its marker on the page (the browser
+        // looks every 0.2 s).
+        let later = seen["markers_later"] as? [String: [String: Any]] ?? [:]
+        if let moved = later.first(where: {
+            ($0.value["time"] as? String ?? "") > (markers[$0.key]?["time"] as? String ?? "")
+        }),
+            let seenAt = seen["later_seen_ms"] as? Double,
+            let stored = Double(
+                try await database.query(
+                    """
+                    SELECT extract(epoch FROM stored_at) FROM track WHERE device_id = '\(moved.key)'
+                    AND time = '\(moved.value["time"] as? String ?? "")'::timestamptz
+                    """
+                ).trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            print("note: a stored row reached the fleet page \(Int(seenAt - stored * 1000)) ms after it was stored")
+        }
         #expect((seen["errors"] as? [String]) == [], "the browser's console: \(seen["errors"] ?? "?")")
         #expect((seen["share_day_paths"] as? Int ?? 0) >= 1, "the share link's day: \(seen)")
         #expect(seen["share_markers"] as? Int == 0 && seen["share_list"] as? Int == 0, "one device only: \(seen)")
