@@ -82,8 +82,9 @@ enum CollectorSchema {
         }.joined(),
         // Share links of the fleet page (`airloc serve share`): one device, one window. The
         // token is never stored, only its SHA-256; `id` is the hash's first 12 hex digits.
+        // (IF NOT EXISTS: a database taken back to an older version by hand keeps its links.)
         5: """
-        CREATE TABLE shares (
+        CREATE TABLE IF NOT EXISTS shares (
             id text PRIMARY KEY,
             token_sha256 bytea NOT NULL UNIQUE,
             device_id text NOT NULL,
