@@ -88,12 +88,13 @@ public struct DeviceRow: Sendable, Equatable {
     public enum ColumnValue: Sendable, Equatable {
         case null, number(Double), integer(Int64), text(String)
 
-        var json: Any {
+        /// The value as JSON text.
+        var jsonText: String {
             switch self {
-            case .null: return NSNull()
-            case .number(let value): return value
-            case .integer(let value): return value
-            case .text(let value): return value
+            case .null: return "null"
+            case .number(let value): return value.isFinite ? "\(value)" : "null"
+            case .integer(let value): return String(value)
+            case .text(let value): return JSONText.quoted(value)
             }
         }
     }
@@ -102,66 +103,32 @@ public struct DeviceRow: Sendable, Equatable {
     public init(device: String, payload: String, now: Date) throws(Refusal) {
         let bytes = payload.utf8.count
         guard bytes <= Self.maximumBytes else { throw .tooLarge(bytes) }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)),
-            let row = object as? [String: Any]
-        else { throw .notJSON }
-        let schema = row["schema"] as? String
-        guard schema == RowSchema.name else { throw .unknownSchema(schema) }
-        if let claimed = row["device"] {
-            guard let claimed = claimed as? String, claimed == device else { throw .otherDevice("\(claimed)") }
+        guard let row = try? JSONDecoder().decode(PublishedRow.self, from: Data(payload.utf8)) else {
+            throw .notJSON
         }
-        let idText = row["id"] as? String
+        guard row.schema == RowSchema.name else { throw .unknownSchema(row.schema) }
+        if let claimed = row.claimedDevice, claimed != device { throw .otherDevice(claimed) }
+        let idText = row.id
         guard let idText, let letter = idText.first,
-            let kind = Kind.allCases.first(where: { $0.letter == letter }), (row["kind"] as? String) == kind.rawValue,
+            let kind = Kind.allCases.first(where: { $0.letter == letter }), row.kind == kind.rawValue,
             let number = Int64(idText.dropFirst()), number > 0, String(number) == idText.dropFirst()
         else { throw .badID(idText) }
-        let timeText = row["time"] as? String
+        let timeText = row.time
         guard let timeText, let time = UTCTime.parse(timeText) else { throw .badTime(timeText) }
         guard time.timeIntervalSince(now) <= 86_400 else { throw .futureTime(timeText) }
-        var revision: Int64 = 0
-        if let value = row["revision"] {
-            guard let number = Self.integer(value), number >= 0 else { throw .badValue("revision") }
-            revision = number
+        guard !row.badRevision else { throw .badValue("revision") }
+        if let column = row.badColumn { throw .badValue(column) }
+        if case .number(let latitude) = row.columns["latitude"], abs(latitude) > 90 { throw .badValue("latitude") }
+        if case .number(let longitude) = row.columns["longitude"], abs(longitude) > 180 {
+            throw .badValue("longitude")
         }
-        var columns: [String: ColumnValue] = [:]
-        for column in Column.of(kind) {
-            guard let value = row[column.name], !(value is NSNull) else {
-                columns[column.name] = .null
-                continue
-            }
-            switch column.type {
-            case .text:
-                guard let text = value as? String, text.utf8.count <= 1024 else { throw .badValue(column.name) }
-                columns[column.name] = .text(text)
-            case .words:
-                // An array of words now; older devices sent them space-separated.
-                let list = value as? [Any]
-                let words = list?.compactMap { $0 as? String }
-                guard let text = words?.joined(separator: " ") ?? (value as? String), words?.count == list?.count,
-                    text.utf8.count <= 1024
-                else { throw .badValue(column.name) }
-                columns[column.name] = .text(text)
-            case .integer:
-                guard let number = Self.integer(value) else { throw .badValue(column.name) }
-                columns[column.name] = .integer(number)
-            case .number:
-                guard let number = Self.number(value) else { throw .badValue(column.name) }
-                columns[column.name] = .number(number)
-            }
-        }
-        if case .number(let latitude) = columns["latitude"], abs(latitude) > 90 { throw .badValue("latitude") }
-        if case .number(let longitude) = columns["longitude"], abs(longitude) > 180 { throw .badValue("longitude") }
         self.device = device
-        self.incarnation = CollectorMessages.incarnation(row["incarnation"])
+        self.incarnation = row.incarnation
         self.kind = kind
         self.number = number
-        self.revision = revision
+        self.revision = row.revision
         self.time = time
-        self.columns = columns
+        self.columns = row.columns
         self.line = payload
     }
-
-    static func number(_ value: Any) -> Double? { JSONNumber.double(value) }
-
-    static func integer(_ value: Any) -> Int64? { JSONNumber.integer(value) }
 }

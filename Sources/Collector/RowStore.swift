@@ -1,6 +1,7 @@
 import FleetWire
 import Foundation
 import Geo
+import Platform
 
 /// Writes what the collector received into its database: devices, rows and the
 /// acknowledged ids, in one transaction per batch.
@@ -96,14 +97,12 @@ public struct RowStore: Sendable {
 
     private func writeDevices(_ devices: [String: DeviceUpdate]) throws(DatabaseError) {
         guard !devices.isEmpty else { return }
-        let records: [[String: Any]] = devices.sorted { $0.key < $1.key }.map { device, update in
-            [
-                "device_id": device, "seen": UTCTime.iso8601(update.seen), "prefix": update.prefix,
-                "status": update.status ?? NSNull(), "software": update.software ?? NSNull(),
-                "lag": update.lag.map { $0 as Any } ?? NSNull(),
-                "rewound": update.rewound.map { UTCTime.iso8601($0) as Any } ?? NSNull(),
-                "incarnation": update.incarnation.map { $0 as Any } ?? NSNull(),
-            ]
+        func text(_ value: String?) -> String { value.map(JSONText.quoted) ?? "null" }
+        let records = devices.sorted { $0.key < $1.key }.map { device, update in
+            "{\"device_id\":\(JSONText.quoted(device)),\"seen\":\"\(UTCTime.iso8601(update.seen))\","
+                + "\"prefix\":\(JSONText.quoted(update.prefix)),\"status\":\(text(update.status)),"
+                + "\"software\":\(text(update.software)),\"lag\":\(update.lag.map(String.init) ?? "null"),"
+                + "\"rewound\":\(text(update.rewound.map(UTCTime.iso8601))),\"incarnation\":\(text(update.incarnation))}"
         }
         try database.execute(
             """
@@ -121,7 +120,7 @@ public struct RowStore: Sendable {
                 last_lag_ms = coalesce(EXCLUDED.last_lag_ms, devices.last_lag_ms),
                 rewound_at = coalesce(EXCLUDED.rewound_at, devices.rewound_at),
                 incarnation = coalesce(EXCLUDED.incarnation, devices.incarnation)
-            """, [Self.json(records)])
+            """, ["[" + records.joined(separator: ",") + "]"])
     }
 
     private func insert(_ rows: [DeviceRow], kind: DeviceRow.Kind) throws(DatabaseError) {
@@ -133,15 +132,17 @@ public struct RowStore: Sendable {
         let updates = (["revision", "time"] + names + ["stored_at", "payload"]).map { "\($0) = EXCLUDED.\($0)" }
             .joined(separator: ", ")
         let body = rows.map { row -> String in
-            var record: [String: Any] = [
-                "device_id": row.device, "incarnation": row.incarnation, "id": row.id, "n": row.number,
-                "revision": row.revision,
-                "time": UTCTime.iso8601(row.time),
-            ]
-            for (name, value) in row.columns { record[name] = value.json }
+            // Written by hand: Foundation's writer (with its sorted keys compared through
+            // ICU) was half the collector's CPU per row.
+            var record =
+                "{\"device_id\":\(JSONText.quoted(row.device)),\"incarnation\":\(JSONText.quoted(row.incarnation)),"
+                + "\"id\":\"\(row.id)\",\"n\":\(row.number),\"revision\":\(row.revision),"
+                + "\"time\":\"\(UTCTime.iso8601(row.time))\""
+            for (name, value) in row.columns {
+                record += ",\"\(name)\":" + value.jsonText
+            }
             // The published line goes in as it is: it was checked to be a JSON object.
-            let fields = Self.json(record)
-            return String(fields.dropLast()) + ",\"payload\":" + row.line + "}"
+            return record + ",\"payload\":" + row.line + "}"
         }
         try database.execute(
             """
@@ -157,9 +158,10 @@ public struct RowStore: Sendable {
 
     private func writeThroughs(_ throughs: [StoreLedger.StreamKey: Int64]) throws(DatabaseError) {
         guard !throughs.isEmpty else { return }
-        let records: [[String: Any]] = throughs.sorted { $0.key < $1.key }.map {
-            let (device, incarnation) = StreamOwner.split($0.key.device)
-            return ["device_id": device, "incarnation": incarnation, "kind": $0.key.kind.rawValue, "through": $0.value]
+        let records = throughs.sorted { $0.key < $1.key }.map { key, through in
+            let (device, incarnation) = StreamOwner.split(key.device)
+            return "{\"device_id\":\(JSONText.quoted(device)),\"incarnation\":\(JSONText.quoted(incarnation)),"
+                + "\"kind\":\"\(key.kind.rawValue)\",\"through\":\(through)}"
         }
         try database.execute(
             """
@@ -169,12 +171,7 @@ public struct RowStore: Sendable {
             WHERE EXISTS (SELECT 1 FROM devices WHERE devices.device_id = a.device_id)
             ON CONFLICT (device_id, incarnation, kind)
                 DO UPDATE SET through = greatest(acknowledged.through, EXCLUDED.through)
-            """, [Self.json(records)])
-    }
-
-    static func json(_ value: Any) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            """, ["[" + records.joined(separator: ",") + "]"])
     }
 
     /// What the database says was stored, for the ledger at start: each stream's

@@ -72,6 +72,9 @@ public struct StoreLedger: Sendable {
     /// asks for both on every round of its loop.
     private var open = Set<StreamKey>()
     private var known = Set<String>()
+    /// The devices of `known` (an owner's device part), kept as owners arrive: the count is
+    /// read after every message (the metrics' snapshot), so it must not walk them all.
+    private var deviceNames = Set<String>()
     private var dueAcknowledgements = Set<String>()
     private var revised: [String: (order: [String], revisions: [String: Int64])] = [:]
     /// How long a gap may stay open before it is asked for.
@@ -96,10 +99,10 @@ public struct StoreLedger: Sendable {
     public var devices: [String] { known.sorted() }
 
     /// How many devices are known (a device of two incarnations counts once).
-    public var deviceCount: Int { Set(known.map { StreamOwner.split($0).device }).count }
+    public var deviceCount: Int { deviceNames.count }
 
     private mutating func track(_ key: StreamKey) {
-        known.insert(key.device)
+        if known.insert(key.device).inserted { deviceNames.insert(StreamOwner.split(key.device).device) }
         if streams[key]?.above.isEmpty == false { open.insert(key) } else { open.remove(key) }
     }
 

@@ -34,13 +34,17 @@ public enum CollectorMessages {
         }
 
         /// The message as the collector publishes it.
+        /// Written by hand, keys sorted as before: it is made for every device after every
+        /// batch, and Foundation's writer was a fifth of the collector's CPU.
         public var json: String {
-            var object: [String: Any] = [
-                "schema": Self.schema, "time": UTCTime.iso8601(time), "through": CollectorMessages.named(through),
-                "revised": revised,
-            ]
-            if !incarnation.isEmpty { object["incarnation"] = incarnation }
-            return CollectorMessages.encode(object)
+            func counts(_ values: [String: Int64]) -> String {
+                "{"
+                    + values.sorted { $0.key < $1.key }.map { "\(JSONText.quoted($0.key)):\($0.value)" }
+                    .joined(separator: ",") + "}"
+            }
+            return "{" + (incarnation.isEmpty ? "" : "\"incarnation\":\(JSONText.quoted(incarnation)),")
+                + "\"revised\":\(counts(revised)),\"schema\":\"\(Self.schema)\","
+                + "\"through\":\(counts(CollectorMessages.named(through))),\"time\":\"\(UTCTime.iso8601(time))\"}"
         }
 
         /// The message in `json`, or nil when it is not one.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPService
+import Platform
 
 /// What the device's page and the fleet's page answer alike: the refusals of the access
 /// rules, the headers every answer carries, and the shapes of their documents.
@@ -60,18 +61,6 @@ enum ServedReplies {
         ServedReply(status: status, contentType: "application/json", text: "{\"error\":\(quoted(why))}\n")
     }
 
-    /// `text` as a JSON string (quotes, backslashes and control characters escaped).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }
