@@ -1,5 +1,6 @@
 // airloc-bench: in-process figures for docs/performance.md. Run through `make bench`,
 // which builds it in release mode. Prints each figure with what was measured.
+import Collector
 import Foundation
 import Gazetteer
 import Geo
@@ -180,6 +181,38 @@ if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "mqtt-load" {
         FileHandle.standardError.write(Data("mqtt-load: \(error)\n".utf8))
         exit(1)
     }
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "row-read" {
+    // How long the collector takes to read and check one published track row, against
+    // Foundation's parser reading the same line (what it used before), over 200,000 rows.
+    let line =
+        #"{"schema":"airloc.log/1","device":"bench-1","revision":0,"id":"t42","kind":"track","time":"2026-11-18T10:00:05.250Z","latitude":52.52,"longitude":13.405,"time_source":"gps","altitude_m":35,"speed_ms":0,"course_deg":null,"accuracy_m":1,"mode":"3d","satellites":9,"provider":"gpsd","segment":1}"#
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    let count = 200_000
+    func time(_ body: () -> Int) -> Double {
+        let start = ContinuousClock.now
+        let kept = body()
+        let elapsed = ContinuousClock.now - start
+        precondition(kept == count)
+        return Double(elapsed.components.seconds) * 1e6 / Double(count)
+            + Double(elapsed.components.attoseconds) / 1e12 / Double(count)
+    }
+    let read = time {
+        (0..<count).reduce(0) { kept, _ in
+            kept + ((try? DeviceRow(device: "bench-1", payload: line, now: now)) == nil ? 0 : 1)
+        }
+    }
+    let foundation = time {
+        (0..<count).reduce(0) { kept, _ in
+            kept + ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any] ? 1 : 0)
+        }
+    }
+    print(
+        String(
+            format: "row-read: %d track rows of %d bytes: DeviceRow (read and checked) %.2f µs a row; "
+                + "JSONSerialization.jsonObject alone %.2f µs a row", count, line.utf8.count, read, foundation))
     exit(0)
 }
 

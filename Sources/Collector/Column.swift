@@ -14,9 +14,13 @@ public struct Column: Sendable, Equatable {
     public var type: FieldType
 
     /// The typed columns of `kind`'s table, in order.
-    public static func of(_ kind: RowKind) -> [Column] {
-        kind.fields.filter(\.column).map { Column(name: $0.name, type: $0.type) }
-    }
+    public static func of(_ kind: RowKind) -> [Column] { table[kind] ?? [] }
+
+    /// Made once: a row is checked against its kind's columns for every message.
+    private static let table: [RowKind: [Column]] = Dictionary(
+        uniqueKeysWithValues: RowKind.allCases.map { kind in
+            (kind, kind.fields.filter(\.column).map { Column(name: $0.name, type: $0.type) })
+        })
 }
 
 extension FieldType {

@@ -103,9 +103,7 @@ public struct DeviceRow: Sendable, Equatable {
     public init(device: String, payload: String, now: Date) throws(Refusal) {
         let bytes = payload.utf8.count
         guard bytes <= Self.maximumBytes else { throw .tooLarge(bytes) }
-        guard let row = try? JSONDecoder().decode(PublishedRow.self, from: Data(payload.utf8)) else {
-            throw .notJSON
-        }
+        guard let row = PublishedRow(payload) else { throw .notJSON }
         guard row.schema == RowSchema.name else { throw .unknownSchema(row.schema) }
         if let claimed = row.claimedDevice, claimed != device { throw .otherDevice(claimed) }
         let idText = row.id
