@@ -219,6 +219,11 @@ echo "== collector: .build/release/airloc-bench collect-load mqtt://127.0.0.1:PO
 .build/release/airloc-bench collect-load "mqtt://127.0.0.1:$MQTT_PORT" "$conninfo" "$COLLECT_PID" 200 1 "${COLLECT_SECONDS:-600}"
 kill "$COLLECT_PID"; wait "$COLLECT_PID" 2>/dev/null || true
 
+# The collector's burst ceiling: 100,000 rows queued at a broker of its own while it was
+# stopped, then drained (docs/scaling.md).
+echo "== collector burst: scripts/bench-collect-burst.sh $bin CONNINFO 100000"
+scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000
+
 # The fleet page (docs/fleet.md) over the same PostgreSQL, refilled with 1,000 devices and a
 # day of one-second fixes: /api/last and a day's /api/track, made afresh and under 10 clients.
 echo "== fleet page: scripts/bench-fleet.sh $bin CONNINFO"

@@ -216,6 +216,31 @@ if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "row-read" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 6, CommandLine.arguments[1] == "collect-burst-publish" {
+    let arguments = CommandLine.arguments
+    do {
+        try CollectBurst.publish(
+            url: arguments[2], run: arguments[3], devices: Int(arguments[4]) ?? 200, rows: Int(arguments[5]) ?? 100_000)
+    } catch {
+        FileHandle.standardError.write(Data("collect-burst-publish: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 6, CommandLine.arguments[1] == "collect-burst-drain" {
+    let arguments = CommandLine.arguments
+    do {
+        try CollectBurst.drain(
+            conninfo: arguments[2], run: arguments[3], rows: Int(arguments[4]) ?? 100_000,
+            collector: Int32(arguments[5]) ?? 0, started: arguments.count > 6 ? Double(arguments[6]) : nil)
+    } catch {
+        FileHandle.standardError.write(Data("collect-burst-drain: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 5, CommandLine.arguments[1] == "collect-load" {
     let arguments = CommandLine.arguments
     let numbers = arguments.dropFirst(5).map { Int($0) }

@@ -1,0 +1,75 @@
+import Collector
+import Foundation
+import Logbook
+import MQTT
+
+/// The collector's burst ceiling (docs/scaling.md): a backlog queued at the broker while
+/// the collector was stopped, then drained. Two steps, with the collector stopped and
+/// started between them by scripts/bench-collect-burst.sh:
+/// - `airloc-bench collect-burst-publish URL RUN DEVICES ROWS`: DEVICES simulated devices
+///   publish ROWS rows in all (QoS 1) as fast as the broker takes them;
+/// - `airloc-bench collect-burst-drain CONNINFO RUN ROWS COLLECTOR_PID`: from the
+///   collector's start, how long until PostgreSQL holds every row: rows/s, the
+///   collector's CPU per row, rows lost and stored twice.
+enum CollectBurst {
+    static func publish(url: String, run: String, devices: Int, rows: Int) throws {
+        let broker = try FleetBench.broker(url)
+        var clients: [BenchClient] = []
+        for device in 0..<devices {
+            var options = MQTTOptions(host: broker.host, port: broker.port, clientID: "airloc-burst-\(run)-\(device)")
+            options.inFlight = 1000
+            clients.append(try BenchClient(options))
+        }
+        try FleetBench.wait("\(devices) devices connected", seconds: 120) { clients.allSatisfy(\.isConnected) }
+        let start = Date()
+        var acknowledged = 0
+        for index in 0..<rows {
+            let device = index % devices
+            var point = FleetBench.benchPoint(index / devices, start: start)
+            point.time = start.addingTimeInterval(Double(index / devices))
+            let line =
+                "{\"device\":\"burst-\(run)-\(device)\",\"revision\":0,"
+                + Logbook.OutboxRow.track(point).json.dropFirst()
+            _ = try clients[device].publish("airloc/burst-\(run)-\(device)/history", line)
+            // Keep the broker's in-flight window open: collect its acknowledgements as we go.
+            if index % 1000 == 999 { acknowledged += clients.reduce(0) { $0 + $1.takeAcknowledged().count } }
+        }
+        try FleetBench.wait("every row acknowledged by the broker", seconds: 600) {
+            acknowledged += clients.reduce(0) { $0 + $1.takeAcknowledged().count }
+            return acknowledged >= rows
+        }
+        let took = Date().timeIntervalSince(start)
+        for client in clients { client.close() }
+        print(
+            String(format: "collect burst: %d rows of %d devices queued at the broker in %.1f s", rows, devices, took))
+    }
+
+    /// `started`: when the collector was started (Unix seconds), so that what it stored
+    /// before this step connected counts from then.
+    static func drain(conninfo: String, run: String, rows: Int, collector pid: Int32, started: Double?) throws {
+        let database = try PostgresConnection(conninfo: conninfo, password: nil)
+        let start = started.map { Date(timeIntervalSince1970: $0) } ?? Date()
+        let cpuBefore = CollectBench.cpu(of: pid)
+        func stored() throws -> Int {
+            let answer = try database.execute("SELECT count(*) FROM track WHERE device_id LIKE $1", ["burst-\(run)-%"])
+            return Int((answer.first?.first ?? nil) ?? "0") ?? 0
+        }
+        try? FleetBench.wait("every queued row stored", seconds: 900) { try stored() >= rows }
+        let elapsed = Date().timeIntervalSince(start)
+        let cpu = CollectBench.cpu(of: pid) - cpuBefore
+        let figures =
+            try database.execute(
+                "SELECT count(*), count(DISTINCT (device_id, id)) FROM track WHERE device_id LIKE $1",
+                ["burst-\(run)-%"]
+            ).first ?? []
+        let count = Int((figures.first ?? nil) ?? "0") ?? 0
+        let distinct = Int((figures.dropFirst().first ?? nil) ?? "0") ?? 0
+        print(
+            String(
+                format: "collect burst: %d rows stored %.1f s after the collector's start: %.0f rows/s; collector "
+                    + "CPU %.1f s (%.0f µs per row); rows lost %d, stored twice %d",
+                count, elapsed, Double(distinct) / max(elapsed, 0.001), cpu, cpu * 1e6 / Double(max(count, 1)),
+                rows - distinct, count - distinct))
+        guard distinct == rows else { throw FleetBench.Failure(description: "\(rows - distinct) rows never stored") }
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `make bench`'s burst figure for the collector (docs/scaling.md, docs/performance.md):
+# ROWS rows (default 100,000) of 200 devices queued at a mosquitto of the bench's own while
+# `airloc collect` is stopped, then drained into PostgreSQL: rows/s from its start, its
+# CPU per row, rows lost and stored twice.
+#   scripts/bench-collect-burst.sh .build/release/airloc CONNINFO [ROWS]
+# The broker queues that many for the collector's persistent session only when told to
+# (mosquitto's default max_queued_messages is 1,000: docs/scaling.md says what to set).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:?usage: $0 AIRLOC CONNINFO [ROWS]}
+conninfo=${2:?usage: $0 AIRLOC CONNINFO [ROWS]}
+rows=${3:-100000}
+work=$(mktemp -d /tmp/airloc-bench-burst.XXXXXX)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\nmax_inflight_messages 1000\n' \
+    "$port" >"$work/mosquitto.conf"
+mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
+broker=$!
+collector=
+trap 'kill "$collector" "$broker" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+run=$(python3 -c 'import uuid; print(uuid.uuid4().hex[:6])')
+collect() {
+    HOME=$work XDG_STATE_HOME=$work/state XDG_CONFIG_HOME=$work/config AIRLOC_SYSTEM_CONFIG=$work/none.conf \
+        AIRLOC_COLLECT_BROKER="mqtt://127.0.0.1:$port" AIRLOC_COLLECT_DATABASE="$conninfo" "$bin" collect \
+        >/dev/null 2>"$work/collect.err" &
+    collector=$!
+    for _ in $(seq 300); do grep -q "subscribed to" "$work/collect.err" 2>/dev/null && break; sleep 0.1; done
+}
+# Its persistent session first, then stopped: what is published now waits at the broker.
+collect
+kill "$collector"; wait "$collector" 2>/dev/null || true
+: >"$work/collect.err"
+.build/release/airloc-bench collect-burst-publish "mqtt://127.0.0.1:$port" "$run" 200 "$rows"
+started=$(date +%s.%N)
+collect
+.build/release/airloc-bench collect-burst-drain "$conninfo" "$run" "$rows" "$collector" "$started"
