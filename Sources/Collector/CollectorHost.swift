@@ -34,6 +34,14 @@ extension CollectorPlan {
         guard collect.broker != nil || collect.database != nil else { return nil }
         let settingsAdvice = "fix [collect] database, password-file, the role's privileges"
         do {
+            if collect.broker == nil {
+                // The fleet page's host (`[serve] source = collector`): the database alone.
+                let fleet = try FleetDatabase(settings: collect, size: 1)
+                let version = try fleet.schemaVersion()
+                return DatabaseProbe(
+                    ok: true, detail: "\(fleet.name) accepts the connection (collector schema \(version))",
+                    configuration: false)
+            }
             let plan = try CollectorPlan(settings: collect, stateDirectory: stateDirectory)
             try PostgresConnection(conninfo: plan.conninfo, password: plan.password, connectTimeout: 5).close()
             return DatabaseProbe(

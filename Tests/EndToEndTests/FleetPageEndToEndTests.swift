@@ -63,7 +63,8 @@ struct FleetPageEndToEndTests {
             document.components(separatedBy: "```sql\n").first { $0.hasPrefix("CREATE ROLE airloc_page") }?
                 .components(separatedBy: "```").first)
         _ = try await database.query(grants.replacingOccurrences(of: "DATABASE airloc", with: "DATABASE postgres"))
-        let page = collector.environment.merging(
+        // The page's host needs no broker: only the database, through that role.
+        let page = collector.environment.filter { $0.key != "AIRLOC_COLLECT_BROKER" }.merging(
             [
                 "AIRLOC_COLLECT_DATABASE": database.conninfo.replacingOccurrences(
                     of: "user=postgres", with: "user=airloc_page")
@@ -78,6 +79,13 @@ struct FleetPageEndToEndTests {
             to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
         var server = try ChildProcess(AirlocBinary.path, ["serve"], environment: page)
         var port = try await ServeEndToEndTests.port(of: server)
+        // doctor on that host checks the database alone, and finds it.
+        let doctor = try await AirlocBinary.run(["doctor", "--json"], environment: page)
+        let checks = (Self.json(doctor.stdout) as? [String: Any])?["checks"] as? [[String: Any]] ?? []
+        let databaseCheck = checks.first { $0["name"] as? String == "collector database" }
+        #expect(doctor.status == 0 && databaseCheck?["status"] as? String == "ok", "\(doctor)")
+        let detail = databaseCheck?["detail"] as? String ?? ""
+        #expect(detail.contains("collector schema 5"), "\(detail)")
         let made = try await share([devices[1], "--since", "1h", "--json"])
         #expect(made.status == 0, "\(made)")
         let link = (Self.json(made.stdout) as? [String: Any]) ?? [:]
