@@ -8,7 +8,7 @@ import FleetWire
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
 enum CollectorSchema {
-    static let version = 5
+    static let version = 6
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -95,6 +95,8 @@ enum CollectorSchema {
             revoked timestamptz
         );
         """,
+        // The hourly roll-up (HourlyRollup), filled from the rows stored before.
+        6: HourlyRollup.migration,
     ]
 
     /// Creates or migrates the schema; returns the version found before.

@@ -3,8 +3,8 @@ import Foundation
 import Geo
 import Platform
 
-/// Writes what the collector received into its database: devices, rows and the
-/// acknowledged ids, in one transaction per batch.
+/// Writes what the collector received into its database: devices, rows, the hourly
+/// roll-up (``HourlyRollup``) and the acknowledged ids, in one transaction per batch.
 ///
 /// Contract:
 /// - Idempotent on (device, id): a row stored again changes nothing, unless it carries a
@@ -52,10 +52,12 @@ public struct RowStore: Sendable {
         do {
             try database.transaction { () throws(DatabaseError) in
                 try writeDevices(devices)
+                let held = try HourlyRollup.heldHours(rows, database)
                 for kind in DeviceRow.Kind.allCases {
                     let ofKind = rows.filter { $0.kind == kind }
                     if !ofKind.isEmpty { try insert(ofKind, kind: kind) }
                 }
+                try HourlyRollup.refresh(rows, held: held, database)
                 try writeThroughs(throughs)
             }
             return []
@@ -63,6 +65,7 @@ public struct RowStore: Sendable {
             var refused: [(DeviceRow, DatabaseError)] = []
             try database.transaction { () throws(DatabaseError) in
                 try writeDevices(devices)
+                let held = try HourlyRollup.heldHours(rows, database)
                 for row in rows {
                     do throws(DatabaseError) {
                         try database.execute("SAVEPOINT one_row")
@@ -73,6 +76,7 @@ public struct RowStore: Sendable {
                         refused.append((row, error))
                     }
                 }
+                try HourlyRollup.refresh(rows, held: held, database)
                 try writeThroughs(throughs)
             }
             return refused

@@ -383,7 +383,7 @@ struct CollectorInputEndToEndTests {
         let queries = document.components(separatedBy: "```sql\n").dropFirst().compactMap {
             $0.components(separatedBy: "```").first
         }.filter { !$0.hasPrefix("CREATE ROLE") }
-        #expect(queries.count == 5)
+        #expect(queries.count == 7)
         for query in queries {
             let answer = try await database.query(query)
             if query.contains("interval '1 hour'") {
