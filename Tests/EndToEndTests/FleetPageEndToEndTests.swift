@@ -158,21 +158,42 @@ struct FleetPageEndToEndTests {
         #expect(served.status == 200)
         Self.expectSameTrack(served.body, try String(contentsOf: file, encoding: .utf8))
 
-        // With a password: everything needs it but the share link, which shows its device alone.
+        // With a password and coarse positions: everything needs the password but the share
+        // link, which shows its device alone; every position is on the 0.01° grid.
         #expect(try await server.terminate().status == 0)
         let secret = collector.state.file("password")
         try "correct horse\n".write(to: secret, atomically: true, encoding: .utf8)
         chmod(secret.path, 0o600)
-        try "[serve]\nsource = collector\nlisten = 127.0.0.1:0\npassword-file = \(secret.path)\n".write(
-            to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
+        try "[serve]\nsource = collector\nlisten = 127.0.0.1:0\nposition = coarse\npassword-file = \(secret.path)\n"
+            .write(
+                to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
         server = try ChildProcess(AirlocBinary.path, ["serve"], environment: page)
         port = try await ServeEndToEndTests.port(of: server)
         #expect(try await Self.get(port, "/api/last").status == 401)
         #expect(try await Self.get(port, "/").status == 401)
         let last = try await Self.get(port, "/api/last", password: "correct horse")
         #expect(last.status == 200)
-        #expect(
-            ((Self.json(last.body) as? [[String: Any]]) ?? []).map { $0["device_id"] as? String } == devices.sorted())
+        let lastOnes = (Self.json(last.body) as? [[String: Any]]) ?? []
+        #expect(lastOnes.map { $0["device_id"] as? String } == devices.sorted())
+        func onGrid(_ value: Any?) -> Bool {
+            guard let number = value as? Double else { return false }
+            return abs(number * 100 - (number * 100).rounded()) < 1e-6
+        }
+        #expect(lastOnes.allSatisfy { onGrid($0["latitude"]) && onGrid($0["longitude"]) }, "\(lastOnes)")
+        let coarse = try await Self.get(
+            port, "/api/track?device=\(devices[0])&since=2000-01-01T00:00Z&until=2100-01-01T00:00Z",
+            password: "correct horse")
+        let coarseFeatures = ((Self.json(coarse.body) as? [String: Any])?["features"] as? [[String: Any]]) ?? []
+        #expect(!coarseFeatures.isEmpty)
+        for feature in coarseFeatures {
+            let geometry = feature["geometry"] as? [String: Any] ?? [:]
+            let positions =
+                geometry["type"] as? String == "LineString"
+                ? geometry["coordinates"] as? [[Double]] ?? [] : [geometry["coordinates"] as? [Double] ?? []]
+            #expect(positions.allSatisfy { $0.count == 2 && onGrid($0[0]) && onGrid($0[1]) }, "\(geometry)")
+            let properties = feature["properties"] as? [String: Any] ?? [:]
+            if let latitude = properties["latitude"] as? Double { #expect(onGrid(latitude), "\(properties)") }
+        }
         #expect(try await Self.get(port, "/?share=\(token)").status == 200)
         // The fleet's /metrics: clean for promtool, a device count and each device's newest row.
         let metrics = try await Self.get(port, "/metrics", password: "correct horse")
