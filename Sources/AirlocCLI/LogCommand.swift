@@ -164,13 +164,9 @@ enum LogTime {
     }
 
     static func parse(_ text: String, option: String, now: Date) throws(CLIError) -> Date {
-        let units: [String: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        if let age = Double(text.dropLast()), age >= 0, let unit = units[String(text.suffix(1))] {
-            return now.addingTimeInterval(-age * unit)
+        guard let date = TimeArgument.past(text, now: now) else {
+            throw .usage("invalid \(option) '\(text.prefix(40))': expected \(TimeArgument.expected)", command: "log")
         }
-        if let date = UTCTime.parse(text) { return date }
-        throw .usage(
-            "invalid \(option) '\(text.prefix(40))': expected an ISO 8601 time or date (2026-11-30T12:00Z, "
-                + "2026-11-30) or an age (90m, 24h, 7d)", command: "log")
+        return date
     }
 }

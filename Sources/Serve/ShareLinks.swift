@@ -119,17 +119,9 @@ public struct ShareLinks: Sendable {
 
     /// `--since` or `--until`: ISO 8601, or an age back from now (`24h`).
     func time(_ text: String, option: String) throws(Failure) -> Date {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        if let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count.isFinite, count >= 0
-        {
-            return now.addingTimeInterval(-count * unit)
-        }
-        guard let date = UTCTime.parse(text) else {
+        guard let date = TimeArgument.past(text, now: now) else {
             throw Failure(
-                kind: .usage,
-                message:
-                    "invalid \(option) '\(text.prefix(40))': expected an ISO 8601 time or date (2026-11-30T12:00Z, "
-                    + "2026-11-30) or an age (90m, 24h, 7d)")
+                kind: .usage, message: "invalid \(option) '\(text.prefix(40))': expected \(TimeArgument.expected)")
         }
         return date
     }
@@ -154,13 +146,7 @@ public struct ShareLinks: Sendable {
     }
 
     /// `--expires`: a time, or a duration ahead of now (`7d`, `12h`).
-    func expiry(_ text: String) -> Date? {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        if let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count.isFinite, count > 0 {
-            return now.addingTimeInterval(count * unit)
-        }
-        return UTCTime.parse(text)
-    }
+    func expiry(_ text: String) -> Date? { TimeArgument.ahead(text, now: now) }
 
     /// `link` as `--json` prints it.
     func document(_ link: ShareLink) -> Document {
