@@ -43,7 +43,7 @@ import Testing
             Self.climate("co2", Self.co2(612, temperature: 22.1, humidity: 41), at: Self.hour.addingTimeInterval(30)))
         try logbook.append(Self.climate("room", bme, at: Self.hour.addingTimeInterval(40)))
 
-        var rows = try logbook.sensorRecords(in: LogWindow())
+        let rows = try logbook.sensorRecords(in: LogWindow())
         let all = Array(AnySequence { rows })
         #expect(all.map(\.name) == ["sensor", "co2", "room"])
         #expect(all[1].particulate == nil && all[1].climate?.co2PPM == 612 && all[1].temperatureC == 22.1)

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Sensors
@@ -159,18 +160,5 @@ import Testing
         // A random frame passes an 8-bit checksum about once in 256 tries at a header;
         // what matters is that the decoders never trap and resynchronise throughout.
         #expect(values < 50, "\(values) values from random bytes")
-    }
-}
-
-/// A small deterministic generator (tests must not depend on the run).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
