@@ -224,6 +224,13 @@ kill "$COLLECT_PID"; wait "$COLLECT_PID" 2>/dev/null || true
 echo "== collector burst: scripts/bench-collect-burst.sh $bin CONNINFO 100000"
 scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000
 
+# `[collect] keep`'s drop of a month of 200 devices (docs/collector.md): the same round
+# of the retention at two sizes of the month, to show the drop does not grow with its rows.
+for spacing in 600 60; do
+    echo "== retention drop: .build/release/airloc-bench retention-drop CONNINFO 200 $spacing"
+    .build/release/airloc-bench retention-drop "$conninfo" 200 "$spacing"
+done
+
 # The fleet page (docs/fleet.md) over the same PostgreSQL, refilled with 1,000 devices and a
 # day of one-second fixes: /api/last and a day's /api/track, made afresh and under 10 clients.
 echo "== fleet page: scripts/bench-fleet.sh $bin CONNINFO"

@@ -75,7 +75,7 @@ enum CollectCommand {
     }
 
     static func status(_ context: CommandContext, plan: CollectorPlan) -> ExitCode {
-        let document = CollectStatusJSON(plan: plan, devices: CollectStatusJSON.readDevices(plan))
+        let document = CollectStatusJSON(plan: plan, stored: CollectStatusJSON.read(plan))
         if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(document))
         } else {

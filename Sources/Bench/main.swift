@@ -228,6 +228,19 @@ if CommandLine.arguments.count >= 6, CommandLine.arguments[1] == "collect-burst-
     exit(0)
 }
 
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "retention-drop" {
+    let arguments = CommandLine.arguments
+    do {
+        try RetentionBench.run(
+            conninfo: arguments[2], devices: arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200,
+            spacing: arguments.count > 4 ? Int(arguments[4]) ?? 60 : 60)
+    } catch {
+        FileHandle.standardError.write(Data("retention-drop: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 6, CommandLine.arguments[1] == "collect-burst-drain" {
     let arguments = CommandLine.arguments
     do {

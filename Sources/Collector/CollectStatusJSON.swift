@@ -19,6 +19,38 @@ public struct CollectStatusJSON: Encodable, Sendable {
     public var collector: Service?
     /// Every device the database knows.
     public var devices: [Device] = []
+    /// What the database keeps (null when it could not be read).
+    public var storage: Storage?
+
+    /// The row tables' months and what `[collect] keep` does to them.
+    public struct Storage: Encodable, Sendable, Equatable {
+        /// `[collect] keep` in seconds (null: every row is kept).
+        public var keepSeconds: Int?
+        /// `[collect] keep-hourly` in seconds (null: every hour is kept).
+        public var keepHourlySeconds: Int?
+        /// The months that have a partition (`2026-12`), oldest first.
+        public var months: [String]
+        /// Rows of a month with no partition (a clock far off), in the default partitions.
+        public var rowsOutsideMonths: Int
+        /// The next month to be dropped, and when (null when `keep` is unset or no month is kept).
+        public var nextDrop: Drop?
+
+        /// A month's drop.
+        public struct Drop: Encodable, Sendable, Equatable {
+            /// The month (`2025-11`).
+            public var month: String
+            /// The earliest time it is dropped (the collector drops at most an hour later).
+            public var at: String
+        }
+    }
+
+    /// What the database says: its devices and what it keeps.
+    public struct Stored: Sendable {
+        /// The devices.
+        public var devices: [Device]
+        /// What it keeps.
+        public var storage: Storage?
+    }
 
     /// The collector's own state.
     public struct Service: Encodable, Sendable {
@@ -67,10 +99,10 @@ public struct CollectStatusJSON: Encodable, Sendable {
         public var rewoundAt: String?
     }
 
-    /// The status with `plan`'s state file and what the database said (``readDevices(_:)``,
+    /// The status with `plan`'s state file and what the database said (``read(_:now:)``,
     /// or why it could not be read).
     public init(
-        plan: CollectorPlan, devices: Result<[Device], DatabaseError>, processAlive: (Int) -> Bool = Self.isRunning
+        plan: CollectorPlan, stored: Result<Stored, DatabaseError>, processAlive: (Int) -> Bool = Self.isRunning
     ) {
         database = plan.safeDatabaseName
         if let stateFile = plan.statusFile, let text = try? String(contentsOf: stateFile, encoding: .utf8),
@@ -84,19 +116,21 @@ public struct CollectStatusJSON: Encodable, Sendable {
                 databaseError: running ? state.databaseError : nil, broker: running ? state.broker : "not running",
                 buffered: running ? state.buffered : 0, stored: state.stored, refused: state.refused)
         }
-        switch devices {
-        case .success(let known): self.devices = known
+        switch stored {
+        case .success(let known): (devices, storage) = (known.devices, known.storage)
         case .failure(let error): databaseError = error.description
         }
     }
 
-    /// The devices `plan`'s database knows, read through a connection of its own (5 s to
-    /// connect at most).
-    public static func readDevices(_ plan: CollectorPlan) -> Result<[Device], DatabaseError> {
+    /// The devices `plan`'s database knows and what it keeps, read through a connection of
+    /// its own (5 s to connect at most).
+    public static func read(_ plan: CollectorPlan, now: Date = Date()) -> Result<Stored, DatabaseError> {
         Result { () throws(DatabaseError) in
             let connection = try PostgresConnection(conninfo: plan.conninfo, password: plan.password, connectTimeout: 5)
             defer { connection.close() }
-            return try devices(connection)
+            let devices = try devices(connection)
+            let storage = devices.isEmpty ? nil : try plan.retention.storage(connection, now: now)
+            return Stored(devices: devices, storage: storage)
         }
     }
 
@@ -167,11 +201,35 @@ extension CollectStatusJSON {
                     + rows.joined(separator: ", ") + lag + rewound)
         }
         if devices.isEmpty && databaseError == nil { lines.append("no device has published yet") }
+        if let storage { lines.append(storage.text) }
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
+extension CollectStatusJSON.Storage {
+    /// One line: the months kept, the retention, the next drop, the rows outside every month.
+    var text: String {
+        func span(_ seconds: Int?) -> String {
+            guard let seconds else { return "all" }
+            return seconds % 86_400 == 0 ? "\(seconds / 86_400)d" : "\(seconds)s"
+        }
+        let kept =
+            months.isEmpty
+            ? "no month yet" : "\(months.count) month\(months.count == 1 ? "" : "s") (\(months[0]) to \(months.last!))"
+        var line = "storage:   \(kept); keep \(span(keepSeconds)), hourly roll-up \(span(keepHourlySeconds))"
+        if let drop = nextDrop { line += "; next drop: \(drop.month) at \(drop.at)" }
+        if rowsOutsideMonths > 0 {
+            line +=
+                "; \(rowsOutsideMonths) row\(rowsOutsideMonths == 1 ? "" : "s") outside every month (a clock far off)"
+        }
+        return line
+    }
+}
+
 extension CollectorPlan {
+    /// `[collect] keep` and `keep-hourly`.
+    public var retention: Retention { Retention(keep: settings.keep, keepHourly: settings.keepHourly) }
+
     /// The database as people may see it: the connection string without any password.
     public var safeDatabaseName: String { Self.safeName(conninfo) }
 

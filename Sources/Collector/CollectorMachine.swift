@@ -315,8 +315,14 @@ public struct CollectorMachine: Sendable {
     public mutating func storeFailed(
         _ batch: Batch, error: DatabaseError, broken: Bool, at now: ContinuousClock.Instant
     ) -> [Action] {
-        // The batch goes back in front of what arrived meanwhile.
-        rows = batch.rows + rows
+        // The batch goes back in front of what arrived meanwhile. Its commit may have
+        // happened all the same (a connection lost after it): its rows may be stored.
+        rows =
+            batch.rows.map { row in
+                var row = row
+                row.mayBeStored = true
+                return row
+            } + rows
         for (device, update) in batch.devices where updates[device] == nil { updates[device] = update }
         openedAt = openedAt ?? now
         state.databaseError = error.description
@@ -405,7 +411,13 @@ public struct CollectorMachine: Sendable {
     /// The batch as a store, when the database can take it.
     private mutating func closeBatch(at now: ContinuousClock.Instant, date: Date, force: Bool) -> [Action] {
         guard isUp, !rows.isEmpty || !updates.isEmpty, force || rows.count >= settings.batch else { return [] }
-        let taken = Array(rows.prefix(settings.batch))
+        var taken = Array(rows.prefix(settings.batch))
+        // The ledger was read from the database at start and has seen every commit since:
+        // an id it holds no version of has none stored (a row of a failed store, which may
+        // have committed all the same, stays `true`).
+        for index in taken.indices where taken[index].mayBeStored == nil {
+            taken[index].mayBeStored = ledger.mayHold(taken[index])
+        }
         var preview = ledger
         _ = preview.stored(taken, at: now)
         let batch = Batch(rows: taken, devices: updates, throughs: preview.throughs)

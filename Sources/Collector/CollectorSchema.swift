@@ -7,8 +7,8 @@ import FleetWire
 /// transaction with the version bump, under an advisory lock, so two collectors starting
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
-enum CollectorSchema {
-    static let version = 6
+package enum CollectorSchema {
+    static let version = 7
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -97,24 +97,29 @@ enum CollectorSchema {
         """,
         // The hourly roll-up (HourlyRollup), filled from the rows stored before.
         6: HourlyRollup.migration,
+        // 7: the row tables partitioned by month (PartitionMonth.partitionTables), their
+        // rows and ids kept.
     ]
 
-    /// Creates or migrates the schema; returns the version found before.
+    /// Creates or migrates the schema (to `target`: a test makes a database of a version
+    /// before); returns the version found before.
     @discardableResult
-    static func prepare(_ database: PostgresConnection) throws(DatabaseError) -> Int {
+    package static func prepare(_ database: PostgresConnection, upTo target: Int = version) throws(DatabaseError) -> Int
+    {
         try database.transaction { () throws(DatabaseError) in
             try database.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
             try database.execute("CREATE TABLE IF NOT EXISTS airloc_collector (version integer NOT NULL)")
             let stored = try database.execute("SELECT max(version) FROM airloc_collector").first?.first ?? nil
             let found = stored.flatMap { Int($0) } ?? 0
             guard found <= version else { throw .newerSchema(found: found, known: version) }
-            guard found < version else { return found }
-            for next in (found + 1)...version {
+            guard found < target else { return found }
+            for next in (found + 1)...target {
+                if next == 7 { try PartitionMonth.partitionTables(database) }
                 guard let sql = migrations[next] else { continue }
                 try database.execute(sql)
             }
             try database.execute("DELETE FROM airloc_collector")
-            try database.execute("INSERT INTO airloc_collector (version) VALUES ($1)", [String(version)])
+            try database.execute("INSERT INTO airloc_collector (version) VALUES ($1)", [String(target)])
             return found
         }
     }

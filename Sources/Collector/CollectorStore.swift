@@ -36,10 +36,13 @@ public struct StoreOpening: Sendable {
 }
 
 /// The collector's PostgreSQL: one connection, each command on a thread of its own
-/// (libpq blocks), one at a time.
+/// (libpq blocks), one at a time. It makes the month partitions a batch needs before the
+/// batch's transaction, and applies `[collect] keep` at its first batch and every hour after.
 public final class PostgresStore: CollectorStore {
     private let plan: CollectorPlan
     private let connection = Mutex<PostgresConnection?>(nil)
+    /// The partitions known to be there, and when ``Retention`` was last applied.
+    private let kept = Mutex<(months: Set<PartitionMonth.Needed>, applied: Date)>(([], .distantPast))
 
     /// The database `plan` names.
     public init(plan: CollectorPlan) { self.plan = plan }
@@ -75,15 +78,27 @@ public final class PostgresStore: CollectorStore {
     /// Stores a batch (see ``CollectorStore``).
     public func write(_ batch: CollectorMachine.Batch) async -> Result<[(DeviceRow, DatabaseError)], DatabaseError> {
         guard let database = connection.withLock({ $0 }) else { return .failure(.connect("no connection")) }
+        let retention = plan.retention
         let written = await BlockingWork.run("airloc-collect-db") { _ in
             Result { () throws(DatabaseError) in
-                try RowStore(database: database).write(
+                let now = Date()
+                if now.timeIntervalSince(self.kept.withLock { $0.applied }) >= Retention.every {
+                    try retention.apply(database, now: now)
+                    self.kept.withLock { $0.applied = now }
+                }
+                let needed = PartitionMonth.months(for: batch.rows, now: now, keep: retention.keep)
+                    .subtracting(self.kept.withLock { $0.months })
+                try PartitionMonth.make(Array(needed), database)
+                self.kept.withLock { $0.months.formUnion(needed) }
+                return try RowStore(database: database).write(
                     rows: batch.rows, devices: batch.devices, throughs: batch.throughs)
             }
         }
         if case .failure(let error) = written, error.isBroken {
             database.close()
             connection.withLock { $0 = nil }
+            // Another collector may have dropped a month meanwhile: ask the database again.
+            self.kept.withLock { $0 = ([], .distantPast) }
         }
         return written
     }

@@ -77,6 +77,10 @@ public struct DeviceRow: Sendable, Equatable {
     public var columns: [String: ColumnValue]
     /// The row as published, for the `payload` jsonb column.
     public var line: String
+    /// False when the collector's ledger holds no version of this id (it is new): then no
+    /// stored version need be looked for in every month's partition. Nil (not known) and
+    /// true are looked for.
+    public var mayBeStored: Bool?
 
     /// `t42`.
     public var id: String { kind.id(number) }

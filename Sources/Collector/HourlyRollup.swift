@@ -68,7 +68,8 @@ enum HourlyRollup {
     static func heldHours(_ rows: [DeviceRow], _ database: PostgresConnection) throws(DatabaseError) -> [String] {
         var hours: [String] = []
         for kind in [RowKind.air, .sensor] {
-            let keys = rows.filter { $0.kind == kind }.map {
+            // A new row (`mayBeStored` false) has no stored version to look for in every month.
+            let keys = rows.filter { $0.kind == kind && $0.mayBeStored != false }.map {
                 "{\"device_id\":\(JSONText.quoted($0.device)),\"incarnation\":\(JSONText.quoted($0.incarnation)),"
                     + "\"id\":\"\($0.id)\"}"
             }

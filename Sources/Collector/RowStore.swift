@@ -8,8 +8,9 @@ import Platform
 ///
 /// Contract:
 /// - Idempotent on (device, id): a row stored again changes nothing, unless it carries a
-///   newer revision, which replaces the older content; an older revision never replaces a
-///   newer one (`ON CONFLICT … WHERE revision < EXCLUDED.revision`).
+///   newer revision, which replaces the older content — also when it moved the row's time,
+///   and so its month's partition (``PartitionMonth``); an older revision never replaces a
+///   newer one.
 /// - All or nothing per batch. When the batch fails for its data (SQLSTATE 22 or 23),
 ///   each row is tried alone, so that one bad row is refused and the others are stored.
 /// - Rows travel as one jsonb parameter per kind (`jsonb_to_recordset`): no value is ever
@@ -146,16 +147,27 @@ public struct RowStore: Sendable {
                 record += ",\"\(name)\":" + value.jsonText
             }
             // The published line goes in as it is: it was checked to be a JSON object.
-            return record + ",\"payload\":" + row.line + "}"
+            return record + (row.mayBeStored == false ? "" : ",\"maybe\":true") + ",\"payload\":" + row.line + "}"
         }
+        // The key holds `time` (a partitioned table's must), so a revision that moves a row's
+        // time deletes the older version, and a late older revision of a moved row is
+        // refused (`NOT EXISTS`): a row is stored once whatever its revisions did to its time.
+        // Both look in every month's partition, so only for rows that may be stored already
+        // (`maybe`): new ones, most of them, cost one index probe, not one per month.
+        let key = "t.device_id = r.device_id AND t.incarnation = r.incarnation AND t.id = r.id AND t.time <> r.time"
         try database.execute(
             """
+            WITH r AS MATERIALIZED (
+                SELECT * FROM jsonb_to_recordset($1::jsonb)
+                    AS r(device_id text, incarnation text, id text, n bigint, revision bigint, time timestamptz,
+                         \(typed), maybe boolean, payload jsonb)
+            ), moved AS (
+                DELETE FROM \(table) t USING r WHERE r.maybe AND r.revision > 0 AND \(key) AND t.revision < r.revision
+            )
             INSERT INTO \(table) (\(list), stored_at, payload)
-            SELECT \(list), statement_timestamp(), payload
-            FROM jsonb_to_recordset($1::jsonb)
-                AS r(device_id text, incarnation text, id text, n bigint, revision bigint, time timestamptz, \(typed),
-                     payload jsonb)
-            ON CONFLICT (device_id, incarnation, id) DO UPDATE SET \(updates)
+            SELECT \(list), statement_timestamp(), payload FROM r
+            WHERE r.maybe IS NOT TRUE OR NOT EXISTS (SELECT 1 FROM \(table) t WHERE \(key) AND t.revision >= r.revision)
+            ON CONFLICT (device_id, incarnation, id, time) DO UPDATE SET \(updates)
             WHERE \(table).revision < EXCLUDED.revision
             """, ["[" + body.joined(separator: ",") + "]"])
     }

@@ -147,6 +147,13 @@ public struct StoreLedger: Sendable {
         return dueAcknowledgements.sorted()
     }
 
+    /// Whether a version of `row`'s id may be stored: its id is at or below its stream's
+    /// `through` (stored, or declared never coming), or stored above it.
+    public func mayHold(_ row: DeviceRow) -> Bool {
+        guard let stream = streams[StreamKey(device: row.owner, kind: row.kind)] else { return false }
+        return row.number <= stream.through || stream.above.contains(row.number)
+    }
+
     /// After a commit of `rows`: the acknowledgements to publish.
     public mutating func stored(_ rows: [DeviceRow], at now: ContinuousClock.Instant) -> [Acknowledgement] {
         var touched = Set<String>()

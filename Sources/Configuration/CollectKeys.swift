@@ -64,6 +64,14 @@ extension ConfigurationKey {
             (settings.collect.metricsHost, settings.collect.metricsPort) = (host, port)
             return true
         },
+        parsed(
+            "collect", "keep", "a duration with d, h, m or s (e.g. 400d); 0 keeps every row",
+            ConfigurationFiles.parseRetention
+        ) { $0.collect.keep = $1 > 0 ? $1 : nil },
+        parsed(
+            "collect", "keep-hourly", "a duration with d, h, m or s (e.g. 3650d); 0 keeps every hour",
+            ConfigurationFiles.parseRetention
+        ) { $0.collect.keepHourly = $1 > 0 ? $1 : nil },
     ]
 
     static let collectDefaults: [String: String] = [
@@ -72,6 +80,6 @@ extension ConfigurationKey {
         "collect.topic-prefix": "airloc/+", "collect.client-id": "airloc-collect-<host name>",
         "collect.ca-file": "none", "collect.cert-file": "none", "collect.key-file": "none",
         "collect.username": "none", "collect.broker-password-file": "none", "collect.batch": "500",
-        "collect.metrics": "none (no /metrics)",
+        "collect.metrics": "none (no /metrics)", "collect.keep": "0", "collect.keep-hourly": "0",
     ]
 }

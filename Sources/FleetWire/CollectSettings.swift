@@ -34,6 +34,10 @@ public struct CollectSettings: Sendable, Equatable {
     public var metricsHost: String?
     /// Its port.
     public var metricsPort = 0
+    /// Seconds of rows kept: older months are dropped whole (nil: all are kept).
+    public var keep: Double?
+    /// Seconds of the hourly roll-up kept (nil: all of it).
+    public var keepHourly: Double?
 
     /// The defaults (docs/collector.md).
     public init() {}

@@ -13,7 +13,8 @@ import Testing
 @Suite struct CollectorTimingTests {
     /// A database that is up or down as the test says, keeping every batch it stored.
     final class ScriptedStore: CollectorStore {
-        private let state = Mutex<(up: Bool, opened: Int, batches: [[String]], attempts: Int)>((true, 0, [], 0))
+        private let state = Mutex<(up: Bool, opened: Int, batches: [[String]], attempts: Int, maybe: [[Bool?]])>(
+            (true, 0, [], 0, []))
 
         var up: Bool {
             get { state.withLock { $0.up } }
@@ -21,6 +22,8 @@ import Testing
         }
         /// The row ids of each stored batch, in order.
         var batches: [[String]] { state.withLock { $0.batches } }
+        /// Each stored batch's rows' `mayBeStored`, as the collector said it.
+        var maybe: [[Bool?]] { state.withLock { $0.maybe } }
         var opened: Int { state.withLock { $0.opened } }
         /// Writes tried, whatever came of them.
         var attempts: Int { state.withLock { $0.attempts } }
@@ -39,6 +42,7 @@ import Testing
                 state.attempts += 1
                 guard state.up else { return .failure(.command(state: "08006", message: "the server went away")) }
                 state.batches.append(batch.rows.map(\.id))
+                state.maybe.append(batch.rows.map(\.mayBeStored))
                 return .success([])
             }
         }
@@ -137,6 +141,8 @@ import Testing
         rig.time.advance(by: .seconds(1))
         try await Poll.until("t2 acknowledged") { rig.acks().last == 2 }
         #expect(rig.store.opened == 2)
+        // t1 was new; t2's failed write may have committed all the same.
+        #expect(rig.store.maybe == [[false], [true]])
         #expect(await rig.stop() == nil)
     }
 

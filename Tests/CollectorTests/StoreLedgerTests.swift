@@ -29,6 +29,20 @@ import Testing
         #expect(acks.first?.through[.air] == 0)
     }
 
+    /// Which ids may have a stored version (the partitioned tables look for one in every
+    /// month only for those): stored ones, ids at or below `through`, none other.
+    @Test func onlyIDsTheLedgerHoldsMayBeStored() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger()
+        ledger.loaded(device: "pi", kind: .track, through: 3, storedAbove: [7])
+        _ = ledger.stored([try Self.row("pi", "t9")], at: time.now)
+        let held = try ["t1", "t3", "t4", "t7", "t8", "t9", "t10", "a1"].filter {
+            ledger.mayHold(try Self.row("pi", $0))
+        }
+        #expect(held == ["t1", "t3", "t7", "t9"])
+        #expect(!ledger.mayHold(try Self.row("other", "t1")), "a device never heard of")
+    }
+
     /// A database restored from a backup holds less than the device was told: its hello's
     /// `acked` names the kinds, and its first unstored id does not close the gap.
     @Test func aStoreThatForgotRowsSaysSoAndIsNotToldTheyAreStored() throws {

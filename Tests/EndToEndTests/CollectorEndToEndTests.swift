@@ -103,7 +103,8 @@ struct CollectorEndToEndTests {
         let broker = try await MosquittoBroker.start()
         let database = try await PostgresServer.start()
         // Small batches: while PostgreSQL is down the collector fills its four and pauses.
-        let collector = try CollectorProcess(broker: broker, database: database, config: "[collect]\nbatch = 5\n")
+        let collector = try CollectorProcess(
+            broker: broker, database: database, config: "[collect]\nbatch = 5\nkeep = 400d\n")
         defer { collector.state.remove() }
         var running = try collector.start()
         var worlds: [AirlocWorld] = []
@@ -197,6 +198,12 @@ struct CollectorEndToEndTests {
         }
         let service = status["collector"] as? [String: Any]
         #expect(service?["running"] as? Bool == true && service?["database"] as? String == "connected", "\(status)")
+        // The rows are this month's; it and the next have partitions; `keep` is said.
+        let storage = status["storage"] as? [String: Any] ?? [:]
+        let thisMonth = String(ISO8601DateFormatter().string(from: Date()).prefix(7))
+        #expect((storage["months"] as? [String])?.first == thisMonth, "\(storage)")
+        #expect(storage["keep_seconds"] as? Int == 400 * 86_400 && storage["rows_outside_months"] as? Int == 0)
+        #expect((storage["next_drop"] as? [String: Any])?["month"] as? String == thisMonth, "\(storage)")
         running.signal(SIGTERM)
         let stopped = try await running.wait()
         #expect(stopped.status == 0, "\(stopped)")

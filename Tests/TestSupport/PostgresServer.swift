@@ -119,9 +119,12 @@ public final class PostgresServer: @unchecked Sendable {
         return file
     }
 
-    /// `pg_restore --clean` of a ``dump(database:)``: the database as the backup has it.
+    /// A ``dump(database:)`` restored into `database` made again, as docs/collector.md says
+    /// (`pg_restore --clean` cannot drop a partitioned table's partitions' keys).
     public func restore(_ file: URL, database: String = "postgres") async throws {
-        try await client("pg_restore", ["--clean", "--if-exists", "--single-transaction", "-d", database, file.path])
+        try await client("dropdb", ["--force", "--maintenance-db=template1", database])
+        try await client("createdb", ["--maintenance-db=template1", database])
+        try await client("pg_restore", ["--single-transaction", "-d", database, file.path])
     }
 
     private func client(_ program: String, _ arguments: [String]) async throws {

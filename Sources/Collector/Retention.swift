@@ -1,0 +1,116 @@
+import FleetWire
+import Foundation
+import Geo
+
+/// What the collector keeps: `[collect] keep` of rows, `[collect] keep-hourly` of the
+/// hourly roll-up (both: everything when unset), and the months made ahead.
+///
+/// Contract:
+/// - ``apply(_:now:)`` makes this month's and the next month's partitions, drops every
+///   row table's month partition that ended before `now - keep` — detached and dropped,
+///   one month a transaction, never a row-by-row DELETE — deletes the default partition's
+///   rows older than that (the default holds few rows: clocks far off), and deletes the
+///   roll-up's hours older than `now - keep-hourly`. It waits at most 5 s for a lock, so
+///   a long reader delays a drop to the next round instead of stalling the collector.
+/// - ``storage(_:now:)`` says what is kept and when the next drop is, for
+///   `collect status`.
+public struct Retention: Sendable, Equatable {
+    /// Seconds of rows kept (nil: all).
+    public var keep: Double?
+    /// Seconds of the hourly roll-up kept (nil: all).
+    public var keepHourly: Double?
+    /// How often the store applies it.
+    public static let every: TimeInterval = 3600
+
+    /// A retention of `keep` and `keepHourly` seconds.
+    public init(keep: Double?, keepHourly: Double?) {
+        self.keep = keep
+        self.keepHourly = keepHourly
+    }
+
+    /// What one application did: the partitions dropped.
+    public struct Outcome: Sendable, Equatable {
+        /// The partitions dropped (`track_2025_01`).
+        public var dropped: [String] = []
+        /// Rows deleted from the default partitions.
+        public var outsideDeleted = 0
+        /// Hours deleted from `air_hourly`.
+        public var hoursDeleted = 0
+    }
+
+    /// Applies it at `now` (see the contract).
+    @discardableResult
+    package func apply(_ database: PostgresConnection, now: Date) throws(DatabaseError) -> Outcome {
+        var outcome = Outcome()
+        try PartitionMonth.make(Array(PartitionMonth.months(for: [], now: now, keep: keep)), database)
+        if let keep {
+            let cutoff = now.addingTimeInterval(-keep)
+            for kind in DeviceRow.Kind.allCases {
+                for (name, month) in try Self.partitions(kind, database) where month.next.start <= cutoff {
+                    try database.transaction { () throws(DatabaseError) in
+                        try database.execute("SET LOCAL lock_timeout = '5s'")
+                        try database.execute("ALTER TABLE \(kind.rawValue) DETACH PARTITION \(name)")
+                        try database.execute("DROP TABLE \(name)")
+                    }
+                    outcome.dropped.append(name)
+                }
+                let deleted = try database.execute(
+                    "WITH gone AS (DELETE FROM \(kind.rawValue)_default WHERE time < $1 RETURNING 1) "
+                        + "SELECT count(*) FROM gone", [UTCTime.iso8601(cutoff)])
+                outcome.outsideDeleted += Self.number(deleted)
+            }
+        }
+        if let keepHourly {
+            let deleted = try database.execute(
+                "WITH gone AS (DELETE FROM air_hourly WHERE hour < $1 RETURNING 1) SELECT count(*) FROM gone",
+                [UTCTime.iso8601(now.addingTimeInterval(-keepHourly))])
+            outcome.hoursDeleted = Self.number(deleted)
+        }
+        return outcome
+    }
+
+    /// The number a `SELECT count(*)` answered.
+    private static func number(_ rows: [[String?]]) -> Int { Int((rows.first?.first ?? nil) ?? "") ?? 0 }
+
+    /// `kind`'s month partitions, oldest first.
+    package static func partitions(_ kind: DeviceRow.Kind, _ database: PostgresConnection) throws(DatabaseError)
+        -> [(String, PartitionMonth)]
+    {
+        try database.execute(
+            """
+            SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            WHERE i.inhparent = to_regclass($1)
+            """, [kind.rawValue]
+        ).compactMap { row in
+            guard let name = row.first ?? nil, let month = PartitionMonth(partition: name, of: kind.rawValue) else {
+                return nil
+            }
+            return (name, month)
+        }.sorted { $0.1 < $1.1 }
+    }
+
+    /// What is kept, as `collect status` shows it.
+    func storage(_ database: PostgresConnection, now: Date) throws(DatabaseError) -> CollectStatusJSON.Storage {
+        var months = Set<PartitionMonth>()
+        var outside = 0
+        for kind in DeviceRow.Kind.allCases {
+            guard
+                try database.execute("SELECT to_regclass($1) IS NOT NULL", ["\(kind.rawValue)_default"]).first?
+                    .first == "t"
+            else { continue }
+            months.formUnion(try Self.partitions(kind, database).map(\.1))
+            let count = try database.execute("SELECT count(*) FROM \(kind.rawValue)_default")
+            outside += Self.number(count)
+        }
+        let sorted = months.sorted()
+        var storage = CollectStatusJSON.Storage(
+            keepSeconds: keep.map { Int($0) }, keepHourlySeconds: keepHourly.map { Int($0) },
+            months: sorted.map(\.text), rowsOutsideMonths: outside)
+        if let keep, let oldest = sorted.first {
+            // The oldest month goes once its end is `keep` old, at the first round after.
+            storage.nextDrop = .init(
+                month: oldest.text, at: UTCTime.iso8601Seconds(max(now, oldest.next.start.addingTimeInterval(keep))))
+        }
+        return storage
+    }
+}

@@ -1,0 +1,141 @@
+import FleetWire
+import Foundation
+import Geo
+import TestSupport
+import Testing
+
+@testable import Collector
+
+/// The row tables by month, in a real PostgreSQL: a database of schema 6 (as this version
+/// made it) migrated in place with every row and id kept; a row far in the past in the
+/// default partition; a revision that moves a row to another month stored once; whole
+/// months dropped by `keep`; what `collect status` says of it.
+@Suite(.enabled(if: ExternalTool.available("psql")))
+struct PartitionMonthTests {
+    static let now = Date()
+    static let month = PartitionMonth(now)
+
+    /// A time `back` months before this one, on its 3rd day at `hour`.
+    static func time(monthsBack back: Int, hour: Int = 10) -> Date {
+        PartitionMonth(index: month.index - back).start.addingTimeInterval(2 * 86_400 + Double(hour) * 3600)
+    }
+
+    static func track(_ id: Int, _ time: Date, revision: Int = 0) throws -> DeviceRow {
+        try DeviceRow(
+            device: "pi-a",
+            payload:
+                #"{"schema":"airloc.log/1","id":"t\#(id)","kind":"track","revision":\#(revision),"time":"\#(UTCTime.iso8601(time))","latitude":52.5,"longitude":13.4,"time_source":"gps","mode":"3d","provider":"gpsd","segment":1}"#,
+            now: now)
+    }
+
+    static func sensor(_ id: Int, _ time: Date, pm: Int) throws -> DeviceRow {
+        try DeviceRow(
+            device: "pi-a",
+            payload:
+                #"{"schema":"airloc.log/1","id":"s\#(id)","kind":"sensor","time":"\#(UTCTime.iso8601(time))","latitude":52.5,"longitude":13.4,"model":"sds011","pm2_5":\#(pm),"pm10":\#(pm),"us_aqi":50,"samples":10,"flags":[],"segment":1}"#,
+            now: now)
+    }
+
+    /// Every stored row, one line each, as a person comparing them would read them.
+    static func rows(_ database: PostgresConnection) throws -> [String] {
+        try ["track", "air", "sensor"].flatMap { table in
+            try database.execute(
+                """
+                SELECT device_id, incarnation, id, n, revision, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI'),
+                       payload::text FROM \(table) ORDER BY device_id, n
+                """
+            ).map { table + " " + $0.map { $0 ?? "null" }.joined(separator: "|") }
+        }
+    }
+
+    static func partitions(_ database: PostgresConnection, _ table: String) throws -> [String] {
+        try Retention.partitions(DeviceRow.Kind(rawValue: table)!, database).map(\.0)
+    }
+
+    @Test func aDatabaseOfTheVersionBeforeIsPartitionedInPlaceAndKeptByMonth() async throws {
+        let server = try await PostgresServer.start()
+        defer { Task { try? await server.stop() } }
+        let database = try PostgresConnection(conninfo: server.conninfo, password: nil)
+        defer { database.close() }
+
+        // Schema 6, as this version made it, holding rows of three months and of 2006 (a GPS
+        // week roll-over), stored as schema 6 stored them.
+        try CollectorSchema.prepare(database, upTo: 6)
+        let before = [
+            try Self.track(1, Self.time(monthsBack: 2)), try Self.track(2, Self.time(monthsBack: 1)),
+            try Self.track(3, Self.time(monthsBack: 0, hour: 0)),
+            try Self.track(4, UTCTime.parse("2006-04-10T12:00:00Z")!),
+            try Self.sensor(1, Self.time(monthsBack: 1), pm: 10),
+        ]
+        try database.execute(
+            "INSERT INTO devices (device_id, first_seen, last_seen, topic_prefix) VALUES ('pi-a', now(), now(), 'airloc/pi-a')"
+        )
+        for row in before {
+            try database.execute(
+                """
+                INSERT INTO \(row.kind.rawValue) (device_id, id, n, revision, time, stored_at, payload)
+                VALUES ('pi-a', $1, $2, $3, $4, now(), $5)
+                """, [row.id, String(row.number), String(row.revision), UTCTime.iso8601(row.time), row.line])
+        }
+        try database.execute(HourlyRollup.migration)
+        let stored = try Self.rows(database)
+        #expect(stored.count == 5)
+
+        try CollectorSchema.prepare(database)
+        #expect(try Self.rows(database) == stored, "every row and id kept")
+        for table in ["track", "air", "sensor"] {
+            #expect(try database.execute("SELECT relkind FROM pg_class WHERE oid = $1::regclass", [table]) == [["p"]])
+            let brin = try database.execute(
+                "SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%USING brin (\"time\")%'",
+                [table])
+            #expect(brin == [["1"]], "\(table) has a BRIN index on time")
+        }
+        let months = (0...2).reversed().map { PartitionMonth(index: Self.month.index - $0) } + [Self.month.next]
+        #expect(try Self.partitions(database, "track") == months.map { $0.name(.track) })
+        #expect(try Self.partitions(database, "sensor") == months.suffix(3).map { $0.name(.sensor) })
+        #expect(try database.execute("SELECT id FROM track_default") == [["t4"]], "2006 is in the default partition")
+
+        // A revision moves t2 a month back: stored once, at its new time. Then t2's first
+        // version arrives late: it does not come back.
+        let store = RowStore(database: database)
+        let moved = try Self.track(2, Self.time(monthsBack: 2, hour: 12), revision: 1)
+        for rows in [[moved], [try Self.track(2, Self.time(monthsBack: 1))]] {
+            try PartitionMonth.make(Array(PartitionMonth.months(for: rows, now: Self.now, keep: nil)), database)
+            #expect(try store.write(rows: rows, devices: [:], throughs: [:]).isEmpty)
+            #expect(
+                try database.execute("SELECT revision, tableoid::regclass::text FROM track WHERE id = 't2'")
+                    == [["1", PartitionMonth(index: Self.month.index - 2).name(.track)]])
+        }
+        // A row of a month with no partition, from a clock far off, lands all the same.
+        let stray = try Self.track(5, UTCTime.parse("1980-01-06T00:00:00Z")!)
+        #expect(try store.write(rows: [stray], devices: [:], throughs: [:]).isEmpty)
+
+        // keep = 20 days, applied on this month's 2nd day: the month two back ended at least
+        // 28 days before, and goes whole; the month before stays; the default's rows older
+        // than 20 days go. The roll-up is kept, until keep-hourly says otherwise.
+        let (keep, day) = (20.0 * 86_400, Self.month.start.addingTimeInterval(86_400))
+        let retention = Retention(keep: keep, keepHourly: nil)
+        let oldest = PartitionMonth(index: Self.month.index - 2)
+        let status = try retention.storage(database, now: day)
+        #expect(status.months == months.map(\.text))
+        #expect(status.rowsOutsideMonths == 2)
+        #expect(status.nextDrop == .init(month: oldest.text, at: UTCTime.iso8601Seconds(day)))
+        let hourly = try database.execute("SELECT count(*) FROM air_hourly")
+        #expect(hourly == [["1"]], "s1's hour")
+        let outcome = try retention.apply(database, now: day)
+        #expect(outcome.dropped == [oldest.name(.track)])
+        #expect(outcome.outsideDeleted == 2, "t4 (2006) and t5 (1980)")
+        #expect(try database.execute("SELECT id FROM track ORDER BY n") == [["t3"]])
+        #expect(try database.execute("SELECT count(*) FROM air_hourly") == hourly, "the roll-up is kept")
+        let after = try retention.storage(database, now: day)
+        #expect(after.months == months.dropFirst().map(\.text))
+        #expect(after.rowsOutsideMonths == 0)
+        let nextDrop = UTCTime.iso8601Seconds(Self.month.start.addingTimeInterval(keep))
+        #expect(
+            after.text
+                == "storage:   3 months (\(after.months[0]) to \(Self.month.next.text)); keep 20d, hourly roll-up all; "
+                + "next drop: \(after.months[0]) at \(nextDrop)")
+        let hours = try Retention(keep: keep, keepHourly: keep).apply(database, now: day)
+        #expect(hours.hoursDeleted == 1 && hours.dropped.isEmpty)
+    }
+}
