@@ -99,6 +99,7 @@ struct CollectorDriver {
                 case .failure(let error):
                     queue += machine.storeFailed(batch, error: error, broken: error.isBroken, at: time.now)
                 }
+                for notice in store.takeNotices() { context.notify(notice) }
             case .subscribe(let topics):
                 for topic in topics { try? collector.client.subscribe(topic) }
             case .publish(let topic, let payload, let retain):

@@ -16,6 +16,13 @@ public protocol CollectorStore: Sendable {
     func open(loading: Bool) async -> Result<StoreOpening, DatabaseError>
     func write(_ batch: CollectorMachine.Batch) async -> Result<[(DeviceRow, DatabaseError)], DatabaseError>
     func close() async
+    /// What the store did beside the rows since the last call (a month dropped), for stderr.
+    func takeNotices() -> [ServiceNotice]
+}
+
+extension CollectorStore {
+    /// A store that does nothing beside the rows has nothing to say.
+    public func takeNotices() -> [ServiceNotice] { [] }
 }
 
 /// What a store says when it opens.
@@ -43,6 +50,7 @@ public final class PostgresStore: CollectorStore {
     private let connection = Mutex<PostgresConnection?>(nil)
     /// The partitions known to be there, and when ``Retention`` was last applied.
     private let kept = Mutex<(months: Set<PartitionMonth.Needed>, applied: Date)>(([], .distantPast))
+    private let notices = Mutex<[ServiceNotice]>([])
 
     /// The database `plan` names.
     public init(plan: CollectorPlan) { self.plan = plan }
@@ -83,13 +91,19 @@ public final class PostgresStore: CollectorStore {
             Result { () throws(DatabaseError) in
                 let now = Date()
                 if now.timeIntervalSince(self.kept.withLock { $0.applied }) >= Retention.every {
-                    try retention.apply(database, now: now)
                     self.kept.withLock { $0.applied = now }
+                    try self.keep(retention, database, now: now)
                 }
                 let needed = PartitionMonth.months(for: batch.rows, now: now, keep: retention.keep)
                     .subtracting(self.kept.withLock { $0.months })
-                try PartitionMonth.make(Array(needed), database)
-                self.kept.withLock { $0.months.formUnion(needed) }
+                do throws(DatabaseError) {
+                    try PartitionMonth.make(Array(needed), database)
+                    self.kept.withLock { $0.months.formUnion(needed) }
+                } catch  where !error.isBroken {
+                    // Rows of a month with no partition land in the default one: not lost.
+                    self.say(
+                        .warning("cannot make the month's partitions (\(error)); rows go to the default partition"))
+                }
                 return try RowStore(database: database).write(
                     rows: batch.rows, devices: batch.devices, throughs: batch.throughs)
             }
@@ -101,6 +115,35 @@ public final class PostgresStore: CollectorStore {
             self.kept.withLock { $0 = ([], .distantPast) }
         }
         return written
+    }
+
+    /// Applies `retention` once; a failure that left the connection usable (a lock waited
+    /// for too long, a role that may not drop) is said and tried again in an hour, and
+    /// never holds back the batch.
+    private func keep(_ retention: Retention, _ database: PostgresConnection, now: Date) throws(DatabaseError) {
+        do throws(DatabaseError) {
+            let outcome = try retention.apply(database, now: now)
+            if !outcome.dropped.isEmpty {
+                say(.info("[collect] keep: dropped \(outcome.dropped.joined(separator: ", "))"))
+            }
+            if outcome.outsideDeleted > 0 {
+                say(.info("[collect] keep: deleted \(outcome.outsideDeleted) rows of months with no partition"))
+            }
+        } catch  where !error.isBroken {
+            say(.warning("[collect] keep: \(error); trying again in an hour"))
+        }
+    }
+
+    private func say(_ notice: ServiceNotice) {
+        notices.withLock { $0.append(ServiceNotice(level: notice.level, message: notice.message, source: "collect")) }
+    }
+
+    /// What it did beside the rows (see ``CollectorStore/takeNotices()``).
+    public func takeNotices() -> [ServiceNotice] {
+        notices.withLock { notices in
+            defer { notices.removeAll() }
+            return notices
+        }
     }
 
     /// Closes the connection.

@@ -89,19 +89,23 @@ public struct Retention: Sendable, Equatable {
         }.sorted { $0.1 < $1.1 }
     }
 
-    /// What is kept, as `collect status` shows it.
-    func storage(_ database: PostgresConnection, now: Date) throws(DatabaseError) -> CollectStatusJSON.Storage {
+    /// What is kept, as `collect status` shows it; nil for a database whose tables are not
+    /// partitioned yet (a collector of this version migrates it when it starts).
+    func storage(_ database: PostgresConnection, now: Date) throws(DatabaseError) -> CollectStatusJSON.Storage? {
         var months = Set<PartitionMonth>()
         var outside = 0
+        var partitioned = false
         for kind in DeviceRow.Kind.allCases {
             guard
                 try database.execute("SELECT to_regclass($1) IS NOT NULL", ["\(kind.rawValue)_default"]).first?
                     .first == "t"
             else { continue }
+            partitioned = true
             months.formUnion(try Self.partitions(kind, database).map(\.1))
             let count = try database.execute("SELECT count(*) FROM \(kind.rawValue)_default")
             outside += Self.number(count)
         }
+        guard partitioned else { return nil }
         let sorted = months.sorted()
         var storage = CollectStatusJSON.Storage(
             keepSeconds: keep.map { Int($0) }, keepHourlySeconds: keepHourly.map { Int($0) },

@@ -61,6 +61,7 @@ struct PartitionMonthTests {
         // Schema 6, as this version made it, holding rows of three months and of 2006 (a GPS
         // week roll-over), stored as schema 6 stored them.
         try CollectorSchema.prepare(database, upTo: 6)
+        #expect(try Retention(keep: nil, keepHourly: nil).storage(database, now: Self.now) == nil, "not partitioned")
         let before = [
             try Self.track(1, Self.time(monthsBack: 2)), try Self.track(2, Self.time(monthsBack: 1)),
             try Self.track(3, Self.time(monthsBack: 0, hour: 0)),
@@ -116,7 +117,7 @@ struct PartitionMonthTests {
         let (keep, day) = (20.0 * 86_400, Self.month.start.addingTimeInterval(86_400))
         let retention = Retention(keep: keep, keepHourly: nil)
         let oldest = PartitionMonth(index: Self.month.index - 2)
-        let status = try retention.storage(database, now: day)
+        let status = try #require(try retention.storage(database, now: day))
         #expect(status.months == months.map(\.text))
         #expect(status.rowsOutsideMonths == 2)
         #expect(status.nextDrop == .init(month: oldest.text, at: UTCTime.iso8601Seconds(day)))
@@ -127,7 +128,7 @@ struct PartitionMonthTests {
         #expect(outcome.outsideDeleted == 2, "t4 (2006) and t5 (1980)")
         #expect(try database.execute("SELECT id FROM track ORDER BY n") == [["t3"]])
         #expect(try database.execute("SELECT count(*) FROM air_hourly") == hourly, "the roll-up is kept")
-        let after = try retention.storage(database, now: day)
+        let after = try #require(try retention.storage(database, now: day))
         #expect(after.months == months.dropFirst().map(\.text))
         #expect(after.rowsOutsideMonths == 0)
         let nextDrop = UTCTime.iso8601Seconds(Self.month.start.addingTimeInterval(keep))
