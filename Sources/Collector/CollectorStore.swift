@@ -63,6 +63,9 @@ public final class PostgresStore: CollectorStore {
                 let connection = try PostgresConnection(
                     conninfo: plan.conninfo, password: plan.password, connectTimeout: plan.connectTimeout)
                 do throws(DatabaseError) {
+                    // Its statements are short: compiling one (PostgreSQL's JIT, for a plan
+                    // over many months' partitions) took half a second and saved nothing.
+                    try connection.execute("SET jit = off")
                     try CollectorSchema.prepare(connection)
                     var opening = StoreOpening(serverVersion: connection.serverVersion, ledger: nil, prefixes: [:])
                     if loading {

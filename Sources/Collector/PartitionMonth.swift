@@ -146,7 +146,8 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
         """
 
     /// Schema 7: each row table becomes a partitioned one, its rows and ids kept, with a
-    /// BRIN index on `time`, the months its rows need (as ``wanted(now:keep:)`` says,
+    /// BRIN index on `time`, an index on each stream's ids (the ledger's reading at start
+    /// looks only above each stream's `through`), the months its rows need (as ``wanted(now:keep:)`` says,
     /// `keep` aside) and this month's and the next. A table partitioned already (a database
     /// whose version was taken back by hand) is left as it is.
     static func partitionTables(_ database: PostgresConnection) throws(DatabaseError) {
@@ -186,6 +187,7 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
             ) PARTITION BY RANGE (time);
             CREATE INDEX \(table)_device_time ON \(table) (device_id, time);
             CREATE INDEX \(table)_time_brin ON \(table) USING brin (time);
+            CREATE INDEX \(table)_device_n ON \(table) (device_id, incarnation, n);
             CREATE TABLE \(table)_default PARTITION OF \(table) DEFAULT;
             SELECT airloc_month_partition('\(table)', m) FROM (
                 SELECT DISTINCT date_trunc('month', time, 'UTC') AS m FROM \(old)

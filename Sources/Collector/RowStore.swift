@@ -201,12 +201,18 @@ public struct RowStore: Sendable {
             throughs[.init(device: owner, kind: kind)] = Int64(through) ?? 0
         }
         for kind in DeviceRow.Kind.allCases {
+            // Each stream's ids above its `through`, through the (device, incarnation, n)
+            // index: not a scan of every row ever stored. Every commit writes the `through`
+            // of each stream it stored in, so every stream has its `acknowledged` row.
+            // (`OFFSET 0` keeps the look per stream: flattened, it became a merge of all.)
             let above = try database.execute(
                 """
-                SELECT r.device_id, r.incarnation, r.n FROM \(kind.rawValue) r
-                LEFT JOIN acknowledged a
-                    ON a.device_id = r.device_id AND a.incarnation = r.incarnation AND a.kind = $1
-                WHERE r.n > coalesce(a.through, 0) ORDER BY r.device_id, r.incarnation, r.n
+                SELECT a.device_id, a.incarnation, r.n FROM acknowledged a
+                CROSS JOIN LATERAL (
+                    SELECT t.n FROM \(kind.rawValue) t
+                    WHERE t.device_id = a.device_id AND t.incarnation = a.incarnation AND t.n > a.through OFFSET 0
+                ) r
+                WHERE a.kind = $1 ORDER BY 1, 2, 3
                 """, [kind.rawValue])
             var ids: [String: [Int64]] = [:]
             for row in above {

@@ -90,6 +90,9 @@ struct PartitionMonthTests {
                 "SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%USING brin (\"time\")%'",
                 [table])
             #expect(brin == [["1"]], "\(table) has a BRIN index on time")
+            let ids = try database.execute(
+                "SELECT indexdef FROM pg_indexes WHERE tablename = $1 AND indexname = $2", [table, "\(table)_device_n"])
+            #expect(ids.first?.first??.hasSuffix("(device_id, incarnation, n)") == true, "\(ids)")
         }
         let months = (0...2).reversed().map { PartitionMonth(index: Self.month.index - $0) } + [Self.month.next]
         #expect(try Self.partitions(database, "track") == months.map { $0.name(.track) })
