@@ -19,15 +19,15 @@ enum CollectCommand {
             on <device prefix>/ack, and devices with [mqtt] end-to-end = collector publish again what it has
             not (docs/collector.md). PostgreSQL down: nothing is acknowledged, 4 batches are held, then the
             broker queues for the session; retried with back-off. [collect] metrics = HOST:PORT serves /metrics
-            for Prometheus. Exit status: 0 stopped by SIGTERM/SIGINT; 69 no libpq; 78 bad configuration (a
-            missing key, a readable password file, credentials refused, a newer schema, a metrics address
-            taken); 64 usage.
+            for Prometheus; [collect] keep = 400d drops whole months of rows older than that. Exit status: 0
+            stopped by SIGTERM/SIGINT; 69 no libpq; 78 bad configuration (a missing key, a readable password
+            file, credentials refused, a newer schema, a metrics address taken); 64 usage.
             """,
         options: [], maxPositionals: 1,
         actions: [
             ActionSpec(name: "run", summary: "run the collector in the foreground (airloc-collect.service)"),
             ActionSpec(
-                name: "status", summary: "devices, last seen, rows per kind, lag, database and broker state",
+                name: "status", summary: "devices, rows per kind, lag, months kept, database and broker state",
                 own: [.flag(.json, "print JSON (schema airloc.collect-status/1)")]),
         ],
         defaultAction: "run")
