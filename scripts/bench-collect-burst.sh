@@ -3,7 +3,8 @@
 # ROWS rows (default 100,000) of 200 devices queued at a mosquitto of the bench's own while
 # `airloc collect` is stopped, then drained into PostgreSQL: rows/s from its start, its
 # CPU per row, rows lost and stored twice.
-#   scripts/bench-collect-burst.sh .build/release/airloc CONNINFO [ROWS]
+#   scripts/bench-collect-burst.sh .build/release/airloc CONNINFO [ROWS [KIND]]
+# KIND: track (default) or sensor (particulate readings: the hourly roll-up is kept too).
 # The broker queues that many for the collector's persistent session only when told to
 # (mosquitto's default max_queued_messages is 1,000: docs/scaling.md says what to set).
 set -euo pipefail
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/.."
 bin=${1:?usage: $0 AIRLOC CONNINFO [ROWS]}
 conninfo=${2:?usage: $0 AIRLOC CONNINFO [ROWS]}
 rows=${3:-100000}
+kind=${4:-track}
 work=$(mktemp -d /tmp/airloc-bench-burst.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\nmax_inflight_messages 1000\n' \
@@ -32,7 +34,7 @@ collect() {
 collect
 kill "$collector"; wait "$collector" 2>/dev/null || true
 : >"$work/collect.err"
-.build/release/airloc-bench collect-burst-publish "mqtt://127.0.0.1:$port" "$run" 200 "$rows"
+.build/release/airloc-bench collect-burst-publish "mqtt://127.0.0.1:$port" "$run" 200 "$rows" "$kind"
 started=$(date +%s.%N)
 collect
-.build/release/airloc-bench collect-burst-drain "$conninfo" "$run" "$rows" "$collector" "$started"
+.build/release/airloc-bench collect-burst-drain "$conninfo" "$run" "$rows" "$collector" "$started" "$kind"

@@ -223,6 +223,8 @@ kill "$COLLECT_PID"; wait "$COLLECT_PID" 2>/dev/null || true
 # stopped, then drained (docs/scaling.md).
 echo "== collector burst: scripts/bench-collect-burst.sh $bin CONNINFO 100000"
 scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000
+echo "== collector burst of readings (the hourly roll-up kept too): scripts/bench-collect-burst.sh $bin CONNINFO 100000 sensor"
+scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000 sensor
 
 # `[collect] keep`'s drop of a month of 200 devices (docs/collector.md): the same round
 # of the retention at two sizes of the month, to show the drop does not grow with its rows.

@@ -1,5 +1,6 @@
 import Collector
 import Foundation
+import Geo
 import Logbook
 import MQTT
 
@@ -12,7 +13,9 @@ import MQTT
 ///   collector's start, how long until PostgreSQL holds every row: rows/s, the
 ///   collector's CPU per row, rows lost and stored twice.
 enum CollectBurst {
-    static func publish(url: String, run: String, devices: Int, rows: Int) throws {
+    /// `kind` `sensor`: particulate readings (the rows the hourly roll-up is made from)
+    /// instead of track rows.
+    static func publish(url: String, run: String, devices: Int, rows: Int, kind: String = "track") throws {
         let broker = try FleetBench.broker(url)
         var clients: [BenchClient] = []
         for device in 0..<devices {
@@ -28,8 +31,10 @@ enum CollectBurst {
             var point = FleetBench.benchPoint(index / devices, start: start)
             point.time = start.addingTimeInterval(Double(index / devices))
             let line =
-                "{\"device\":\"burst-\(run)-\(device)\",\"revision\":0,"
-                + Logbook.OutboxRow.track(point).json.dropFirst()
+                kind == "sensor"
+                ? reading(device: "burst-\(run)-\(device)", number: index / devices + 1, time: point.time)
+                : "{\"device\":\"burst-\(run)-\(device)\",\"revision\":0,"
+                    + Logbook.OutboxRow.track(point).json.dropFirst()
             _ = try clients[device].publish("airloc/burst-\(run)-\(device)/history", line)
             // Keep the broker's in-flight window open: collect its acknowledgements as we go.
             if index % 1000 == 999 { acknowledged += clients.reduce(0) { $0 + $1.takeAcknowledged().count } }
@@ -44,14 +49,26 @@ enum CollectBurst {
             String(format: "collect burst: %d rows of %d devices queued at the broker in %.1f s", rows, devices, took))
     }
 
+    /// A particulate reading as a logger publishes it.
+    static func reading(device: String, number: Int, time: Date) -> String {
+        "{\"schema\":\"airloc.log/1\",\"device\":\"\(device)\",\"revision\":0,\"id\":\"s\(number)\","
+            + "\"kind\":\"sensor\",\"time\":\"\(UTCTime.iso8601(time))\",\"latitude\":52.5,\"longitude\":13.4,"
+            + "\"model\":\"sds011\",\"pm2_5\":\(Double(number % 50) + 3.5),\"pm10\":\(Double(number % 70) + 5),"
+            + "\"us_aqi\":\(number % 150),\"samples\":10,\"flags\":[],\"segment\":1}"
+    }
+
     /// `started`: when the collector was started (Unix seconds), so that what it stored
     /// before this step connected counts from then.
-    static func drain(conninfo: String, run: String, rows: Int, collector pid: Int32, started: Double?) throws {
+    static func drain(
+        conninfo: String, run: String, rows: Int, collector pid: Int32, started: Double?, kind: String = "track"
+    ) throws {
+        let table = kind == "sensor" ? "sensor" : "track"
         let database = try PostgresConnection(conninfo: conninfo, password: nil)
         let start = started.map { Date(timeIntervalSince1970: $0) } ?? Date()
         let cpuBefore = CollectBench.cpu(of: pid)
         func stored() throws -> Int {
-            let answer = try database.execute("SELECT count(*) FROM track WHERE device_id LIKE $1", ["burst-\(run)-%"])
+            let answer = try database.execute(
+                "SELECT count(*) FROM \(table) WHERE device_id LIKE $1", ["burst-\(run)-%"])
             return Int((answer.first?.first ?? nil) ?? "0") ?? 0
         }
         try? FleetBench.wait("every queued row stored", seconds: 900) { try stored() >= rows }
@@ -59,14 +76,15 @@ enum CollectBurst {
         let cpu = CollectBench.cpu(of: pid) - cpuBefore
         let figures =
             try database.execute(
-                "SELECT count(*), count(DISTINCT (device_id, id)) FROM track WHERE device_id LIKE $1",
+                "SELECT count(*), count(DISTINCT (device_id, id)) FROM \(table) WHERE device_id LIKE $1",
                 ["burst-\(run)-%"]
             ).first ?? []
         let count = Int((figures.first ?? nil) ?? "0") ?? 0
         let distinct = Int((figures.dropFirst().first ?? nil) ?? "0") ?? 0
         print(
             String(
-                format: "collect burst: %d rows stored %.1f s after the collector's start: %.0f rows/s; collector "
+                format:
+                    "collect burst: %d \(kind) rows stored %.1f s after the collector's start: %.0f rows/s; collector "
                     + "CPU %.1f s (%.0f µs per row); rows lost %d, stored twice %d",
                 count, elapsed, Double(distinct) / max(elapsed, 0.001), cpu, cpu * 1e6 / Double(max(count, 1)),
                 rows - distinct, count - distinct))

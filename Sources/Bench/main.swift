@@ -220,7 +220,8 @@ if CommandLine.arguments.count >= 6, CommandLine.arguments[1] == "collect-burst-
     let arguments = CommandLine.arguments
     do {
         try CollectBurst.publish(
-            url: arguments[2], run: arguments[3], devices: Int(arguments[4]) ?? 200, rows: Int(arguments[5]) ?? 100_000)
+            url: arguments[2], run: arguments[3], devices: Int(arguments[4]) ?? 200, rows: Int(arguments[5]) ?? 100_000,
+            kind: arguments.count > 6 ? arguments[6] : "track")
     } catch {
         FileHandle.standardError.write(Data("collect-burst-publish: \(error)\n".utf8))
         exit(1)
@@ -246,7 +247,8 @@ if CommandLine.arguments.count >= 6, CommandLine.arguments[1] == "collect-burst-
     do {
         try CollectBurst.drain(
             conninfo: arguments[2], run: arguments[3], rows: Int(arguments[4]) ?? 100_000,
-            collector: Int32(arguments[5]) ?? 0, started: arguments.count > 6 ? Double(arguments[6]) : nil)
+            collector: Int32(arguments[5]) ?? 0, started: arguments.count > 6 ? Double(arguments[6]) : nil,
+            kind: arguments.count > 7 ? arguments[7] : "track")
     } catch {
         FileHandle.standardError.write(Data("collect-burst-drain: \(error)\n".utf8))
         exit(1)

@@ -8,10 +8,11 @@ import Platform
 /// (docs/collector.md gives the queries).
 ///
 /// Contract:
-/// - A bucket is made again from the stored rows whenever a batch stores, re-sends or
-///   revises a row of its hour — a row moved to another hour by its revision makes both
-///   hours again — so a re-sent row never counts twice and a revised one counts as it is
-///   now. An hour left with no row loses its bucket.
+/// - A bucket is made again from the stored rows whenever a batch re-sends or revises a
+///   row of its hour — a row moved to another hour by its revision makes both hours
+///   again — so a re-sent row never counts twice and a revised one counts as it is now. An
+///   hour left with no row loses its bucket. A new row (one the collector's ledger holds no
+///   version of) is added to its bucket: count, mean weighed by counts, max.
 /// - Columns: `rows` (air and sensor rows of the hour); `us_aqi_count`, `us_aqi_mean`,
 ///   `us_aqi_max` over every row that carries a US AQI (the model's hour and each
 ///   particulate reading); `pm2_5_count`, `pm2_5_mean` (corrected where the device
@@ -88,25 +89,73 @@ enum HourlyRollup {
         return hours
     }
 
-    /// Makes again the buckets of `rows` and of `held` (from ``heldHours(_:_:)``).
+    /// Makes again the buckets of the rows that may have been stored before (sent again,
+    /// revised: `mayBeStored`) and of `held` (from ``heldHours(_:_:)``), from the stored
+    /// rows; adds the new rows of every other hour to their bucket. (Made again each time, an
+    /// hour cost every row it held so far, for each batch that touched it.)
     static func refresh(_ rows: [DeviceRow], held: [String], _ database: PostgresConnection) throws(DatabaseError) {
+        let rows = rows.filter { $0.kind != .track }
         let touched =
-            rows.filter { $0.kind != .track }.map {
+            rows.filter { $0.mayBeStored != false }.map {
                 "{\"device_id\":\(JSONText.quoted($0.device)),\"time\":\"\(UTCTime.iso8601($0.time))\"}"
             } + held
-        guard !touched.isEmpty else { return }
         let buckets = "[" + touched.joined(separator: ",") + "]"
         let hours = """
             (SELECT DISTINCT device_id, date_trunc('hour', time, 'UTC') AS hour
              FROM jsonb_to_recordset($1::jsonb) AS b(device_id text, time timestamptz))
             """
+        if !touched.isEmpty {
+            try database.execute(
+                "DELETE FROM air_hourly h USING \(hours) b WHERE h.device_id = b.device_id AND h.hour = b.hour",
+                [buckets])
+            try database.execute(
+                aggregate(
+                    joining: """
+                        JOIN \(hours) b ON t.device_id = b.device_id AND t.time >= b.hour
+                            AND t.time < b.hour + interval '1 hour'
+                        """), [buckets])
+        }
+        let new = rows.filter { $0.mayBeStored == false }.map(values)
+        guard !new.isEmpty else { return }
+        // Means are kept, not sums: a bucket's mean and the batch's are weighed by their counts.
+        let merged = ["us_aqi", "pm2_5", "pm10", "co2"].map { name in
+            """
+            \(name)_count = air_hourly.\(name)_count + EXCLUDED.\(name)_count,
+            \(name)_mean = CASE WHEN air_hourly.\(name)_count + EXCLUDED.\(name)_count = 0 THEN NULL
+                ELSE (coalesce(air_hourly.\(name)_mean, 0) * air_hourly.\(name)_count
+                      + coalesce(EXCLUDED.\(name)_mean, 0) * EXCLUDED.\(name)_count)
+                     / (air_hourly.\(name)_count + EXCLUDED.\(name)_count) END
+            """
+        }.joined(separator: ",\n")
         try database.execute(
-            "DELETE FROM air_hourly h USING \(hours) b WHERE h.device_id = b.device_id AND h.hour = b.hour", [buckets])
-        try database.execute(
-            aggregate(
-                joining: """
-                    JOIN \(hours) b ON t.device_id = b.device_id AND t.time >= b.hour
-                        AND t.time < b.hour + interval '1 hour'
-                    """), [buckets])
+            """
+            INSERT INTO air_hourly (device_id, hour, rows, us_aqi_count, us_aqi_mean, us_aqi_max, pm2_5_count,
+                                    pm2_5_mean, pm10_count, pm10_mean, co2_count, co2_mean)
+            SELECT n.device_id, date_trunc('hour', n.time, 'UTC'), count(*), count(us_aqi), avg(us_aqi),
+                   max(us_aqi)::bigint, count(pm2_5), avg(pm2_5), count(pm10), avg(pm10), count(co2), avg(co2)
+            FROM jsonb_to_recordset($2::jsonb)
+                AS n(device_id text, time timestamptz, us_aqi float8, pm2_5 float8, pm10 float8, co2 float8)
+            WHERE NOT EXISTS (SELECT 1 FROM \(hours) b
+                              WHERE b.device_id = n.device_id AND b.hour = date_trunc('hour', n.time, 'UTC'))
+            GROUP BY 1, 2
+            ON CONFLICT (device_id, hour) DO UPDATE SET rows = air_hourly.rows + EXCLUDED.rows,
+                us_aqi_max = greatest(air_hourly.us_aqi_max, EXCLUDED.us_aqi_max),
+            \(merged)
+            """, [buckets, "[" + new.joined(separator: ",") + "]"])
+    }
+
+    /// A new row's values as ``aggregate(joining:)`` counts them: an air row its US AQI; a
+    /// reading its US AQI, PM2.5 (corrected where it was), PM10 and CO₂.
+    private static func values(_ row: DeviceRow) -> String {
+        func value(_ name: String) -> String {
+            guard let value = row.columns[name] else { return "null" }
+            return value.jsonText
+        }
+        let reading = row.kind == .sensor
+        let corrected = row.columns["corrected_pm2_5"].map { $0 != .null } ?? false
+        let pm2_5 = value(corrected ? "corrected_pm2_5" : "pm2_5")
+        return "{\"device_id\":\(JSONText.quoted(row.device)),\"time\":\"\(UTCTime.iso8601(row.time))\","
+            + "\"us_aqi\":\(value("us_aqi")),\"pm2_5\":\(reading ? pm2_5 : "null"),"
+            + "\"pm10\":\(reading ? value("pm10") : "null"),\"co2\":\(reading ? value("co2_ppm") : "null")}"
     }
 }
