@@ -77,7 +77,10 @@ public struct RowStore: Sendable {
                         refused.append((row, error))
                     }
                 }
-                try HourlyRollup.refresh(rows, held: held, database)
+                // A refused row is in no bucket: a new one would be added to its hour's.
+                let refusedKeys = Set(refused.map { "\($0.0.owner)\u{0}\($0.0.id)" })
+                let kept = rows.filter { !refusedKeys.contains("\($0.owner)\u{0}\($0.id)") }
+                try HourlyRollup.refresh(kept, held: held, database)
                 try writeThroughs(throughs)
             }
             return refused

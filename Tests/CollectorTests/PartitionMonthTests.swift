@@ -142,4 +142,36 @@ struct PartitionMonthTests {
         let hours = try Retention(keep: keep, keepHourly: keep).apply(database, now: day)
         #expect(hours.hoursDeleted == 1 && hours.dropped.isEmpty)
     }
+
+    /// New readings are added to their hour's bucket, and one PostgreSQL refuses (jsonb
+    /// takes no \u0000) is in none: the bucket counts what the table holds.
+    @Test func aRefusedNewRowIsInNoBucket() async throws {
+        let server = try await PostgresServer.start()
+        defer { Task { try? await server.stop() } }
+        let database = try PostgresConnection(conninfo: server.conninfo, password: nil)
+        defer { database.close() }
+        try CollectorSchema.prepare(database)
+        try database.execute(
+            "INSERT INTO devices (device_id, first_seen, last_seen, topic_prefix) VALUES ('pi-a', now(), now(), 'airloc/pi-a')"
+        )
+        let time = Self.time(monthsBack: 0)
+        var rows = [try Self.sensor(1, time, pm: 10), try Self.sensor(2, time.addingTimeInterval(60), pm: 20)]
+        rows.append(
+            try DeviceRow(
+                device: "pi-a",
+                payload: rows[1].line.replacingOccurrences(of: #""id":"s2""#, with: #""id":"s3","serial":"a\u0000b""#),
+                now: Self.now))
+        for index in rows.indices { rows[index].mayBeStored = false }
+        let refused = try RowStore(database: database).write(rows: rows, devices: [:], throughs: [:])
+        #expect(refused.map(\.0.id) == ["s3"])
+        #expect(
+            try database.execute("SELECT rows, pm2_5_count, pm2_5_mean FROM air_hourly")
+                == [["2", "2", "15"]], "s1 and s2, not s3")
+        // s2 sent again with s4: s2's hour is made again from the rows, s4 counted once in it.
+        var again = [rows[1], try Self.sensor(4, time.addingTimeInterval(120), pm: 30)]
+        again[0].mayBeStored = true
+        again[1].mayBeStored = false
+        #expect(try RowStore(database: database).write(rows: again, devices: [:], throughs: [:]).isEmpty)
+        #expect(try database.execute("SELECT rows, pm2_5_count, pm2_5_mean FROM air_hourly") == [["3", "3", "20"]])
+    }
 }
