@@ -1,13 +1,15 @@
 import Collector
 import Foundation
 import Geo
+import Synchronization
 
 /// `[collect] keep`'s drop of a month (docs/collector.md, docs/performance.md):
 /// `airloc-bench retention-drop CONNINFO DEVICES SPACING` fills the month three back of
 /// the collector's `track` with DEVICES devices' rows, one every SPACING seconds each, then
 /// times the retention that drops it, as the collector applies it.
 ///
-/// The fill is SQL (`generate_series`), not the collector: what is measured is the drop.
+/// The fill is SQL (`generate_series`), not the collector, and is checkpointed before the
+/// drop (as a month past `keep` long has been): what is measured is the drop.
 enum RetentionBench {
     static func run(conninfo: String, devices: Int, spacing: Int) throws {
         let database = try PostgresConnection(conninfo: conninfo, password: nil)
@@ -37,6 +39,9 @@ enum RetentionBench {
                 UTCTime.iso8601(month.start), String(devices), String(spacing), UTCTime.iso8601(month.next.start),
             ])
         let fillTime = ContinuousClock.now - filled
+        // A month that `keep` drops is long written: its pages are on disk, none dirty. (Just
+        // filled, its unlink would wait for the kernel's write-back and measure that.)
+        try database.execute("CHECKPOINT")
         let name = month.name(.track)
         let size = try database.execute(
             "SELECT count(*), pg_size_pretty(pg_total_relation_size($1::regclass)) FROM \(name)", [name])
@@ -45,16 +50,47 @@ enum RetentionBench {
         print("filled \(name): \(rows) rows of \(devices) devices, one each \(spacing) s, \(bytes), in \(fillTime)")
         // Kept: a day less than the month's end is old, so this month (and nothing newer) goes.
         let keep = now.timeIntervalSince(month.next.start) - 86_400
+        // Beside it, a writer as the collector is: a row into this month every 10 ms, each
+        // timed; its slowest is how long the drop held the rows back.
+        let writer = try PostgresConnection(conninfo: conninfo, password: nil)
+        defer { writer.close() }
+        let stop = Mutex(false)
+        let slowest = Mutex(Duration.zero)
+        let finished = Mutex(false)
+        let writing = Thread {
+            var number = 1
+            while !stop.withLock({ $0 }) {
+                let begun = ContinuousClock.now
+                _ = try? writer.execute(
+                    """
+                    INSERT INTO track (device_id, incarnation, id, n, revision, time, stored_at, payload)
+                    VALUES ('bench-keep-1', 'writer', $1, $2, 0, now(), now(), '{}')
+                    """, ["t\(number)", String(number)])
+                let took = ContinuousClock.now - begun
+                slowest.withLock { $0 = max($0, took) }
+                number += 1
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            finished.withLock { $0 = true }
+        }
+        writing.start()
+        Thread.sleep(forTimeInterval: 0.5)
         let started = ContinuousClock.now
         let outcome = try Retention(keep: keep, keepHourly: nil).apply(database, now: now)
         let took = ContinuousClock.now - started
+        Thread.sleep(forTimeInterval: 0.2)
+        stop.withLock { $0 = true }
+        while !finished.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.01) }
+        let held = slowest.withLock { $0 }
         guard outcome.dropped.contains(name) else {
             throw FleetBench.Failure(description: "the retention dropped \(outcome.dropped), not \(name)")
         }
         let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
+        let heldMilliseconds = Double(held.components.seconds) * 1000 + Double(held.components.attoseconds) / 1e15
         print(
             String(
-                format: "retention drop of %@ (%@ rows, %@): %.1f ms (the whole round; dropped: %@)", name,
-                rows, bytes, milliseconds, outcome.dropped.joined(separator: ", ")))
+                format: "retention drop of %@ (%@ rows, %@): %.1f ms (the whole round; dropped: %@); "
+                    + "a writer's slowest row meanwhile: %.1f ms", name, rows, bytes, milliseconds,
+                outcome.dropped.joined(separator: ", "), heldMilliseconds))
     }
 }

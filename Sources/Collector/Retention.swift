@@ -7,8 +7,9 @@ import Geo
 ///
 /// Contract:
 /// - ``apply(_:now:)`` makes this month's and the next month's partitions, drops every
-///   row table's month partition that ended before `now - keep` — detached and dropped,
-///   one month a transaction, never a row-by-row DELETE — deletes the default partition's
+///   row table's month partition that ended before `now - keep` — detached, then dropped,
+///   never a row-by-row DELETE, and never holding the row table while the month's files
+///   are unlinked — deletes the default partition's
 ///   rows older than that (the default holds few rows: clocks far off), and deletes the
 ///   roll-up's hours older than `now - keep-hourly`. It waits at most 5 s for a lock, so
 ///   a long reader delays a drop to the next round instead of stalling the collector.
@@ -46,12 +47,8 @@ public struct Retention: Sendable, Equatable {
         if let keep {
             let cutoff = now.addingTimeInterval(-keep)
             for kind in DeviceRow.Kind.allCases {
-                for (name, month) in try Self.partitions(kind, database) where month.next.start <= cutoff {
-                    try database.transaction { () throws(DatabaseError) in
-                        try database.execute("SET LOCAL lock_timeout = '5s'")
-                        try database.execute("ALTER TABLE \(kind.rawValue) DETACH PARTITION \(name)")
-                        try database.execute("DROP TABLE \(name)")
-                    }
+                for (name, month, attached) in try Self.monthTables(kind, database) where month.next.start <= cutoff {
+                    try drop(name, of: kind, attached: attached, database)
                     outcome.dropped.append(name)
                 }
                 let deleted = try database.execute(
@@ -67,6 +64,50 @@ public struct Retention: Sendable, Equatable {
             outcome.hoursDeleted = Self.number(deleted)
         }
         return outcome
+    }
+
+    /// Drops one month's table in three steps, so that what the table's readers and the
+    /// collector wait for is a catalogue change, never the unlinking of its files (which
+    /// is as slow as the month is big): the detach locks the row table briefly, dropping
+    /// the foreign key locks `devices` briefly, and the drop locks only the month itself.
+    /// A drop cut short is finished by a later round (``monthTables(_:_:)`` finds the
+    /// detached month).
+    private func drop(_ name: String, of kind: DeviceRow.Kind, attached: Bool, _ database: PostgresConnection)
+        throws(DatabaseError)
+    {
+        func briefly(_ command: String) throws(DatabaseError) {
+            try database.transaction { () throws(DatabaseError) in
+                try database.execute("SET LOCAL lock_timeout = '5s'")
+                try database.execute(command)
+            }
+        }
+        if attached { try briefly("ALTER TABLE \(kind.rawValue) DETACH PARTITION \(name)") }
+        let keys = try database.execute(
+            """
+            SELECT format('ALTER TABLE %I DROP CONSTRAINT %I', $1::text, conname) FROM pg_constraint
+            WHERE conrelid = to_regclass($1) AND contype = 'f'
+            """, [name])
+        for command in keys.compactMap({ $0.first ?? nil }) { try briefly(command) }
+        try briefly("DROP TABLE \(name)")
+    }
+
+    /// `kind`'s month tables — its partitions, and a month detached by a drop cut short —
+    /// oldest first.
+    static func monthTables(_ kind: DeviceRow.Kind, _ database: PostgresConnection) throws(DatabaseError)
+        -> [(String, PartitionMonth, attached: Bool)]
+    {
+        try database.execute(
+            """
+            SELECT c.relname, c.relispartition FROM pg_class c
+            WHERE c.relkind = 'r' AND c.relnamespace = to_regnamespace(current_schema())
+                AND c.relname ~ ('^' || $1 || '_[0-9]{4}_[0-9]{2}$')
+            """, [kind.rawValue]
+        ).compactMap { row -> (String, PartitionMonth, attached: Bool)? in
+            guard let name = row.first ?? nil, let month = PartitionMonth(partition: name, of: kind.rawValue) else {
+                return nil
+            }
+            return (name, month, attached: row.count > 1 && row[1] == "t")
+        }.sorted { $0.1 < $1.1 }
     }
 
     /// The number a `SELECT count(*)` answered.

@@ -139,8 +139,11 @@ struct PartitionMonthTests {
             after.text
                 == "storage:   3 months (\(after.months[0]) to \(Self.month.next.text)); keep 20d, hourly roll-up all; "
                 + "next drop: \(after.months[0]) at \(nextDrop)")
+        // A month detached by a drop cut short (the collector killed between its steps) is
+        // found and dropped by the next round; the roll-up's old hours go by keep-hourly.
+        try database.execute("CREATE TABLE track_2001_01 (LIKE track)")
         let hours = try Retention(keep: keep, keepHourly: keep).apply(database, now: day)
-        #expect(hours.hoursDeleted == 1 && hours.dropped.isEmpty)
+        #expect(hours.hoursDeleted == 1 && hours.dropped == ["track_2001_01"])
     }
 
     /// New readings are added to their hour's bucket, and one PostgreSQL refuses (jsonb
