@@ -107,7 +107,8 @@ public final class PostgresStore: CollectorStore {
                     self.say(
                         .warning("cannot make the month's partitions (\(error)); rows go to the default partition"))
                 }
-                return try RowStore(database: database).write(
+                let since = retention.keep.map { now.addingTimeInterval(-$0) }
+                return try RowStore(database: database, rollupSince: since).write(
                     rows: batch.rows, devices: batch.devices, throughs: batch.throughs)
             }
         }

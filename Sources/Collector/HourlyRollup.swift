@@ -93,8 +93,12 @@ enum HourlyRollup {
     /// revised: `mayBeStored`) and of `held` (from ``heldHours(_:_:)``), from the stored
     /// rows; adds the new rows of every other hour to their bucket. (Made again each time, an
     /// hour cost every row it held so far, for each batch that touched it.)
-    static func refresh(_ rows: [DeviceRow], held: [String], _ database: PostgresConnection) throws(DatabaseError) {
+    /// Hours before `since` are made again from no row: their rows may have been dropped.
+    static func refresh(_ rows: [DeviceRow], held: [String], since: Date?, _ database: PostgresConnection)
+        throws(DatabaseError)
+    {
         let rows = rows.filter { $0.kind != .track }
+        let since = since.map(UTCTime.iso8601)
         let touched =
             rows.filter { $0.mayBeStored != false }.map {
                 "{\"device_id\":\(JSONText.quoted($0.device)),\"time\":\"\(UTCTime.iso8601($0.time))\"}"
@@ -102,18 +106,19 @@ enum HourlyRollup {
         let buckets = "[" + touched.joined(separator: ",") + "]"
         let hours = """
             (SELECT DISTINCT device_id, date_trunc('hour', time, 'UTC') AS hour
-             FROM jsonb_to_recordset($1::jsonb) AS b(device_id text, time timestamptz))
+             FROM jsonb_to_recordset($1::jsonb) AS b(device_id text, time timestamptz)
+             WHERE $2::timestamptz IS NULL OR date_trunc('hour', time, 'UTC') >= $2::timestamptz)
             """
         if !touched.isEmpty {
             try database.execute(
                 "DELETE FROM air_hourly h USING \(hours) b WHERE h.device_id = b.device_id AND h.hour = b.hour",
-                [buckets])
+                [buckets, since])
             try database.execute(
                 aggregate(
                     joining: """
                         JOIN \(hours) b ON t.device_id = b.device_id AND t.time >= b.hour
                             AND t.time < b.hour + interval '1 hour'
-                        """), [buckets])
+                        """), [buckets, since])
         }
         let new = rows.filter { $0.mayBeStored == false }.map(values)
         guard !new.isEmpty else { return }
@@ -133,7 +138,7 @@ enum HourlyRollup {
                                     pm2_5_mean, pm10_count, pm10_mean, co2_count, co2_mean)
             SELECT n.device_id, date_trunc('hour', n.time, 'UTC'), count(*), count(us_aqi), avg(us_aqi),
                    max(us_aqi)::bigint, count(pm2_5), avg(pm2_5), count(pm10), avg(pm10), count(co2), avg(co2)
-            FROM jsonb_to_recordset($2::jsonb)
+            FROM jsonb_to_recordset($3::jsonb)
                 AS n(device_id text, time timestamptz, us_aqi float8, pm2_5 float8, pm10 float8, co2 float8)
             WHERE NOT EXISTS (SELECT 1 FROM \(hours) b
                               WHERE b.device_id = n.device_id AND b.hour = date_trunc('hour', n.time, 'UTC'))
@@ -141,7 +146,7 @@ enum HourlyRollup {
             ON CONFLICT (device_id, hour) DO UPDATE SET rows = air_hourly.rows + EXCLUDED.rows,
                 us_aqi_max = greatest(air_hourly.us_aqi_max, EXCLUDED.us_aqi_max),
             \(merged)
-            """, [buckets, "[" + new.joined(separator: ",") + "]"])
+            """, [buckets, since, "[" + new.joined(separator: ",") + "]"])
     }
 
     /// A new row's values as ``aggregate(joining:)`` counts them: an air row its US AQI; a

@@ -41,8 +41,14 @@ public struct RowStore: Sendable {
     }
 
     package let database: PostgresConnection
+    /// The oldest hour whose rows are kept (`[collect] keep`): an older hour's bucket holds
+    /// rows since dropped, and is never made again from what is left (nil: all are kept).
+    package let rollupSince: Date?
 
-    package init(database: PostgresConnection) { self.database = database }
+    package init(database: PostgresConnection, rollupSince: Date? = nil) {
+        self.database = database
+        self.rollupSince = rollupSince
+    }
 
     /// Stores `rows` (deduplicated by the caller or not: the newest revision of a key
     /// wins), `devices` and the `throughs`; returns the rows refused for their data.
@@ -58,7 +64,7 @@ public struct RowStore: Sendable {
                     let ofKind = rows.filter { $0.kind == kind }
                     if !ofKind.isEmpty { try insert(ofKind, kind: kind) }
                 }
-                try HourlyRollup.refresh(rows, held: held, database)
+                try HourlyRollup.refresh(rows, held: held, since: rollupSince, database)
                 try writeThroughs(throughs)
             }
             return []
@@ -80,7 +86,7 @@ public struct RowStore: Sendable {
                 // A refused row is in no bucket: a new one would be added to its hour's.
                 let refusedKeys = Set(refused.map { "\($0.0.owner)\u{0}\($0.0.id)" })
                 let kept = rows.filter { !refusedKeys.contains("\($0.owner)\u{0}\($0.id)") }
-                try HourlyRollup.refresh(kept, held: held, database)
+                try HourlyRollup.refresh(kept, held: held, since: rollupSince, database)
                 try writeThroughs(throughs)
             }
             return refused

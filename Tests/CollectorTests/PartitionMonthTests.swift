@@ -148,7 +148,7 @@ struct PartitionMonthTests {
 
     /// New readings are added to their hour's bucket, and one PostgreSQL refuses (jsonb
     /// takes no \u0000) is in none: the bucket counts what the table holds.
-    @Test func aRefusedNewRowIsInNoBucket() async throws {
+    @Test func newRowsAreAddedRefusedOnesAreNotAndHoursPastKeepAreLeft() async throws {
         let server = try await PostgresServer.start()
         defer { Task { try? await server.stop() } }
         let database = try PostgresConnection(conninfo: server.conninfo, password: nil)
@@ -175,6 +175,12 @@ struct PartitionMonthTests {
         again[0].mayBeStored = true
         again[1].mayBeStored = false
         #expect(try RowStore(database: database).write(rows: again, devices: [:], throughs: [:]).isEmpty)
+        #expect(try database.execute("SELECT rows, pm2_5_count, pm2_5_mean FROM air_hourly") == [["3", "3", "20"]])
+        // The hour's rows dropped (as `keep` drops them), s2 sent again: the bucket, older
+        // than what is kept, is left as it was, not made again from s2 alone.
+        try database.execute("DELETE FROM sensor")
+        let kept = RowStore(database: database, rollupSince: time.addingTimeInterval(7200))
+        #expect(try kept.write(rows: [again[0]], devices: [:], throughs: [:]).isEmpty)
         #expect(try database.execute("SELECT rows, pm2_5_count, pm2_5_mean FROM air_hourly") == [["3", "3", "20"]])
     }
 }
