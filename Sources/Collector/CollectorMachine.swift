@@ -287,8 +287,8 @@ public struct CollectorMachine: Sendable {
         date: Date
     ) -> [Action] {
         database = .up
-        let refusedIDs = Set(refused.map { "\($0.0.owner)\u{0}\($0.0.id)" })
-        let kept = batch.rows.filter { !refusedIDs.contains("\($0.owner)\u{0}\($0.id)") }
+        let refusedIDs = Set(refused.map(\.0.key))
+        let kept = batch.rows.filter { !refusedIDs.contains($0.key) }
         var actions: [Action] = []
         for (row, error) in refused {
             actions += refuse(device: row.device, "\(row.id): \(error)", label: "database", at: now)

@@ -88,6 +88,9 @@ public struct DeviceRow: Sendable, Equatable {
     /// The ledger's stream owner: the device and its logbook's incarnation.
     public var owner: String { StreamOwner.name(device: device, incarnation: incarnation) }
 
+    /// The row's identity across versions: its owner and its id (a revision keeps it).
+    var key: String { "\(owner)\u{0}\(id)" }
+
     /// A typed column value, as JSON.
     public enum ColumnValue: Sendable, Equatable {
         case null, number(Double), integer(Int64), text(String)

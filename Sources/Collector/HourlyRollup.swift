@@ -93,7 +93,8 @@ enum HourlyRollup {
     /// revised: `mayBeStored`) and of `held` (from ``heldHours(_:_:)``), from the stored
     /// rows; adds the new rows of every other hour to their bucket. (Made again each time, an
     /// hour cost every row it held so far, for each batch that touched it.)
-    /// Hours before `since` are made again from no row: their rows may have been dropped.
+    /// An hour before `since` is never made again (its rows may have been dropped); a new
+    /// row of it is still added.
     static func refresh(_ rows: [DeviceRow], held: [String], since: Date?, _ database: PostgresConnection)
         throws(DatabaseError)
     {

@@ -2,14 +2,14 @@ import FleetWire
 import Foundation
 import Geo
 
-/// What the collector keeps: `[collect] keep` of rows, `[collect] keep-hourly` of the
-/// hourly roll-up (both: everything when unset), and the months made ahead.
+/// What the collector keeps: `[collect] keep` of rows and `[collect] keep-hourly` of the
+/// hourly roll-up (both: everything when unset). (The months are made ahead by the store,
+/// before each batch: ``PartitionMonth/months(for:now:keep:)``.)
 ///
 /// Contract:
-/// - ``apply(_:now:)`` makes this month's and the next month's partitions, drops every
-///   row table's month partition that ended before `now - keep` — detached, then dropped,
-///   never a row-by-row DELETE, and never holding the row table while the month's files
-///   are unlinked — deletes the default partition's
+/// - ``apply(_:now:)`` drops every row table's month partition that ended before
+///   `now - keep` — detached, then dropped, never a row-by-row DELETE, and never holding
+///   the row table while the month's files are unlinked — deletes the default partition's
 ///   rows older than that (the default holds few rows: clocks far off), and deletes the
 ///   roll-up's hours older than `now - keep-hourly`. It waits at most 5 s for a lock, so
 ///   a long reader delays a drop to the next round instead of stalling the collector.
@@ -43,7 +43,6 @@ public struct Retention: Sendable, Equatable {
     @discardableResult
     package func apply(_ database: PostgresConnection, now: Date) throws(DatabaseError) -> Outcome {
         var outcome = Outcome()
-        try PartitionMonth.make(Array(PartitionMonth.months(for: [], now: now, keep: keep)), database)
         if let keep {
             let cutoff = now.addingTimeInterval(-keep)
             for kind in DeviceRow.Kind.allCases {
@@ -117,17 +116,7 @@ public struct Retention: Sendable, Equatable {
     package static func partitions(_ kind: DeviceRow.Kind, _ database: PostgresConnection) throws(DatabaseError)
         -> [(String, PartitionMonth)]
     {
-        try database.execute(
-            """
-            SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-            WHERE i.inhparent = to_regclass($1)
-            """, [kind.rawValue]
-        ).compactMap { row in
-            guard let name = row.first ?? nil, let month = PartitionMonth(partition: name, of: kind.rawValue) else {
-                return nil
-            }
-            return (name, month)
-        }.sorted { $0.1 < $1.1 }
+        try monthTables(kind, database).filter(\.attached).map { ($0.0, $0.1) }
     }
 
     /// What is kept, as `collect status` shows it; nil for a database whose tables are not

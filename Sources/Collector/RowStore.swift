@@ -84,8 +84,8 @@ public struct RowStore: Sendable {
                     }
                 }
                 // A refused row is in no bucket: a new one would be added to its hour's.
-                let refusedKeys = Set(refused.map { "\($0.0.owner)\u{0}\($0.0.id)" })
-                let kept = rows.filter { !refusedKeys.contains("\($0.owner)\u{0}\($0.id)") }
+                let refusedKeys = Set(refused.map(\.0.key))
+                let kept = rows.filter { !refusedKeys.contains($0.key) }
                 try HourlyRollup.refresh(kept, held: held, since: rollupSince, database)
                 try writeThroughs(throughs)
             }
@@ -98,7 +98,7 @@ public struct RowStore: Sendable {
         var index: [String: Int] = [:]
         var kept: [DeviceRow] = []
         for row in rows {
-            let key = "\(row.owner)\u{0}\(row.id)"
+            let key = row.key
             if let at = index[key] {
                 if row.revision >= kept[at].revision { kept[at] = row }
             } else {
