@@ -58,14 +58,16 @@ enum CollectBurst {
     }
 
     /// `started`: when the collector was started (Unix seconds), so that what it stored
-    /// before this step connected counts from then.
+    /// before this step connected counts from then; `collectors`: the processes whose CPU
+    /// is counted (the members of a share group).
     static func drain(
-        conninfo: String, run: String, rows: Int, collector pid: Int32, started: Double?, kind: String = "track"
+        conninfo: String, run: String, rows: Int, collectors pids: [Int32], started: Double?, kind: String = "track"
     ) throws {
         let table = kind == "sensor" ? "sensor" : "track"
         let database = try PostgresConnection(conninfo: conninfo, password: nil)
         let start = started.map { Date(timeIntervalSince1970: $0) } ?? Date()
-        let cpuBefore = CollectBench.cpu(of: pid)
+        func cpuSeconds() -> Double { pids.map(CollectBench.cpu(of:)).reduce(0, +) }
+        let cpuBefore = cpuSeconds()
         func stored() throws -> Int {
             let answer = try database.execute(
                 "SELECT count(*) FROM \(table) WHERE device_id LIKE $1", ["burst-\(run)-%"])
@@ -73,7 +75,7 @@ enum CollectBurst {
         }
         try? FleetBench.wait("every queued row stored", seconds: 900) { try stored() >= rows }
         let elapsed = Date().timeIntervalSince(start)
-        let cpu = CollectBench.cpu(of: pid) - cpuBefore
+        let cpu = cpuSeconds() - cpuBefore
         let figures =
             try database.execute(
                 "SELECT count(*), count(DISTINCT (device_id, id)) FROM \(table) WHERE device_id LIKE $1",
@@ -84,8 +86,8 @@ enum CollectBurst {
         print(
             String(
                 format:
-                    "collect burst: %d \(kind) rows stored %.1f s after the collector's start: %.0f rows/s; collector "
-                    + "CPU %.1f s (%.0f µs per row); rows lost %d, stored twice %d",
+                    "collect burst: %d \(kind) rows stored %.1f s after the start: %.0f rows/s; \(pids.count) "
+                    + "collector(s)' CPU %.1f s (%.0f µs per row); rows lost %d, stored twice %d",
                 count, elapsed, Double(distinct) / max(elapsed, 0.001), cpu, cpu * 1e6 / Double(max(count, 1)),
                 rows - distinct, count - distinct))
         guard distinct == rows else { throw FleetBench.Failure(description: "\(rows - distinct) rows never stored") }

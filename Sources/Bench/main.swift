@@ -247,7 +247,8 @@ if CommandLine.arguments.count >= 6, CommandLine.arguments[1] == "collect-burst-
     do {
         try CollectBurst.drain(
             conninfo: arguments[2], run: arguments[3], rows: Int(arguments[4]) ?? 100_000,
-            collector: Int32(arguments[5]) ?? 0, started: arguments.count > 6 ? Double(arguments[6]) : nil,
+            collectors: arguments[5].split(separator: ",").compactMap { Int32($0) },
+            started: arguments.count > 6 ? Double(arguments[6]) : nil,
             kind: arguments.count > 7 ? arguments[7] : "track")
     } catch {
         FileHandle.standardError.write(Data("collect-burst-drain: \(error)\n".utf8))

@@ -93,9 +93,9 @@ struct CollectorDriver {
             case .store(let batch):
                 let started = ContinuousClock.now
                 switch await store.write(batch) {
-                case .success(let refused):
+                case .success(let outcome):
                     queue += machine.stored(
-                        batch, refused: refused, took: ContinuousClock.now - started, at: time.now, date: time.date)
+                        batch, outcome: outcome, took: ContinuousClock.now - started, at: time.now, date: time.date)
                 case .failure(let error):
                     queue += machine.storeFailed(batch, error: error, broken: error.isBroken, at: time.now)
                 }

@@ -44,6 +44,9 @@ public struct CollectorMachine: Sendable {
         public var devices: [String: RowStore.DeviceUpdate]
         /// Each stream's `through`, kept so that a restart starts there.
         public var throughs: [StoreLedger.StreamKey: Int64]
+        /// In a `[collect] share` group, the devices the rows are of: the store takes their
+        /// acknowledgement leases and reads back what the database holds (``ShareGroup``).
+        public var share: [String]? = nil
     }
 
     private enum Database: Sendable {
@@ -70,21 +73,26 @@ public struct CollectorMachine: Sendable {
     private var database = Database.connecting
     private var broker = Broker.connecting
     private var backoff = Backoff(first: .seconds(1), cap: .seconds(30))
-    private var ledger = StoreLedger()
+    var ledger = StoreLedger()
     private var loaded = false
-    private var prefixes: [String: String] = [:]
+    var prefixes: [String: String] = [:]
     /// Each device's logbook incarnation, as its hello says (a row only until one did): the one its
     /// retained acknowledgement speaks of (an older incarnation's rows are still stored).
     private var incarnations: [String: String] = [:]
     private var rows: [DeviceRow] = []
     private var openedAt: ContinuousClock.Instant?
-    private var updates: [String: RowStore.DeviceUpdate] = [:]
+    var updates: [String: RowStore.DeviceUpdate] = [:]
     /// Devices whose acknowledgement moved and is not published yet, and when each was
     /// last published: at most one a second per device, however many batches touched it.
-    private var pendingAcks = Set<String>()
+    var pendingAcks = Set<String>()
     private var lastAck: [String: ContinuousClock.Instant] = [:]
     private var lastRefusalNote: [String: ContinuousClock.Instant] = [:]
     private var brokerProblem: String?
+    /// In a `[collect] share` group: the devices this member acknowledges, and when its last
+    /// round with the database began (one a second, rows or not).
+    var ownership = AckOwnership()
+    var lastRound: ContinuousClock.Instant?
+    var isShared: Bool { settings.share != nil }
     /// What it is doing, for the status file.
     public private(set) var state = CollectorState()
 
@@ -173,9 +181,14 @@ public struct CollectorMachine: Sendable {
     public mutating func brokerConnected(generation: Int, at now: ContinuousClock.Instant, date: Date) -> [Action] {
         broker = .connected(generation: generation)
         state.broker = "connected"
+        // In a share group the broker hands each row to one member; every member hears every
+        // hello and status.
+        let history = settings.share.map { "$share/\($0)/" } ?? ""
         var actions: [Action] = [
-            .subscribe(["history", "status", "hello"].map { "\(settings.topicPrefix)/\($0)" }),
-            .say(.info("subscribed to \(settings.topicPrefix)/history", from: "collect")),
+            .subscribe(
+                ["\(history)\(settings.topicPrefix)/history"]
+                    + ["status", "hello"].map { "\(settings.topicPrefix)/\($0)" }),
+            .say(.info("subscribed to \(history)\(settings.topicPrefix)/history", from: "collect")),
         ]
         // Trouble is said once when it begins and once when it ends, as the logger says it.
         if brokerProblem != nil {
@@ -242,22 +255,11 @@ public struct CollectorMachine: Sendable {
             incarnations[device] = hello.incarnation
             update.incarnation = hello.incarnation
             let owner = StreamOwner.name(device: device, incarnation: hello.incarnation)
-            // A store that holds less than it acknowledged must not take the device's first
-            // unstored id as the word that the ids below it are stored: it tells the device
-            // what it holds instead, and the device sends the rest again.
-            let forgot = ledger.forgot(device: owner, acked: hello.acked)
-            if !forgot.isEmpty {
-                update.rewound = date
-                ledger.markDue(owner)
-                actions.append(
-                    .say(
-                        .warning(
-                            "\(device)'s \(forgot.map(\.rawValue).joined(separator: ", ")) rows were acknowledged "
-                                + "beyond what the database holds (restored from a backup?): asking for them again",
-                            from: "collect")))
+            if isShared {
+                ownership.wait(hello, device: device, owner: owner)
+            } else {
+                actions += check(hello, device: device, owner: owner, update: &update, date: date)
             }
-            let first = hello.first.filter { !forgot.contains($0.key) }
-            if ledger.declared(device: owner, first: first) != nil { ledger.markDue(owner) }
         default: return []
         }
         updates[device] = update
@@ -281,19 +283,26 @@ public struct CollectorMachine: Sendable {
         return actions
     }
 
-    /// The batch was stored; `refused` are the rows the database refused for their data.
+    /// The batch was stored: `outcome` holds the rows the database refused for their data
+    /// and, in a share group, its view of the devices this member acknowledges.
     public mutating func stored(
-        _ batch: Batch, refused: [(DeviceRow, DatabaseError)], took: Duration = .zero, at now: ContinuousClock.Instant,
-        date: Date
+        _ batch: Batch, outcome: StoreOutcome = StoreOutcome(), took: Duration = .zero,
+        at now: ContinuousClock.Instant, date: Date
     ) -> [Action] {
         database = .up
+        let refused = outcome.refused
         let refusedIDs = Set(refused.map(\.0.key))
         let kept = batch.rows.filter { !refusedIDs.contains($0.key) }
         var actions: [Action] = []
         for (row, error) in refused {
             actions += refuse(device: row.device, "\(row.id): \(error)", label: "database", at: now)
         }
-        for ack in ledger.stored(kept, at: now) { pendingAcks.insert(ack.device) }
+        if let view = outcome.view {
+            // The database's word replaces this member's: the group stored what it did.
+            actions += viewed(view, roundStarted: now - took, at: now, date: date)
+        } else {
+            for ack in ledger.stored(kept, at: now) { pendingAcks.insert(ack.device) }
+        }
         pendingAcks.formUnion(ledger.takeDue())
         state.stored += kept.count
         for row in kept {
@@ -382,7 +391,8 @@ public struct CollectorMachine: Sendable {
     /// True until the database was read once for what it stored.
     public var needsLedger: Bool { !loaded }
 
-    /// Whatever is due now: the batch's window, paced acknowledgements, replays.
+    /// Whatever is due now: the batch's window, a share group's round, paced
+    /// acknowledgements, replays.
     private mutating func due(at now: ContinuousClock.Instant, date: Date) -> [Action] {
         var actions: [Action] = []
         if let openedAt, now - openedAt >= window {
@@ -391,11 +401,19 @@ public struct CollectorMachine: Sendable {
             // Woken early (by another deadline): the window is still to come.
             actions.append(.wake(after: openedAt + window - now))
         }
+        if isShared, isUp, case .connected = broker {
+            if let next = nextRound(at: now) {
+                actions.append(.wake(after: next))
+            } else {
+                actions += closeBatch(at: now, date: date, force: true)
+            }
+        }
         actions += flushAcks(at: now, date: date, force: false)
         if isUp, case .connected = broker {
             for request in ledger.due(at: now) {
                 let (device, incarnation) = StreamOwner.split(request.device)
-                guard let prefix = prefixes[device] else { continue }
+                // A member asks only for its own devices' gaps: another's stream is not whole here.
+                guard let prefix = prefixes[device], !isShared || ownership.owns(device, at: now) else { continue }
                 let message = CollectorMessages.Replay(
                     kind: request.kind, from: request.from, until: request.until, incarnation: incarnation)
                 actions.append(.publish(topic: "\(prefix)/replay", payload: message.json, retain: false))
@@ -410,17 +428,25 @@ public struct CollectorMachine: Sendable {
 
     /// The batch as a store, when the database can take it.
     private mutating func closeBatch(at now: ContinuousClock.Instant, date: Date, force: Bool) -> [Action] {
-        guard isUp, !rows.isEmpty || !updates.isEmpty, force || rows.count >= settings.batch else { return [] }
-        var taken = Array(rows.prefix(settings.batch))
-        // The ledger was read from the database at start and has seen every commit since:
-        // an id it holds no version of has none stored (a row of a failed store, which may
-        // have committed all the same, stays `true`).
-        for index in taken.indices where taken[index].mayBeStored == nil {
-            taken[index].mayBeStored = ledger.mayHold(taken[index])
+        let roundDue = isShared && nextRound(at: now) == nil
+        guard isUp, !rows.isEmpty || !updates.isEmpty || roundDue, force || rows.count >= settings.batch else {
+            return []
         }
-        var preview = ledger
-        _ = preview.stored(taken, at: now)
-        let batch = Batch(rows: taken, devices: updates, throughs: preview.throughs)
+        var taken = Array(rows.prefix(settings.batch))
+        let batch: Batch
+        if isShared {
+            batch = sharedBatch(&taken, at: now)
+        } else {
+            // The ledger was read from the database at start and has seen every commit
+            // since: an id it holds no version of has none stored (a row of a failed store,
+            // which may have committed all the same, stays `true`).
+            for index in taken.indices where taken[index].mayBeStored == nil {
+                taken[index].mayBeStored = ledger.mayHold(taken[index])
+            }
+            var preview = ledger
+            _ = preview.stored(taken, at: now)
+            batch = Batch(rows: taken, devices: updates, throughs: preview.throughs)
+        }
         rows.removeFirst(taken.count)
         updates = [:]
         openedAt = rows.isEmpty ? nil : now
@@ -442,7 +468,7 @@ public struct CollectorMachine: Sendable {
             }
             pendingAcks.remove(device)
             lastAck[device] = now
-            if let ack = acknowledgement(device, date: date) { actions.append(ack) }
+            if let ack = acknowledgement(device, at: now, date: date) { actions.append(ack) }
         }
         if let soonest { actions.append(.wake(after: soonest)) }
         return actions
@@ -451,19 +477,24 @@ public struct CollectorMachine: Sendable {
     /// On a (re)connection, every known device hears again what is stored.
     private mutating func acknowledgeAll(at now: ContinuousClock.Instant, date: Date) -> [Action] {
         ledger.devices.compactMap { device in
+            guard !isShared || ownership.owns(StreamOwner.split(device).device, at: now) else { return nil }
             lastAck[device] = now
             pendingAcks.remove(device)
-            return acknowledgement(device, date: date)
+            return acknowledgement(device, at: now, date: date)
         }
     }
 
-    private mutating func acknowledgement(_ owner: String, date: Date) -> Action? {
+    private mutating func acknowledgement(_ owner: String, at now: ContinuousClock.Instant, date: Date) -> Action? {
         let (device, incarnation) = StreamOwner.split(owner)
         guard let prefix = prefixes[device] else { return nil }
+        // In a share group only the device's one owner says it: two members' words could
+        // reach the broker in either order.
+        if isShared && !ownership.owns(device, at: now) { return nil }
         // The retained acknowledgement is the current incarnation's: an older one's would
         // replace it, and the device ignores it anyway.
         if let current = incarnations[device], current != incarnation { return nil }
         let ack = ledger.acknowledgement(for: owner)
+        ownership.told(ack)
         state.acksPublished += 1
         let message = CollectorMessages.Ack(
             through: ack.through, revised: ack.revised, time: date, incarnation: incarnation)

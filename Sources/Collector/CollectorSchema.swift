@@ -8,7 +8,7 @@ import FleetWire
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
 package enum CollectorSchema {
-    static let version = 7
+    static let version = 8
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -99,6 +99,9 @@ package enum CollectorSchema {
         6: HourlyRollup.migration,
         // 7: the row tables partitioned by month (PartitionMonth.partitionTables), their
         // rows and ids kept.
+        // Several collectors of one `[collect] share` group: who acknowledges each device,
+        // and the revised rows any member stored (ShareGroup).
+        8: ShareGroup.migration,
     ]
 
     /// Creates or migrates the schema (to `target`: a test makes a database of a version

@@ -10,11 +10,12 @@ import Synchronization
 /// Contract: ``open(loading:)`` connects (and makes or migrates the schema); with
 /// `loading`, it also says what was stored before (the ledger) and each device's topic
 /// prefix. ``write(_:)`` stores one batch in one transaction and returns the rows refused
-/// for their data; a failure that broke the connection (``DatabaseError/isBroken``)
+/// for their data and, for a batch of a `[collect] share` group, the database's view of the
+/// devices this member acknowledges (``ShareGroup``); a failure that broke the connection (``DatabaseError/isBroken``)
 /// needs ``open(loading:)`` again. Neither ever blocks a cooperative thread.
 public protocol CollectorStore: Sendable {
     func open(loading: Bool) async -> Result<StoreOpening, DatabaseError>
-    func write(_ batch: CollectorMachine.Batch) async -> Result<[(DeviceRow, DatabaseError)], DatabaseError>
+    func write(_ batch: CollectorMachine.Batch) async -> Result<StoreOutcome, DatabaseError>
     func close() async
     /// What the store did beside the rows since the last call (a month dropped), for stderr.
     func takeNotices() -> [ServiceNotice]
@@ -23,6 +24,21 @@ public protocol CollectorStore: Sendable {
 extension CollectorStore {
     /// A store that does nothing beside the rows has nothing to say.
     public func takeNotices() -> [ServiceNotice] { [] }
+}
+
+/// What a store says of a batch it wrote.
+public struct StoreOutcome: Sendable {
+    /// The rows refused for their data, and why.
+    public var refused: [(DeviceRow, DatabaseError)]
+    /// In a `[collect] share` group: what the database holds of the devices this member
+    /// acknowledges (nil: not in a group).
+    public var view: ShareView?
+
+    /// An outcome.
+    public init(refused: [(DeviceRow, DatabaseError)] = [], view: ShareView? = nil) {
+        self.refused = refused
+        self.view = view
+    }
 }
 
 /// What a store says when it opens.
@@ -87,7 +103,7 @@ public final class PostgresStore: CollectorStore {
     }
 
     /// Stores a batch (see ``CollectorStore``).
-    public func write(_ batch: CollectorMachine.Batch) async -> Result<[(DeviceRow, DatabaseError)], DatabaseError> {
+    public func write(_ batch: CollectorMachine.Batch) async -> Result<StoreOutcome, DatabaseError> {
         guard let database = connection.withLock({ $0 }) else { return .failure(.connect("no connection")) }
         let retention = plan.retention
         let written = await BlockingWork.run("airloc-collect-db") { _ in
@@ -108,8 +124,14 @@ public final class PostgresStore: CollectorStore {
                         .warning("cannot make the month's partitions (\(error)); rows go to the default partition"))
                 }
                 let since = retention.keep.map { now.addingTimeInterval(-$0) }
-                return try RowStore(database: database, rollupSince: since).write(
+                let refused = try RowStore(database: database, rollupSince: since).write(
                     rows: batch.rows, devices: batch.devices, throughs: batch.throughs)
+                guard let devices = batch.share else { return StoreOutcome(refused: refused) }
+                let refusedKeys = Set(refused.map(\.0.key))
+                let revised = batch.rows.filter { $0.revision > 0 && !refusedKeys.contains($0.key) }
+                let view = try ShareGroup.round(
+                    member: self.plan.broker.clientID, devices: devices, revised: revised, database: database)
+                return StoreOutcome(refused: refused, view: view)
             }
         }
         if case .failure(let error) = written, error.isBroken {
@@ -126,6 +148,7 @@ public final class PostgresStore: CollectorStore {
     /// never holds back the batch.
     private func keep(_ retention: Retention, _ database: PostgresConnection, now: Date) throws(DatabaseError) {
         do throws(DatabaseError) {
+            if plan.settings.share != nil { try ShareGroup.prune(database) }
             let outcome = try retention.apply(database, now: now)
             if !outcome.dropped.isEmpty {
                 say(.info("[collect] keep: dropped \(outcome.dropped.joined(separator: ", "))"))
@@ -150,11 +173,20 @@ public final class PostgresStore: CollectorStore {
         }
     }
 
-    /// Closes the connection.
+    /// Closes the connection; a member of a share group gives up its acknowledgement
+    /// leases first, so that another takes its devices over at once.
     public func close() async {
-        connection.withLock { connection in
-            connection?.close()
-            connection = nil
+        let database = connection.withLock { connection in
+            defer { connection = nil }
+            return connection
         }
+        guard let database else { return }
+        if plan.settings.share != nil {
+            let member = plan.broker.clientID
+            _ = await BlockingWork.run("airloc-collect-db") { _ in
+                try? ShareGroup.leave(member: member, database)
+            }
+        }
+        database.close()
     }
 }

@@ -199,40 +199,42 @@ public struct RowStore: Sendable {
             """, ["[" + records.joined(separator: ",") + "]"])
     }
 
+    /// Each stream of `kind` as the database holds it, in one statement: its stream owner,
+    /// `through`, and the ids stored above it, of the devices of `devices` (a JSON array of
+    /// device ids; nil: every device).
+    static func streams(of kind: DeviceRow.Kind, devices: String?, _ database: PostgresConnection)
+        throws(DatabaseError) -> [(owner: String, through: Int64, above: [Int64])]
+    {
+        // Each stream's ids above its `through`, through the (device, incarnation, n)
+        // index: not a scan of every row ever stored. Every commit writes the `through`
+        // of each stream it stored in, so every stream has its `acknowledged` row.
+        // (`OFFSET 0` keeps the look per stream: flattened, it became a merge of all.)
+        let rows = try database.execute(
+            """
+            SELECT a.device_id, a.incarnation, a.through, r.n FROM acknowledged a
+            LEFT JOIN LATERAL (
+                SELECT t.n FROM \(kind.rawValue) t
+                WHERE t.device_id = a.device_id AND t.incarnation = a.incarnation AND t.n > a.through OFFSET 0
+            ) r ON true
+            WHERE a.kind = $1 AND ($2::jsonb IS NULL OR a.device_id IN (SELECT jsonb_array_elements_text($2::jsonb)))
+            ORDER BY 1, 2, 4
+            """, [kind.rawValue, devices])
+        var streams: [(owner: String, through: Int64, above: [Int64])] = []
+        for row in rows {
+            guard let device = row[0], let through = row[2].flatMap({ Int64($0) }) else { continue }
+            let owner = StreamOwner.name(device: device, incarnation: row[1] ?? "")
+            if streams.last?.owner != owner { streams.append((owner, through, [])) }
+            if let n = row[3].flatMap({ Int64($0) }) { streams[streams.count - 1].above.append(n) }
+        }
+        return streams
+    }
+
     /// What the database says was stored, for the ledger at start: each stream's
     /// `through` and the ids above it, and each device's topic prefix.
     public func load(into ledger: inout StoreLedger) throws(DatabaseError) -> [String: String] {
-        var throughs: [StoreLedger.StreamKey: Int64] = [:]
-        for row in try database.execute("SELECT device_id, incarnation, kind, through FROM acknowledged") {
-            guard let device = row[0], let kind = row[2].flatMap(RowKind.init(rawValue:)), let through = row[3]
-            else { continue }
-            let owner = StreamOwner.name(device: device, incarnation: row[1] ?? "")
-            throughs[.init(device: owner, kind: kind)] = Int64(through) ?? 0
-        }
         for kind in DeviceRow.Kind.allCases {
-            // Each stream's ids above its `through`, through the (device, incarnation, n)
-            // index: not a scan of every row ever stored. Every commit writes the `through`
-            // of each stream it stored in, so every stream has its `acknowledged` row.
-            // (`OFFSET 0` keeps the look per stream: flattened, it became a merge of all.)
-            let above = try database.execute(
-                """
-                SELECT a.device_id, a.incarnation, r.n FROM acknowledged a
-                CROSS JOIN LATERAL (
-                    SELECT t.n FROM \(kind.rawValue) t
-                    WHERE t.device_id = a.device_id AND t.incarnation = a.incarnation AND t.n > a.through OFFSET 0
-                ) r
-                WHERE a.kind = $1 ORDER BY 1, 2, 3
-                """, [kind.rawValue])
-            var ids: [String: [Int64]] = [:]
-            for row in above {
-                guard let device = row[0], let n = row[2].flatMap({ Int64($0) }) else { continue }
-                ids[StreamOwner.name(device: device, incarnation: row[1] ?? ""), default: []].append(n)
-            }
-            let devices = Set(ids.keys).union(throughs.keys.filter { $0.kind == kind }.map(\.device))
-            for device in devices {
-                ledger.loaded(
-                    device: device, kind: kind, through: throughs[.init(device: device, kind: kind)] ?? 0,
-                    storedAbove: ids[device] ?? [])
+            for stream in try Self.streams(of: kind, devices: nil, database) {
+                ledger.loaded(device: stream.owner, kind: kind, through: stream.through, storedAbove: stream.above)
             }
         }
         var prefixes: [String: String] = [:]

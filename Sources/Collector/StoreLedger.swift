@@ -106,13 +106,28 @@ public struct StoreLedger: Sendable {
         if streams[key]?.above.isEmpty == false { open.insert(key) } else { open.remove(key) }
     }
 
-    /// At start: what the database says was stored (`through`, and the ids above it).
-    public mutating func loaded(device: String, kind: RowKind, through: Int64, storedAbove: [Int64]) {
+    /// What the database says was stored (`through`, and the ids above it): at start, and
+    /// in a `[collect] share` group after every round (`now`: a gap it shows is open from
+    /// then, to be asked for as one the collector stored).
+    public mutating func loaded(
+        device: String, kind: RowKind, through: Int64, storedAbove: [Int64], at now: ContinuousClock.Instant? = nil
+    ) {
         let key = StreamKey(device: device, kind: kind)
-        streams[key, default: Stream()].through = max(streams[key]?.through ?? 0, through)
-        streams[key]?.above.formUnion(storedAbove)
-        streams[key]?.absorb()
+        var stream = streams[key] ?? Stream()
+        stream.through = max(stream.through, through)
+        stream.above.formUnion(storedAbove)
+        stream.absorb()
+        if let now {
+            stream.gapSince = stream.above.isEmpty ? nil : (stream.gapSince ?? now)
+            if stream.above.isEmpty { stream.askedAt = nil }
+        }
+        streams[key] = stream
         track(key)
+    }
+
+    /// Rows of `device` another collector of the group stored with a revision above 0.
+    public mutating func revised(device: String, _ rows: [String: Int64]) {
+        for (id, revision) in rows.sorted(by: { $0.key < $1.key }) { remember(id: id, revision: revision, of: device) }
     }
 
     /// The kinds of which `device` was acknowledged more (`acked`, its hello's word) than
@@ -166,22 +181,22 @@ public struct StoreLedger: Sendable {
             if stream.above.isEmpty { stream.askedAt = nil }
             streams[key] = stream
             track(key)
-            if row.revision > 0 { remember(row) }
+            if row.revision > 0 { remember(id: row.id, revision: row.revision, of: row.owner) }
             touched.insert(row.owner)
         }
         return touched.sorted().map(acknowledgement(for:))
     }
 
-    private mutating func remember(_ row: DeviceRow) {
-        var entry = revised[row.owner] ?? ([], [:])
-        if entry.revisions[row.id] == nil { entry.order.append(row.id) }
-        entry.revisions[row.id] = max(entry.revisions[row.id] ?? 0, row.revision)
+    private mutating func remember(id: String, revision: Int64, of owner: String) {
+        var entry = revised[owner] ?? ([], [:])
+        if entry.revisions[id] == nil { entry.order.append(id) }
+        entry.revisions[id] = max(entry.revisions[id] ?? 0, revision)
         if entry.order.count > revisedLimit {
             let dropped = entry.order.count - revisedLimit
             for id in entry.order.prefix(dropped) { entry.revisions[id] = nil }
             entry.order.removeFirst(dropped)
         }
-        revised[row.owner] = entry
+        revised[owner] = entry
     }
 
     /// What `device` is told now.

@@ -72,6 +72,9 @@ extension ConfigurationKey {
             "collect", "keep-hourly", "a duration with d, h, m or s (e.g. 3650d); 0 keeps every hour",
             ConfigurationFiles.parseRetention
         ) { $0.collect.keepHourly = $1 > 0 ? $1 : nil },
+        text("collect", "share", "a group name: letters, digits, - and _", valid: isClientID) {
+            $0.collect.share = $1
+        },
     ]
 
     static let collectDefaults: [String: String] = [
@@ -81,5 +84,6 @@ extension ConfigurationKey {
         "collect.ca-file": "none", "collect.cert-file": "none", "collect.key-file": "none",
         "collect.username": "none", "collect.broker-password-file": "none", "collect.batch": "500",
         "collect.metrics": "none (no /metrics)", "collect.keep": "0", "collect.keep-hourly": "0",
+        "collect.share": "none (this collector reads every row)",
     ]
 }

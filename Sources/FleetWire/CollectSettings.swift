@@ -38,6 +38,9 @@ public struct CollectSettings: Sendable, Equatable {
     public var keep: Double?
     /// Seconds of the hourly roll-up kept (nil: all of it).
     public var keepHourly: Double?
+    /// The group of collectors this one shares the devices' rows with (`$share/GROUP/…`);
+    /// nil: it reads every row itself.
+    public var share: String?
 
     /// The defaults (docs/collector.md).
     public init() {}

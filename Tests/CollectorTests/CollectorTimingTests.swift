@@ -37,13 +37,13 @@ import Testing
             }
         }
 
-        func write(_ batch: CollectorMachine.Batch) async -> Result<[(DeviceRow, DatabaseError)], DatabaseError> {
+        func write(_ batch: CollectorMachine.Batch) async -> Result<StoreOutcome, DatabaseError> {
             state.withLock { state in
                 state.attempts += 1
                 guard state.up else { return .failure(.command(state: "08006", message: "the server went away")) }
                 state.batches.append(batch.rows.map(\.id))
                 state.maybe.append(batch.rows.map(\.mayBeStored))
-                return .success([])
+                return .success(StoreOutcome())
             }
         }
 

@@ -1,0 +1,93 @@
+import FleetWire
+import Foundation
+
+/// The collector as a member of a `[collect] share` group (``ShareGroup``): the broker
+/// hands each row to any member, so what a device is told is read from PostgreSQL, by the
+/// one member that holds the device's acknowledgement lease.
+///
+/// Contract:
+/// - A member goes to the database at least once a second while the database and the
+///   broker are up, rows or not (a round): the batch it holds, then the leases and the view.
+/// - Every row it stores may be stored already (another member may have stored it, or a
+///   revision of it), so each is looked for as such; its ledger learns what is stored only
+///   from the database's view, which holds what every member stored.
+/// - A hello is checked (a restored database, the first ids) once the member owns the
+///   device, against the database's view.
+extension CollectorMachine {
+    /// How often a member goes to the database with nothing to store.
+    static let roundEvery: Duration = .seconds(1)
+
+    /// How long until this member's next round (nil: it is due).
+    func nextRound(at now: ContinuousClock.Instant) -> Duration? {
+        guard let lastRound else { return nil }
+        let left = lastRound + Self.roundEvery - now
+        return left > .zero ? left : nil
+    }
+
+    /// The batch of a round: `taken` (each marked as maybe stored), the streams' `through`s
+    /// this member knows, and the devices whose leases to take.
+    mutating func sharedBatch(_ taken: inout [DeviceRow], at now: ContinuousClock.Instant) -> Batch {
+        lastRound = now
+        for index in taken.indices { taken[index].mayBeStored = true }
+        // Every stream a commit stores in has its `acknowledged` row (the view reads from it).
+        var throughs = ledger.throughs
+        for row in taken {
+            let key = StoreLedger.StreamKey(device: row.owner, kind: row.kind)
+            if throughs[key] == nil { throughs[key] = 0 }
+        }
+        return Batch(
+            rows: taken, devices: updates, throughs: throughs, share: Set(taken.map(\.device)).sorted())
+    }
+
+    /// The database's view after a round that began at `started`.
+    mutating func viewed(
+        _ view: ShareView, roundStarted started: ContinuousClock.Instant, at now: ContinuousClock.Instant, date: Date
+    )
+        -> [Action]
+    {
+        ownership.granted(view.owned, roundStarted: started)
+        for (key, stream) in view.streams.sorted(by: { $0.key < $1.key }) {
+            ledger.loaded(
+                device: key.device, kind: key.kind, through: stream.through, storedAbove: stream.above, at: now)
+        }
+        for (owner, rows) in view.revised { ledger.revised(device: owner, rows) }
+        var actions: [Action] = []
+        for waiting in ownership.waitingHellos(at: now) {
+            guard
+                var update = updates[waiting.device] ?? prefixes[waiting.device].map({ .init(prefix: $0, seen: date) })
+            else { continue }
+            actions += check(waiting.hello, device: waiting.device, owner: waiting.owner, update: &update, date: date)
+            updates[waiting.device] = update
+        }
+        for owner in Set(view.streams.keys.map(\.device)) where ownership.isNews(ledger.acknowledgement(for: owner)) {
+            pendingAcks.insert(owner)
+        }
+        return actions
+    }
+
+    /// What `device`'s hello says against what is stored: a store that holds less than it
+    /// acknowledged, and the first id of each kind still to come.
+    mutating func check(
+        _ hello: CollectorMessages.Hello, device: String, owner: String, update: inout RowStore.DeviceUpdate,
+        date: Date
+    ) -> [Action] {
+        var actions: [Action] = []
+        // A store that holds less than it acknowledged must not take the device's first
+        // unstored id as the word that the ids below it are stored: it tells the device
+        // what it holds instead, and the device sends the rest again.
+        let forgot = ledger.forgot(device: owner, acked: hello.acked)
+        if !forgot.isEmpty {
+            update.rewound = date
+            ledger.markDue(owner)
+            actions.append(
+                .say(
+                    .warning(
+                        "\(device)'s \(forgot.map(\.rawValue).joined(separator: ", ")) rows were acknowledged "
+                            + "beyond what the database holds (restored from a backup?): asking for them again",
+                        from: "collect")))
+        }
+        let first = hello.first.filter { !forgot.contains($0.key) }
+        if ledger.declared(device: owner, first: first) != nil { ledger.markDue(owner) }
+        return actions
+    }
+}
