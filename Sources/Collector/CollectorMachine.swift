@@ -44,9 +44,11 @@ public struct CollectorMachine: Sendable {
         public var devices: [String: RowStore.DeviceUpdate]
         /// Each stream's `through`, kept so that a restart starts there.
         public var throughs: [StoreLedger.StreamKey: Int64]
-        /// In a `[collect] share` group, the devices the rows are of: the store takes their
-        /// acknowledgement leases and reads back what the database holds (``ShareGroup``).
+        /// In a `[collect] share` group, the devices the rows are of (nil: not in a group).
         public var share: [String]? = nil
+        /// In a group: after the rows, take the acknowledgement leases and read back what
+        /// the database holds (``ShareGroup``): at most once a second, not after every batch.
+        public var round = false
     }
 
     private enum Database: Sendable {
@@ -300,7 +302,7 @@ public struct CollectorMachine: Sendable {
         if let view = outcome.view {
             // The database's word replaces this member's: the group stored what it did.
             actions += viewed(view, roundStarted: now - took, at: now, date: date)
-        } else {
+        } else if !isShared {
             for ack in ledger.stored(kept, at: now) { pendingAcks.insert(ack.device) }
         }
         pendingAcks.formUnion(ledger.takeDue())

@@ -128,9 +128,10 @@ public final class PostgresStore: CollectorStore {
                     rows: batch.rows, devices: batch.devices, throughs: batch.throughs)
                 guard let devices = batch.share else { return StoreOutcome(refused: refused) }
                 let refusedKeys = Set(refused.map(\.0.key))
-                let revised = batch.rows.filter { $0.revision > 0 && !refusedKeys.contains($0.key) }
-                let view = try ShareGroup.round(
-                    member: self.plan.broker.clientID, devices: devices, revised: revised, database: database)
+                try ShareGroup.record(
+                    batch.rows.filter { $0.revision > 0 && !refusedKeys.contains($0.key) }, database)
+                guard batch.round else { return StoreOutcome(refused: refused) }
+                let view = try ShareGroup.round(member: self.plan.broker.clientID, devices: devices, database: database)
                 return StoreOutcome(refused: refused, view: view)
             }
         }

@@ -24,19 +24,22 @@ extension CollectorMachine {
         return left > .zero ? left : nil
     }
 
-    /// The batch of a round: `taken` (each marked as maybe stored), the streams' `through`s
-    /// this member knows, and the devices whose leases to take.
+    /// A member's batch: `taken` (each marked as maybe stored), and the `through`s of the
+    /// streams it stores in; a round (once a second) also takes the leases, reads the view
+    /// and keeps the owned streams' `through`s, so that a restart starts there.
     mutating func sharedBatch(_ taken: inout [DeviceRow], at now: ContinuousClock.Instant) -> Batch {
-        lastRound = now
+        let round = nextRound(at: now) == nil
+        if round { lastRound = now }
         for index in taken.indices { taken[index].mayBeStored = true }
+        let all = ledger.throughs
+        var throughs = round ? all.filter { ownership.owns(StreamOwner.split($0.key.device).device, at: now) } : [:]
         // Every stream a commit stores in has its `acknowledged` row (the view reads from it).
-        var throughs = ledger.throughs
         for row in taken {
             let key = StoreLedger.StreamKey(device: row.owner, kind: row.kind)
-            if throughs[key] == nil { throughs[key] = 0 }
+            throughs[key] = all[key] ?? 0
         }
         return Batch(
-            rows: taken, devices: updates, throughs: throughs, share: Set(taken.map(\.device)).sorted())
+            rows: taken, devices: updates, throughs: throughs, share: Set(taken.map(\.device)).sorted(), round: round)
     }
 
     /// The database's view after a round that began at `started`.

@@ -35,11 +35,13 @@ public struct ShareView: Sendable {
 /// lease), so that acknowledgements stay monotonic and paced across the group.
 ///
 /// Contract:
-/// - ``round(member:devices:revised:database:)`` runs after a batch's commit, each
-///   statement on its own: it records the batch's revised rows, takes or renews the lease
-///   of each device the batch stored rows of or that was heard from in the last minute
-///   (a lease is taken only when free, expired or already the member's), and reads the
-///   owned devices' streams (``ShareView``).
+/// - ``record(_:_:)`` keeps a batch's revised rows, after its commit, for the devices'
+///   lease holders to read.
+/// - ``round(member:devices:database:)`` runs after a batch's commit, at most once a
+///   second, each statement on its own: it takes or renews the lease of each device the
+///   batch stored rows of or that was heard from in the last minute (a lease is taken
+///   only when free, expired or already the member's), and reads the owned devices'
+///   streams (``ShareView``).
 /// - A lease lasts ``lease`` seconds of the database's clock; a member publishes for a
 ///   device only within ``lease`` less ``margin`` of its round's start, so two members'
 ///   acknowledgements of one device are always a second or more apart, and the newer
@@ -71,11 +73,8 @@ package enum ShareGroup {
         CREATE INDEX IF NOT EXISTS revisions_stored_at ON revisions (stored_at);
         """
 
-    /// One member's round after a batch (see the contract); `revised` are the batch's stored
-    /// rows with a revision above 0.
-    static func round(member: String, devices: [String], revised: [DeviceRow], database: PostgresConnection)
-        throws(DatabaseError) -> ShareView
-    {
+    /// Keeps `revised`, stored rows with a revision above 0 (see the contract).
+    static func record(_ revised: [DeviceRow], _ database: PostgresConnection) throws(DatabaseError) {
         if !revised.isEmpty {
             let records = revised.map {
                 "{\"device_id\":\(JSONText.quoted($0.device)),\"incarnation\":\(JSONText.quoted($0.incarnation)),"
@@ -90,6 +89,12 @@ package enum ShareGroup {
                     SET revision = greatest(revisions.revision, EXCLUDED.revision), stored_at = EXCLUDED.stored_at
                 """, ["[" + records.joined(separator: ",") + "]"])
         }
+    }
+
+    /// One member's round after a batch (see the contract).
+    static func round(member: String, devices: [String], database: PostgresConnection) throws(DatabaseError)
+        -> ShareView
+    {
         // Sorted, so that members locking the same leases at once lock them in one order.
         let owned = try database.execute(
             """

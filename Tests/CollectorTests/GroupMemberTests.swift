@@ -11,9 +11,12 @@ import Testing
     static let date = Date(timeIntervalSince1970: 1_796_000_000)
 
     /// A member connected to its database and its broker at `start`.
-    static func member(at start: ContinuousClock.Instant) -> (CollectorMachine, [CollectorMachine.Action]) {
+    static func member(at start: ContinuousClock.Instant, batch: Int = 500) -> (
+        CollectorMachine, [CollectorMachine.Action]
+    ) {
         var settings = CollectSettings()
         settings.share = "fleet"
+        settings.batch = batch
         var machine = CollectorMachine(settings: settings)
         _ = machine.started(at: date)
         _ = machine.databaseConnected(
@@ -61,7 +64,7 @@ import Testing
         // The round: the batch, marked as maybe stored, with the device whose lease to take.
         var now = start + .seconds(1)
         let first = try #require(Self.batch(member.woke(at: now, date: Self.date)))
-        #expect(first.share == ["pi"] && first.rows.map(\.mayBeStored) == [true])
+        #expect(first.share == ["pi"] && first.round && first.rows.map(\.mayBeStored) == [true])
         // Another member holds the lease: this one says nothing, though it stored t1.
         var actions = member.stored(first, outcome: Self.view(owned: false, through: 0), at: now, date: Self.date)
         #expect(Self.acks(actions).isEmpty)
@@ -69,7 +72,7 @@ import Testing
         // t3, stored by any member).
         now += .seconds(1)
         let empty = try #require(Self.batch(member.woke(at: now, date: Self.date)))
-        #expect(empty.rows.isEmpty && empty.share == [])
+        #expect(empty.rows.isEmpty && empty.share == [] && empty.round)
         actions = member.stored(
             empty, outcome: Self.view(owned: true, through: 0, above: [1, 2, 3]), at: now, date: Self.date)
         #expect(Self.acks(actions) == [3])
@@ -88,6 +91,26 @@ import Testing
         // The lease lost: what moved is said by the new owner, not here.
         now += .seconds(1)
         actions = member.stored(empty, outcome: Self.view(owned: false, through: 9), at: now, date: Self.date)
+        #expect(Self.acks(actions).isEmpty)
+    }
+
+    @Test func fullBatchesBetweenRoundsStoreRowsWithoutReadingTheView() throws {
+        let start = ContinuousClock.now
+        var (member, _) = Self.member(at: start, batch: 2)
+        _ = member.received(topic: "airloc/pi/history", payload: Self.row(1), at: start, date: Self.date)
+        let round = try #require(Self.batch(member.woke(at: start + .seconds(1), date: Self.date)))
+        #expect(round.round)
+        var now = start + .seconds(1)
+        _ = member.stored(round, outcome: Self.view(owned: true, through: 1), at: now, date: Self.date)
+        // A tenth of a second later a full batch: stored at once, no round (nor its leases).
+        now += .milliseconds(100)
+        _ = member.received(topic: "airloc/pi/history", payload: Self.row(2), at: now, date: Self.date)
+        let full = try #require(
+            Self.batch(member.received(topic: "airloc/pi/history", payload: Self.row(3), at: now, date: Self.date)))
+        #expect(full.rows.map(\.id) == ["t2", "t3"] && !full.round && full.share == ["pi"])
+        #expect(full.throughs.keys.map(\.kind) == [.track], "the stream it stores in keeps its row")
+        // Its commit tells the device nothing by itself: the next round's view will.
+        let actions = member.stored(full, at: now, date: Self.date)
         #expect(Self.acks(actions).isEmpty)
     }
 
