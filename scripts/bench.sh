@@ -225,6 +225,11 @@ echo "== collector burst: scripts/bench-collect-burst.sh $bin CONNINFO 100000"
 scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000
 echo "== collector burst of readings (the hourly roll-up kept too): scripts/bench-collect-burst.sh $bin CONNINFO 100000 sensor"
 scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000 sensor
+# Several collectors ([collect] share): the same rows published while 1, then 3, run.
+for members in 1 3; do
+    echo "== collector burst, live, $members member(s): scripts/bench-collect-burst.sh $bin CONNINFO 100000 track $members"
+    scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000 track "$members"
+done
 
 # `[collect] keep`'s drop of a month of 200 devices (docs/collector.md): the same round
 # of the retention at two sizes of the month, to show the drop does not grow with its rows.

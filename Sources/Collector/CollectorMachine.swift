@@ -369,13 +369,14 @@ public struct CollectorMachine: Sendable {
     /// acknowledgement goes out.
     public mutating func stopping(at now: ContinuousClock.Instant, date: Date) -> [Action] {
         state.broker = "stopped"
-        guard isUp, !rows.isEmpty || !updates.isEmpty else { return flushAcks(at: now, date: date, force: true) }
+        guard isUp, !rows.isEmpty || !updates.isEmpty else { return flushAcks(at: now, date: date, force: !isShared) }
         return closeBatch(at: now, date: date, force: true)
     }
 
-    /// The acknowledgements still owed after the last store of the stop.
+    /// The acknowledgements still owed after the last store of the stop (in a share group,
+    /// only those a second after the device's last: the next lease holder says the rest).
     public mutating func finishing(at now: ContinuousClock.Instant, date: Date) -> [Action] {
-        flushAcks(at: now, date: date, force: true)
+        flushAcks(at: now, date: date, force: !isShared)
     }
 
     // MARK: the rules

@@ -132,10 +132,15 @@ package enum ShareGroup {
         "[" + texts.map(JSONText.quoted).joined(separator: ",") + "]"
     }
 
-    /// `member` stops: its leases end now, so that another member takes its devices over at
-    /// its next round rather than after ``lease`` seconds.
+    /// `member` stops: its leases end a second from now (its last acknowledgements may
+    /// still be on their way to the broker), so that another member takes its devices over
+    /// then rather than after ``lease`` seconds.
     static func leave(member: String, _ database: PostgresConnection) throws(DatabaseError) {
-        try database.execute("DELETE FROM ack_owners WHERE member = $1", [member])
+        try database.execute(
+            """
+            UPDATE ack_owners SET until = least(until, clock_timestamp() + make_interval(secs => $2))
+            WHERE member = $1
+            """, [member, String(margin.components.seconds)])
     }
 
     /// Forgets revised rows older than a day: the window read back is a minute.
