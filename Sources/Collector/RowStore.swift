@@ -58,6 +58,9 @@ public struct RowStore: Sendable {
         let rows = Self.newest(rows)
         do {
             try database.transaction { () throws(DatabaseError) in
+                // First: the devices' rows it locks make the transactions of a share group's
+                // members that store rows of one device wait for each other, so that each
+                // makes the hour's roll-up again from the other's committed rows.
                 try writeDevices(devices)
                 let held = try HourlyRollup.heldHours(rows, database)
                 for kind in DeviceRow.Kind.allCases {

@@ -83,6 +83,11 @@ struct CollectorShareEndToEndTests {
             "SELECT max(revision) || ' ' || string_agg(DISTINCT source, ',') FROM air WHERE device_id = '\(try Collecting.deviceID(worlds[0]))'"
         )
         #expect(settled == "1 live\n", "the pending hour is stored as it settled, at its newer revision")
+        // The hourly roll-up counts each air row once, whichever members stored it and its
+        // revision (their transactions on one device wait for each other).
+        let rollup = try await database.query(
+            "SELECT (SELECT sum(rows) FROM air_hourly) = (SELECT count(*) FROM air) + (SELECT count(*) FROM sensor)")
+        #expect(rollup == "t\n", "air_hourly's rows: \(rollup)")
         // Per device and kind, each acknowledgement's `through` is at least the one before.
         var last: [String: Int] = [:]
         var backwards: [String] = []
