@@ -29,9 +29,11 @@ enum CollectBench {
         return kilobytes / 1024
     }
 
-    static func run(url: String, conninfo: String, collector pid: Int32, devices: Int, rate: Int, seconds: Int)
+    /// `collectors`: the processes whose CPU is counted (the members of a share group).
+    static func run(url: String, conninfo: String, collectors pids: [Int32], devices: Int, rate: Int, seconds: Int)
         throws
     {
+        func cpuSeconds() -> Double { pids.map(cpu(of:)).reduce(0, +) }
         let broker = try FleetBench.broker(url)
         let run = UUID().uuidString.prefix(6).lowercased()
         var clients: [BenchClient] = []
@@ -48,7 +50,7 @@ enum CollectBench {
             return Int((answer.first?.first ?? nil) ?? "0") ?? 0
         }
         let start = Date()
-        let cpuBefore = cpu(of: pid)
+        let cpuBefore = cpuSeconds()
         let ticks = rate * seconds
         var published = 0
         for tick in 0..<ticks {
@@ -67,8 +69,8 @@ enum CollectBench {
         let sending = Date().timeIntervalSince(start)
         try? FleetBench.wait("every row stored", seconds: 300) { try stored() >= published }
         let elapsed = Date().timeIntervalSince(start)
-        let cpuUsed = cpu(of: pid) - cpuBefore
-        let rss = peakRSS(of: pid)
+        let cpuUsed = cpuSeconds() - cpuBefore
+        let rss = pids.map(peakRSS(of:)).max() ?? 0
         for client in clients { client.close() }
         let figures =
             try database.execute(
@@ -85,7 +87,7 @@ enum CollectBench {
             String(
                 format: "collect load: %d devices × %d rows/s × %d s: published %d in %.1f s; stored %d "
                     + "(%.0f rows/s sustained), all %.1f s after the start; rows lost %d, duplicates stored %d; "
-                    + "end-to-end lag p50 %.0f ms, p99 %.0f ms; collector CPU %.1f s (%.1f%% of one core, %.0f µs per "
+                    + "end-to-end lag p50 %.0f ms, p99 %.0f ms; \(pids.count) collector(s)' CPU %.1f s (%.1f%% of one core, %.0f µs per "
                     + "row), peak RSS %.1f MiB",
                 devices, rate, seconds, published, sending, count, Double(count) / max(sending, 1), elapsed,
                 published - distinct, count - distinct, p50 * 1000, p99 * 1000, cpuUsed,

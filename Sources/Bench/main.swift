@@ -262,7 +262,8 @@ if CommandLine.arguments.count >= 5, CommandLine.arguments[1] == "collect-load" 
     let numbers = arguments.dropFirst(5).map { Int($0) }
     do {
         try CollectBench.run(
-            url: arguments[2], conninfo: arguments[3], collector: Int32(arguments[4]) ?? 0,
+            url: arguments[2], conninfo: arguments[3],
+            collectors: arguments[4].split(separator: ",").compactMap { Int32($0) },
             devices: (numbers.first ?? nil) ?? 200, rate: (numbers.dropFirst().first ?? nil) ?? 1,
             seconds: (numbers.dropFirst(2).first ?? nil) ?? 600)
     } catch {
