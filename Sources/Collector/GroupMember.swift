@@ -12,7 +12,8 @@ import Foundation
 ///   revision of it), so each is looked for as such; its ledger learns what is stored only
 ///   from the database's view, which holds what every member stored.
 /// - A hello is checked (a restored database, the first ids) once the member owns the
-///   device, against the database's view.
+///   device, against the database's view; ``check(_:device:owner:update:date:)`` is that
+///   check, which a collector outside a group makes at once against its own ledger.
 extension CollectorMachine {
     /// How often a member goes to the database with nothing to store.
     static let roundEvery: Duration = .seconds(1)

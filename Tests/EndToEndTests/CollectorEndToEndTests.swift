@@ -94,6 +94,61 @@ struct CollectorEndToEndTests {
             + "ack-timeout = 2\n"
     }
 
+    /// Three loggers publishing to `broker` with `end-to-end = collector`, running. The first
+    /// logger's air service fails at first: its hour is logged pending, published, then
+    /// settled and published again with a newer revision.
+    static func startLoggers(_ broker: MosquittoBroker) async throws -> (worlds: [AirlocWorld], loggers: [ChildProcess])
+    {
+        var worlds: [AirlocWorld] = []
+        var loggers: [ChildProcess] = []
+        for index in 0..<3 {
+            let faults = index == 0 ? [#"{"path": "/v1/air-quality", "status": 500, "times": 1}"#] : []
+            let world = try await AirlocWorld(faults: faults, config: Self.config(broker))
+            worlds.append(world)
+            loggers.append(try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment))
+        }
+        return (worlds, loggers)
+    }
+
+    /// The loggers stop logging fixes; each has every row stored and acknowledged, and stops
+    /// cleanly. Then every row of every logbook is in `database` exactly once, as the logbook
+    /// finally holds it, the first logger's revised hour at its newer revision.
+    static func expectEveryRowStoredOnce(
+        _ worlds: [AirlocWorld], _ loggers: [ChildProcess], _ database: PostgresServer
+    ) async throws {
+        for world in worlds { world.gpsd.stop() }
+        for (world, logger) in zip(worlds, loggers) {
+            try await Fleet.waitForStatus(world, "every row stored", logger: logger) {
+                ($0["unstored"] as? Int) == 0 && ($0["unsent"] as? Int) == 0
+                    && ($0["collector_ack"] as? [String: Any]) != nil
+            }
+        }
+        for logger in loggers {
+            logger.signal(SIGTERM)
+            #expect(try await logger.wait().status == 0)
+            // A device that heard a smaller `through` than before says the store forgot rows.
+            #expect(!logger.errors.contains("holds fewer rows than it acknowledged"), "\(logger.errors)")
+        }
+        for world in worlds {
+            let device = try Self.deviceID(world)
+            let logged = try await Self.exported(world)
+            let stored = try await Self.stored(database, device)
+            #expect(logged.count >= 5, "\(device) logged \(logged.count) rows")
+            let missing = logged.keys.filter { stored[$0] == nil }.sorted()
+            let twice = stored.filter { $0.value.count != 1 }.keys.sorted()
+            let extra = stored.keys.filter { logged[$0] == nil }.sorted()
+            let differing = logged.filter { stored[$0.key] != nil && stored[$0.key]?.first != $0.value }
+            #expect(missing.isEmpty, "\(device): not stored \(missing.prefix(10))")
+            #expect(twice.isEmpty, "\(device): stored more than once \(twice.prefix(10))")
+            #expect(extra.isEmpty, "\(device): stored but not in the logbook \(extra.prefix(10))")
+            #expect(differing.isEmpty, "\(device): content other than the logbook's \(differing.prefix(5))")
+        }
+        let settled = try await database.query(
+            "SELECT max(revision) || ' ' || string_agg(DISTINCT source, ',') FROM air WHERE device_id = '\(try Self.deviceID(worlds[0]))'"
+        )
+        #expect(settled == "1 live\n", "the pending hour is stored as it settled, at its newer revision")
+    }
+
     /// Three loggers and one collector; the collector is SIGKILLed twice and PostgreSQL
     /// restarted once during the run. Afterwards every row of every logbook is in
     /// PostgreSQL exactly once, as the logbook finally holds it (its time, and the settled
@@ -107,17 +162,8 @@ struct CollectorEndToEndTests {
             broker: broker, database: database, config: "[collect]\nbatch = 5\nkeep = 400d\n")
         defer { collector.state.remove() }
         var running = try collector.start()
-        var worlds: [AirlocWorld] = []
-        var loggers: [ChildProcess] = []
+        let (worlds, loggers) = try await Self.startLoggers(broker)
         defer { for world in worlds { world.stop() } }
-        for index in 0..<3 {
-            // The first logger's air service fails at first: its hour is logged pending,
-            // published, then settled and published again with a newer revision.
-            let faults = index == 0 ? [#"{"path": "/v1/air-quality", "status": 500, "times": 1}"#] : []
-            let world = try await AirlocWorld(faults: faults, config: Self.config(broker))
-            worlds.append(world)
-            loggers.append(try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment))
-        }
         func storedGrows(_ what: String) async throws {
             let before = try await Self.storedCount(database)
             do {
@@ -153,35 +199,7 @@ struct CollectorEndToEndTests {
         try await loggedGrows("rows logged after the second kill")
         running = try collector.start()
         // No more fixes: the loggers stop writing track rows, and the collector catches up.
-        for world in worlds { world.gpsd.stop() }
-        for (world, logger) in zip(worlds, loggers) {
-            try await Fleet.waitForStatus(world, "every row stored", logger: logger) {
-                ($0["unstored"] as? Int) == 0 && ($0["unsent"] as? Int) == 0
-                    && ($0["collector_ack"] as? [String: Any]) != nil
-            }
-        }
-        for logger in loggers {
-            logger.signal(SIGTERM)
-            #expect(try await logger.wait().status == 0)
-        }
-        for world in worlds {
-            let device = try Self.deviceID(world)
-            let logged = try await Self.exported(world)
-            let stored = try await Self.stored(database, device)
-            #expect(logged.count >= 5, "\(device) logged \(logged.count) rows")
-            let missing = logged.keys.filter { stored[$0] == nil }.sorted()
-            let twice = stored.filter { $0.value.count != 1 }.keys.sorted()
-            let extra = stored.keys.filter { logged[$0] == nil }.sorted()
-            let differing = logged.filter { stored[$0.key] != nil && stored[$0.key]?.first != $0.value }
-            #expect(missing.isEmpty, "\(device): not stored \(missing.prefix(10))")
-            #expect(twice.isEmpty, "\(device): stored more than once \(twice.prefix(10))")
-            #expect(extra.isEmpty, "\(device): stored but not in the logbook \(extra.prefix(10))")
-            #expect(differing.isEmpty, "\(device): content other than the logbook's \(differing.prefix(5))")
-        }
-        let settled = try await database.query(
-            "SELECT max(revision) || ' ' || string_agg(DISTINCT source, ',') FROM air WHERE device_id = '\(try Self.deviceID(worlds[0]))'"
-        )
-        #expect(settled == "1 live\n", "the pending hour is stored as it settled, at its newer revision")
+        try await Self.expectEveryRowStoredOnce(worlds, loggers, database)
         // The loggers stopped cleanly: each said so on its status topic, and the collector
         // keeps it with its next batch (waited for: that is an event, not a moment).
         try await Poll.until("every device offline in collect status") {

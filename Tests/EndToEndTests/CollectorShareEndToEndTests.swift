@@ -25,17 +25,10 @@ struct CollectorShareEndToEndTests {
         }
         defer { for member in members { member.state.remove() } }
         var running = try members.map { try $0.start() }
-        var worlds: [AirlocWorld] = []
-        var loggers: [ChildProcess] = []
+        // The first logger's hour is revised: whichever member stores the revision, the
+        // device's lease holder must make it known to the device.
+        let (worlds, loggers) = try await Collecting.startLoggers(broker)
         defer { for world in worlds { world.stop() } }
-        for index in 0..<3 {
-            // The first logger's hour is logged pending, then settled: a newer revision,
-            // which whichever member stores it must make known to the device's owner.
-            let faults = index == 0 ? [#"{"path": "/v1/air-quality", "status": 500, "times": 1}"#] : []
-            let world = try await AirlocWorld(faults: faults, config: Collecting.config(broker))
-            worlds.append(world)
-            loggers.append(try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment))
-        }
         func storedGrows(_ what: String) async throws {
             let before = try await Collecting.storedCount(database)
             do {
@@ -54,35 +47,7 @@ struct CollectorShareEndToEndTests {
         running[2] = try members[2].start()
         try await storedGrows("rows stored after a member came back")
         // No more fixes: the loggers stop writing track rows, and the group catches up.
-        for world in worlds { world.gpsd.stop() }
-        for (world, logger) in zip(worlds, loggers) {
-            try await Fleet.waitForStatus(world, "every row stored", logger: logger) {
-                ($0["unstored"] as? Int) == 0 && ($0["unsent"] as? Int) == 0
-                    && ($0["collector_ack"] as? [String: Any]) != nil
-            }
-        }
-        for logger in loggers {
-            logger.signal(SIGTERM)
-            #expect(try await logger.wait().status == 0)
-            #expect(!logger.errors.contains("holds fewer rows than it acknowledged"), "\(logger.errors)")
-        }
-        for world in worlds {
-            let device = try Collecting.deviceID(world)
-            let logged = try await Collecting.exported(world)
-            let stored = try await Collecting.stored(database, device)
-            #expect(logged.count >= 5, "\(device) logged \(logged.count) rows")
-            let missing = logged.keys.filter { stored[$0] == nil }.sorted()
-            let twice = stored.filter { $0.value.count != 1 }.keys.sorted()
-            let differing = logged.filter { stored[$0.key] != nil && stored[$0.key]?.first != $0.value }
-            #expect(missing.isEmpty, "\(device): not stored \(missing.prefix(10))")
-            #expect(twice.isEmpty, "\(device): stored more than once \(twice.prefix(10))")
-            #expect(Set(stored.keys) == Set(logged.keys), "\(device): stored but not in the logbook")
-            #expect(differing.isEmpty, "\(device): content other than the logbook's \(differing.prefix(5))")
-        }
-        let settled = try await database.query(
-            "SELECT max(revision) || ' ' || string_agg(DISTINCT source, ',') FROM air WHERE device_id = '\(try Collecting.deviceID(worlds[0]))'"
-        )
-        #expect(settled == "1 live\n", "the pending hour is stored as it settled, at its newer revision")
+        try await Collecting.expectEveryRowStoredOnce(worlds, loggers, database)
         // The hourly roll-up counts each air row once, whichever members stored it and its
         // revision (their transactions on one device wait for each other).
         let rollup = try await database.query(
