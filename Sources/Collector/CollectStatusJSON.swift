@@ -97,6 +97,9 @@ public struct CollectStatusJSON: Encodable, Sendable {
         /// When its `stored_through` went backwards: its hello showed it was acknowledged
         /// more than the database holds (restored from a backup); null when never.
         public var rewoundAt: String?
+        /// In a `[collect] share` group, the member (its client id) whose lease says this
+        /// device's acknowledgements now; null outside a group, or when no lease is current.
+        public var acknowledgedBy: String?
     }
 
     /// The status with `plan`'s state file and what the database said (``read(_:now:)``,
@@ -159,6 +162,13 @@ public struct CollectStatusJSON: Encodable, Sendable {
             guard let device = row[0], let kind = row[1], let id = row[2].flatMap({ Int64($0) }) else { continue }
             through[device, default: [:]][kind] = id
         }
+        var holders: [String: String] = [:]
+        if try database.execute("SELECT to_regclass('ack_owners') IS NOT NULL").first?.first == "t" {
+            for row in try database.execute("SELECT device_id, member FROM ack_owners WHERE until > clock_timestamp()")
+            {
+                if let device = row[0], let member = row[1] { holders[device] = member }
+            }
+        }
         let time = "to_char(%@ AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
         return try database.execute(
             """
@@ -175,7 +185,7 @@ public struct CollectStatusJSON: Encodable, Sendable {
                 deviceId: device, firstSeen: row[1], lastSeen: row[2], status: row[3], softwareVersion: row[4],
                 rows: counts, storedThrough: through[device] ?? [:],
                 lagS: row[5].flatMap(Double.init).map { $0 / 1000 },
-                rewoundAt: row.count > 6 ? row[6] : nil)
+                rewoundAt: row.count > 6 ? row[6] : nil, acknowledgedBy: holders[device])
         }
     }
 }
@@ -196,9 +206,10 @@ extension CollectStatusJSON {
             let rows = DeviceRow.Kind.allCases.map { "\($0.rawValue) \(device.rows[$0.rawValue] ?? 0)" }
             let lag = device.lagS.map { String(format: "; lag %.1f s", $0) } ?? ""
             let rewound = device.rewoundAt.map { "; stored_through went backwards at \($0) (database restored?)" } ?? ""
+            let holder = device.acknowledgedBy.map { "; acknowledged by \($0)" } ?? ""
             lines.append(
                 "\(device.deviceId): \(device.status ?? "unknown"), last seen \(device.lastSeen ?? "never"); "
-                    + rows.joined(separator: ", ") + lag + rewound)
+                    + rows.joined(separator: ", ") + lag + rewound + holder)
         }
         if devices.isEmpty && databaseError == nil { lines.append("no device has published yet") }
         if let storage { lines.append(storage.text) }

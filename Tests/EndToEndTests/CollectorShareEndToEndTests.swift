@@ -46,6 +46,12 @@ struct CollectorShareEndToEndTests {
         #expect(try await running[2].wait().status == 0)
         running[2] = try members[2].start()
         try await storedGrows("rows stored after a member came back")
+        // `collect status` names each device's lease holder: a member of the group.
+        try await Poll.until("every device's lease holder in collect status") {
+            let devices = (try await members[0].status())["devices"] as? [[String: Any]] ?? []
+            return devices.count == 3
+                && devices.allSatisfy { ["member-1", "member-3"].contains($0["acknowledged_by"] as? String ?? "") }
+        }
         // No more fixes: the loggers stop writing track rows, and the group catches up.
         try await Collecting.expectEveryRowStoredOnce(worlds, loggers, database)
         // The hourly roll-up counts each air row once, whichever members stored it and its
