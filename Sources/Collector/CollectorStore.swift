@@ -64,8 +64,11 @@ public struct StoreOpening: Sendable {
 public final class PostgresStore: CollectorStore {
     private let plan: CollectorPlan
     private let connection = Mutex<PostgresConnection?>(nil)
-    /// The partitions known to be there, and when ``Retention`` was last applied.
-    private let kept = Mutex<(months: Set<PartitionMonth.Needed>, applied: Date)>(([], .distantPast))
+    /// The partitions known to be there, when ``Retention`` was last applied, and until when
+    /// a month's partition that could not be made is not tried again (said once an hour,
+    /// not with every batch).
+    private let kept = Mutex<(months: Set<PartitionMonth.Needed>, applied: Date, refusedUntil: Date)>(
+        ([], .distantPast, .distantPast))
     private let notices = Mutex<[ServiceNotice]>([])
 
     /// The database `plan` names.
@@ -115,13 +118,18 @@ public final class PostgresStore: CollectorStore {
                 }
                 let needed = PartitionMonth.months(for: batch.rows, now: now, keep: retention.keep)
                     .subtracting(self.kept.withLock { $0.months })
-                do throws(DatabaseError) {
-                    try PartitionMonth.make(Array(needed), database)
-                    self.kept.withLock { $0.months.formUnion(needed) }
-                } catch  where !error.isBroken {
-                    // Rows of a month with no partition land in the default one: not lost.
-                    self.say(
-                        .warning("cannot make the month's partitions (\(error)); rows go to the default partition"))
+                if !needed.isEmpty, now >= self.kept.withLock({ $0.refusedUntil }) {
+                    do throws(DatabaseError) {
+                        try PartitionMonth.make(Array(needed), database)
+                        self.kept.withLock { $0.months.formUnion(needed) }
+                    } catch  where !error.isBroken {
+                        // Rows of a month with no partition land in the default one: not lost.
+                        self.kept.withLock { $0.refusedUntil = now.addingTimeInterval(Retention.every) }
+                        self.say(
+                            .warning(
+                                "cannot make the month's partitions (\(error)); rows go to the default partition "
+                                    + "(tried again in an hour)"))
+                    }
                 }
                 let since = retention.keep.map { now.addingTimeInterval(-$0) }
                 let refused = try RowStore(database: database, rollupSince: since).write(
@@ -139,7 +147,7 @@ public final class PostgresStore: CollectorStore {
             database.close()
             connection.withLock { $0 = nil }
             // Another collector may have dropped a month meanwhile: ask the database again.
-            self.kept.withLock { $0 = ([], .distantPast) }
+            self.kept.withLock { $0 = ([], .distantPast, .distantPast) }
         }
         return written
     }

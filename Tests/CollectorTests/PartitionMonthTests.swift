@@ -146,6 +146,38 @@ struct PartitionMonthTests {
         #expect(hours.hoursDeleted == 1 && hours.dropped == ["track_2001_01"])
     }
 
+    /// A role that may store rows but not make a month's partition (the tables are an
+    /// administrator's): the row lands in the default partition, and the warning is said
+    /// once, not again with the next batch.
+    @Test func aMonthThatCannotBeMadeIsSaidOnceAndItsRowsLand() async throws {
+        let server = try await PostgresServer.start()
+        defer { Task { try? await server.stop() } }
+        let admin = try PostgresConnection(conninfo: server.conninfo, password: nil)
+        defer { admin.close() }
+        try CollectorSchema.prepare(admin)
+        try admin.execute("CREATE ROLE writer LOGIN")
+        try admin.execute("GRANT CREATE ON SCHEMA public TO writer")
+        try admin.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO writer")
+        var settings = CollectSettings()
+        settings.broker = "mqtt://broker.test"
+        settings.database = server.conninfo.replacingOccurrences(of: "user=postgres", with: "user=writer")
+        let store = PostgresStore(
+            plan: try CollectorPlan(settings: settings, stateDirectory: URL(fileURLWithPath: "/nonexistent")))
+        if case .failure(let error) = await store.open(loading: true) { Issue.record("\(error)") }
+        let device = ["pi-a": RowStore.DeviceUpdate(prefix: "airloc/pi-a", seen: Self.now)]
+        var warnings: [String] = []
+        for id in [1, 2] {
+            var row = try Self.track(id, Self.time(monthsBack: 3, hour: id))
+            row.mayBeStored = false
+            let written = await store.write(CollectorMachine.Batch(rows: [row], devices: device, throughs: [:]))
+            if case .failure(let error) = written { Issue.record("\(error)") }
+            warnings += store.takeNotices().filter { $0.level == .warning }.map(\.message)
+        }
+        #expect(warnings.count == 1 && warnings[0].contains("cannot make the month's partitions"), "\(warnings)")
+        #expect(try admin.execute("SELECT id FROM track_default ORDER BY n") == [["t1"], ["t2"]])
+        await store.close()
+    }
+
     /// New readings are added to their hour's bucket, and one PostgreSQL refuses (jsonb
     /// takes no \u0000) is in none: the bucket counts what the table holds.
     @Test func newRowsAreAddedRefusedOnesAreNotAndHoursPastKeepAreLeft() async throws {
