@@ -23,17 +23,19 @@ printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queu
     "$port" >"$work/mosquitto.conf"
 mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
 broker=$!
-collector=
 pids=()
-trap 'kill "$collector" "${pids[@]}" "$broker" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "${pids[@]}" "$broker" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 run=$(python3 -c 'import uuid; print(uuid.uuid4().hex[:6])')
-collect() {
-    HOME=$work XDG_STATE_HOME=$work/state XDG_CONFIG_HOME=$work/config AIRLOC_SYSTEM_CONFIG=$work/none.conf \
+# A collector whose state and configuration live under $1, its pid appended to pids.
+start() {
+    HOME=$1 XDG_STATE_HOME=$1/state XDG_CONFIG_HOME=$1/config AIRLOC_SYSTEM_CONFIG=$work/none.conf \
         AIRLOC_COLLECT_BROKER="mqtt://127.0.0.1:$port" AIRLOC_COLLECT_DATABASE="$conninfo" "$bin" collect \
-        >/dev/null 2>"$work/collect.err" &
-    collector=$!
-    for _ in $(seq 300); do grep -q "subscribed to" "$work/collect.err" 2>/dev/null && break; sleep 0.1; done
+        >/dev/null 2>"$1/collect.err" &
+    pids+=($!)
+}
+subscribed() {
+    for _ in $(seq 300); do grep -q "subscribed to" "$1/collect.err" 2>/dev/null && break; sleep 0.1; done
 }
 if [ -n "$members" ]; then
     for index in $(seq "$members"); do
@@ -42,14 +44,9 @@ if [ -n "$members" ]; then
         if [ "$members" -gt 1 ]; then
             printf '[collect]\nshare = bench\nclient-id = bench-member-%s\n' "$index" >"$home/config/airloc/airloc.conf"
         fi
-        HOME=$home XDG_STATE_HOME=$home/state XDG_CONFIG_HOME=$home/config AIRLOC_SYSTEM_CONFIG=$work/none.conf \
-            AIRLOC_COLLECT_BROKER="mqtt://127.0.0.1:$port" AIRLOC_COLLECT_DATABASE="$conninfo" "$bin" collect \
-            >/dev/null 2>"$home/collect.err" &
-        pids+=($!)
+        start "$home"
     done
-    for index in $(seq "$members"); do
-        for _ in $(seq 300); do grep -q "subscribed to" "$work/member-$index/collect.err" 2>/dev/null && break; sleep 0.1; done
-    done
+    for index in $(seq "$members"); do subscribed "$work/member-$index"; done
     started=$(date +%s.%N)
     .build/release/airloc-bench collect-burst-publish "mqtt://127.0.0.1:$port" "$run" 200 "$rows" "$kind"
     .build/release/airloc-bench collect-burst-drain "$conninfo" "$run" "$rows" "$(IFS=,; echo "${pids[*]}")" \
@@ -57,10 +54,13 @@ if [ -n "$members" ]; then
     exit 0
 fi
 # Its persistent session first, then stopped: what is published now waits at the broker.
-collect
-kill "$collector"; wait "$collector" 2>/dev/null || true
+start "$work"
+subscribed "$work"
+kill "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true
+pids=()
 : >"$work/collect.err"
 .build/release/airloc-bench collect-burst-publish "mqtt://127.0.0.1:$port" "$run" 200 "$rows" "$kind"
 started=$(date +%s.%N)
-collect
-.build/release/airloc-bench collect-burst-drain "$conninfo" "$run" "$rows" "$collector" "$started" "$kind"
+start "$work"
+subscribed "$work"
+.build/release/airloc-bench collect-burst-drain "$conninfo" "$run" "$rows" "${pids[0]}" "$started" "$kind"

@@ -22,11 +22,6 @@ struct AckOwnership: Sendable {
         return now < until
     }
 
-    /// The devices owned at `now`.
-    func owned(at now: ContinuousClock.Instant) -> Set<String> {
-        Set(until.filter { now < $0.value }.keys)
-    }
-
     /// A round that started at `started` was granted `owned`.
     mutating func granted(_ owned: Set<String>, roundStarted started: ContinuousClock.Instant) {
         let end = started + .seconds(ShareGroup.lease) - ShareGroup.margin
