@@ -49,25 +49,32 @@ package final class SQLiteDatabase {
         if readOnly {
             do {
                 handle = try Self.open(
-                    Self.uri(path, "mode=ro"), shown: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+                    Self.uri(path, "mode=ro"), shown: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                    busyTimeout: busyTimeout)
                 // SQLite opens lazily: the first read finds out whether the WAL index works.
                 _ = try integer("PRAGMA user_version")
             } catch  where error.code & 0xFF == SQLITE_CANTOPEN || error.code & 0xFF == SQLITE_READONLY {
                 sqlite3_close_v2(handle)
                 handle = try Self.open(
-                    Self.uri(path, "immutable=1"), shown: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+                    Self.uri(path, "immutable=1"), shown: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                    busyTimeout: busyTimeout)
                 isImmutable = true
             }
         } else {
-            handle = try Self.open(path, shown: path, flags: SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
+            handle = try Self.open(
+                path, shown: path, flags: SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+                busyTimeout: busyTimeout)
         }
-        sqlite3_busy_timeout(handle, busyTimeout)
     }
 
     /// True when the file was opened as immutable (read-only media).
     package private(set) var isImmutable = false
 
-    private static func open(_ name: String, shown path: String, flags: Int32) throws(SQLiteError) -> OpaquePointer {
+    /// Opens `name`, waiting up to `busyTimeout` ms for a lock from its first statement on
+    /// (a reader's first read, while the logger commits, must wait, not fail as locked).
+    private static func open(_ name: String, shown path: String, flags: Int32, busyTimeout: Int32) throws(SQLiteError)
+        -> OpaquePointer
+    {
         var db: OpaquePointer?
         let status = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let db else {
@@ -76,6 +83,7 @@ package final class SQLiteDatabase {
             throw SQLiteError(code: status, message: "\(path): \(message)")
         }
         sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeout)
         return db
     }
 
