@@ -20,9 +20,9 @@ enum CollectCommand {
             not (docs/collector.md). PostgreSQL down: nothing is acknowledged, 4 batches are held, then the
             broker queues for the session; retried with back-off. [collect] metrics = HOST:PORT serves /metrics
             for Prometheus; [collect] keep = 400d drops whole months of rows older than that; [collect] share =
-            GROUP splits the rows among the collectors of GROUP, each with its own client-id. Exit status: 0
-            stopped by SIGTERM/SIGINT; 69 no libpq; 78 bad configuration (a missing key, a readable password
-            file, credentials refused, a newer schema, a metrics address taken); 64 usage.
+            GROUP splits the rows among the connected collectors of GROUP (each its own client-id, no session
+            kept). Exit status: 0 stopped by SIGTERM/SIGINT; 69 no libpq; 78 bad configuration (a missing key, a
+            readable password file, credentials refused, a newer schema, a metrics address taken); 64 usage.
             """,
         options: [], maxPositionals: 1,
         actions: [

@@ -66,6 +66,11 @@ public struct CollectorPlan: Sendable {
         options.keyFile = collect.keyFile
         options.username = collect.username
         options.inFlight = 100
+        // A member of a share group holds its place in the group only while connected: the
+        // broker hands every Nth row to each session of the group, and a persistent session
+        // of a member that died (and may never come back) would keep taking its share into a
+        // queue nobody reads. The devices publish again what was not acknowledged.
+        options.persistentSession = collect.share == nil
         if let file = collect.brokerPasswordFile {
             options.password = try Self.secret(file, key: "broker-password-file")
         }

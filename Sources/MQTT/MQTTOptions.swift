@@ -29,7 +29,7 @@ public struct MQTTOptions: Sendable, Equatable {
     /// Seconds between keepalive pings.
     public var keepalive = 30
     /// A session the broker keeps across disconnects (the logger's, the collector's);
-    /// off for a probe.
+    /// off for a probe and for a member of a collectors' share group.
     public var persistentSession = true
     /// At most this many QoS 1 messages in flight (unacknowledged) at once.
     public var inFlight = 100

@@ -97,6 +97,81 @@ struct CollectorShareEndToEndTests {
     }
 }
 
+extension CollectorShareEndToEndTests {
+    typealias Input = CollectorInputEndToEndTests
+
+    /// A member that dies takes no rows with it: its place in the group ends with its
+    /// connection, so every row published afterwards reaches the living member. (With a
+    /// persistent session the broker kept handing every other row to the dead member's
+    /// queue, and a device re-sending the same rows could hit it every time.)
+    @Test func aMemberThatDiesTakesNoRowsWithIt() async throws {
+        let broker = try await MosquittoBroker.start()
+        let database = try await PostgresServer.start()
+        let members = try (1...2).map { index in
+            try Collecting.CollectorProcess(
+                broker: broker, database: database,
+                config: "[collect]\nbatch = 5\nshare = fleet\nclient-id = member-\(index)\n")
+        }
+        defer { for member in members { member.state.remove() } }
+        let running = try members.map { try $0.start() }
+        let published = Counter()
+        @Sendable func publish() async throws {
+            let id = published.next()
+            let row =
+                #"{"schema":"airloc.log/1","revision":0,"id":"t\#(id)","kind":"track","time":"2026-11-30T10:00:00Z","latitude":52.5,"longitude":13.4,"time_source":"gps","provider":"gpsd","segment":1}"#
+            try await Input.publish(broker, "airloc/dies/history", row)
+        }
+        // Both are in the group once each has stored a row (a row is published until then).
+        try await Poll.until("both members stored a row") {
+            try await publish()
+            let stored = try await members.asyncMap { member in
+                ((try await member.status())["collector"] as? [String: Any])?["stored"] as? Int ?? 0
+            }
+            return stored.allSatisfy { $0 > 0 }
+        }
+        running[1].signal(SIGKILL)
+        _ = try await running[1].wait()
+        try await Poll.until("the broker saw member-2 go") {
+            broker.log.contains("Client member-2 closed its connection")
+                || broker.log.contains("Client member-2 disconnected")
+                || broker.log.contains("Socket error on client member-2")
+        }
+        // What member-2 held when it died was never acknowledged (a logger would send it
+        // again); every row published after its death must reach member-1.
+        let first = published.count + 1
+        for _ in 1...6 { try await publish() }
+        let after = (first...published.count).map { "'t\($0)'" }.joined(separator: ",")
+        let query = "SELECT count(*) FROM track WHERE id IN (\(after))"
+        @Sendable func stored() async throws -> Int {
+            Int(try await database.query(query).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        do {
+            try await Poll.until("the 6 rows published after member-2 died stored") { try await stored() == 6 }
+        } catch {
+            throw FixtureError("\(error): \(try await stored()) stored\n--- member-1\n\(running[0].errors)")
+        }
+        running[0].signal(SIGTERM)
+        #expect(try await running[0].wait().status == 0)
+        try await broker.stop()
+        try await database.stop()
+    }
+}
+
+/// A count shared with a `@Sendable` polling closure.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    var count: Int { lock.withLock { value } }
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}
+
 extension Array {
     fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
         var mapped: [T] = []
