@@ -10,6 +10,17 @@ struct CollectorShareEndToEndTests {
     typealias Collecting = CollectorEndToEndTests
     typealias Fleet = FleetEndToEndTests
 
+    /// `count` members of the group `fleet`, `member-1`…, not started.
+    static func group(_ count: Int, broker: MosquittoBroker, database: PostgresServer) throws
+        -> [Collecting.CollectorProcess]
+    {
+        try (1...count).map { index in
+            try Collecting.CollectorProcess(
+                broker: broker, database: database,
+                config: "[collect]\nbatch = 5\nshare = fleet\nclient-id = member-\(index)\n")
+        }
+    }
+
     /// Every row of every logbook is stored exactly once, every device's `unsent` and
     /// `unstored` reach 0, at least two members stored rows, and no device ever heard an
     /// acknowledgement that went backwards (read by a subscriber of its own on every
@@ -18,11 +29,7 @@ struct CollectorShareEndToEndTests {
         let broker = try await MosquittoBroker.start()
         let database = try await PostgresServer.start()
         let acks = try await MQTTSubscriber.start(broker: broker, id: "ack-watch", topics: ["airloc/+/ack"])
-        let members = try (1...3).map { index in
-            try Collecting.CollectorProcess(
-                broker: broker, database: database,
-                config: "[collect]\nbatch = 5\nshare = fleet\nclient-id = member-\(index)\n")
-        }
+        let members = try Self.group(3, broker: broker, database: database)
         defer { for member in members { member.state.remove() } }
         var running = try members.map { try $0.start() }
         // The first logger's hour is revised: whichever member stores the revision, the
@@ -107,11 +114,7 @@ extension CollectorShareEndToEndTests {
     @Test func aMemberThatDiesTakesNoRowsWithIt() async throws {
         let broker = try await MosquittoBroker.start()
         let database = try await PostgresServer.start()
-        let members = try (1...2).map { index in
-            try Collecting.CollectorProcess(
-                broker: broker, database: database,
-                config: "[collect]\nbatch = 5\nshare = fleet\nclient-id = member-\(index)\n")
-        }
+        let members = try Self.group(2, broker: broker, database: database)
         defer { for member in members { member.state.remove() } }
         let running = try members.map { try $0.start() }
         let published = Counter()
