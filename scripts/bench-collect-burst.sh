@@ -6,8 +6,9 @@
 #   scripts/bench-collect-burst.sh .build/release/airloc CONNINFO [ROWS [KIND [MEMBERS]]]
 # KIND: track (default) or sensor (particulate readings: the hourly roll-up is kept too).
 # MEMBERS: the rows are published while that many collectors run, one `[collect] share`
-# group when more than one (a broker queues nothing for a group whose members are all
-# stopped, so the backlog arrives live); rows/s then count from the first row published.
+# group when more than one (a member keeps no session, so nothing is queued for a group
+# whose members are all stopped and the backlog arrives live); rows/s then count from the
+# first row published.
 # The broker queues that many for the collector's persistent session only when told to
 # (mosquitto's default max_queued_messages is 1,000: docs/scaling.md says what to set).
 set -euo pipefail
