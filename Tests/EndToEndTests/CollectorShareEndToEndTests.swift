@@ -53,6 +53,13 @@ struct CollectorShareEndToEndTests {
         #expect(try await running[2].wait().status == 0)
         running[2] = try members[2].start()
         try await storedGrows("rows stored after a member came back")
+        // Back in the group once it stores rows again: it kept no session, so only rows
+        // published after it subscribed reach it (the loggers go on logging until told).
+        let restarted = Int(running[2].pid)
+        try await Poll.until("member-3 storing rows again") {
+            let collector = (try await members[2].status())["collector"] as? [String: Any] ?? [:]
+            return collector["pid"] as? Int == restarted && collector["stored"] as? Int ?? 0 > 0
+        }
         // `collect status` names each device's lease holder: a member of the group.
         try await Poll.until("every device's lease holder in collect status") {
             let devices = (try await members[0].status())["devices"] as? [[String: Any]] ?? []
