@@ -13,7 +13,9 @@ import Platform
 /// - Rows wait in a batch; it closes when it holds `batch` rows or `window` after its
 ///   first row, and is stored only while the database is up. While the database is down
 ///   nothing is acknowledged; once `bufferLimit` rows wait the broker is left (it queues
-///   for the persistent session) until the database is back and the rows are stored.
+///   for the persistent session) until the database is back and the rows are stored. A
+///   member of a share group leaves at its first message while the database is down (the
+///   other members take the rows).
 /// - The database is retried after ``Backoff``'s pause (1 s doubling to 30 s).
 /// - A device's acknowledgement is published after a commit that moved it, at most once a
 ///   second per device; on every (re)connection every known device's is published again.
@@ -271,15 +273,15 @@ public struct CollectorMachine: Sendable {
             actions.append(.wake(after: window))
         }
         if rows.count >= settings.batch { actions += closeBatch(at: now, date: date, force: false) }
-        if isDown && rows.count >= bufferLimit, case .connected = broker {
+        // A member of a share group leaves at once: it keeps no session, so the broker hands
+        // the rows to the members that can store them, instead of this one holding them.
+        if isDown && (isShared || rows.count >= bufferLimit), case .connected = broker {
             broker = .paused
             state.broker = "paused: the database is down and \(rows.count) rows wait"
+            let rest = isShared ? "the group's other members take the rest" : "the broker queues the rest"
             actions += [
                 .pauseBroker,
-                .say(
-                    .warning(
-                        "pausing: \(rows.count) rows wait for the database; the broker queues the rest", from: "collect"
-                    )),
+                .say(.warning("pausing: \(rows.count) rows wait for the database; \(rest)", from: "collect")),
             ]
         }
         return actions

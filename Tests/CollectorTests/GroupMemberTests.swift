@@ -143,4 +143,45 @@ import Testing
         let next = try #require(Self.batch(member.woke(at: now, date: Self.date)))
         #expect(next.devices["pi"]?.rewound == Self.date)
     }
+
+    static func leaves(_ actions: [CollectorMachine.Action]) -> Bool {
+        actions.contains { if case .pauseBroker = $0 { true } else { false } }
+    }
+
+    static func rejoins(_ actions: [CollectorMachine.Action]) -> Bool {
+        actions.contains { if case .resumeBroker = $0 { true } else { false } }
+    }
+
+    /// A member whose database is down leaves the broker at its next message, since it keeps
+    /// no session there and the other members can store the rows; it keeps what it holds and
+    /// comes back once that is stored. A lone collector holding one row stays (its
+    /// persistent session queues only once it leaves, after four batches).
+    @Test func aMemberWhoseDatabaseIsDownLeavesTheGroupUntilItIsBack() throws {
+        let start = ContinuousClock.now
+        var (member, _) = Self.member(at: start)
+        let outage = DatabaseError.connect("server closed the connection unexpectedly")
+        #expect(!Self.leaves(member.databaseFailed(outage, at: start)))
+        var actions = member.received(topic: "airloc/pi/history", payload: Self.row(1), at: start, date: Self.date)
+        #expect(Self.leaves(actions))
+        #expect(member.status(at: Self.date).broker.hasPrefix("paused"))
+        // Said once: what still arrives before the broker is gone is held, quietly.
+        actions = member.received(topic: "airloc/pi/history", payload: Self.row(2), at: start, date: Self.date)
+        #expect(!Self.leaves(actions) && actions.allSatisfy { if case .say = $0 { false } else { true } })
+        // Back: the rows held are stored first, then the member rejoins.
+        let now = start + .seconds(2)
+        actions = member.databaseConnected(serverVersion: 150_000, loaded: nil, prefixes: [:], at: now, date: Self.date)
+        let held = try #require(Self.batch(actions))
+        #expect(held.rows.map(\.id) == ["t1", "t2"] && !Self.rejoins(actions))
+        #expect(
+            Self.rejoins(member.stored(held, outcome: Self.view(owned: false, through: 0), at: now, date: Self.date)))
+
+        var lone = CollectorMachine(settings: CollectSettings())
+        _ = lone.started(at: Self.date)
+        _ = lone.databaseConnected(
+            serverVersion: 150_000, loaded: StoreLedger(), prefixes: [:], at: start, date: Self.date)
+        _ = lone.brokerConnected(generation: 1, at: start, date: Self.date)
+        _ = lone.databaseFailed(outage, at: start)
+        #expect(
+            !Self.leaves(lone.received(topic: "airloc/pi/history", payload: Self.row(1), at: start, date: Self.date)))
+    }
 }
