@@ -64,7 +64,7 @@ public struct CollectorMachine: Sendable {
     private enum Broker: Sendable {
         case connecting
         case connected(generation: Int)
-        /// Left while the database is down and the batch is full.
+        /// Left while the database is down: once `bufferLimit` rows wait (a share group's member at once).
         case paused
     }
 
@@ -277,11 +277,13 @@ public struct CollectorMachine: Sendable {
         // the rows to the members that can store them, instead of this one holding them.
         if isDown && (isShared || rows.count >= bufferLimit), case .connected = broker {
             broker = .paused
-            state.broker = "paused: the database is down and \(rows.count) rows wait"
+            state.broker = "paused: the database is down (\(count: rows.count, "row") held)"
             let rest = isShared ? "the group's other members take the rest" : "the broker queues the rest"
             actions += [
                 .pauseBroker,
-                .say(.warning("pausing: \(rows.count) rows wait for the database; \(rest)", from: "collect")),
+                .say(
+                    .warning(
+                        "pausing: the database is down (\(count: rows.count, "row") held); \(rest)", from: "collect")),
             ]
         }
         return actions
