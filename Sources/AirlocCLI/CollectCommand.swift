@@ -1,6 +1,7 @@
 import Airloc
 import Arguments
 import Collector
+import FleetWire
 import Foundation
 import HTTPService
 import Platform
@@ -21,15 +22,21 @@ enum CollectCommand {
             broker queues for the session; retried with back-off. [collect] metrics = HOST:PORT serves /metrics
             for Prometheus; [collect] keep = 400d drops whole months of rows older than that; [collect] share =
             GROUP splits the rows among the connected collectors of GROUP (each its own client-id, no session
-            kept). Exit status: 0 stopped by SIGTERM/SIGINT; 69 no libpq; 78 bad configuration (a missing key, a
-            readable password file, credentials refused, a newer schema, a metrics address taken); 64 usage.
+            kept). Each message is judged alone and a bad one refused, counted by reason (max-message, default
+            65536 bytes); [collect] devices = known takes only devices registered with `collect register`. Exit
+            status: 0 stopped by SIGTERM/SIGINT; 69 no libpq; 78 bad configuration (a missing key, a readable
+            password file, credentials refused, a newer schema, a metrics address taken); 64 usage.
             """,
-        options: [], maxPositionals: 1,
+        options: [], maxPositionals: nil,
         actions: [
             ActionSpec(name: "run", summary: "run the collector in the foreground (airloc-collect.service)"),
             ActionSpec(
                 name: "status", summary: "devices, rows per kind, lag, months kept, database and broker state",
                 own: [.flag(.json, "print JSON (schema airloc.collect-status/1)")]),
+            ActionSpec(
+                name: "register", summary: "admit devices by name for [collect] devices = known (none: list them)",
+                operands: "[DEVICE...]"),
+            ActionSpec(name: "unregister", summary: "refuse these devices' messages again", operands: "DEVICE..."),
         ],
         defaultAction: "run")
 
@@ -38,7 +45,13 @@ enum CollectCommand {
             CommandAction(spec.actions[0]) { context throws(CLIError) in try await collect(context, plan: plan(context))
             },
             CommandAction(spec.actions[1]) { context throws(CLIError) in status(context, plan: try plan(context)) },
+            CommandAction(spec.actions[2]) { context throws(CLIError) in try register(context, plan: plan(context)) },
+            CommandAction(spec.actions[3]) { context throws(CLIError) in try register(context, plan: plan(context)) },
         ]
+        let action = spec.actionName(context.arguments)
+        if !["register", "unregister"].contains(action), context.arguments.positionals.count > 1 {
+            throw .usage("unexpected argument '\(context.arguments.positionals[1])'", command: "collect")
+        }
         return try await CommandAction.run(actions, of: spec, context.arguments, context)
     }
 
@@ -73,6 +86,38 @@ enum CollectCommand {
         }
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok
+    }
+
+    /// `collect register DEVICE...` and `collect unregister DEVICE...`; `register` alone lists.
+    static func register(_ context: CommandContext, plan: CollectorPlan) throws(CLIError) -> ExitCode {
+        let adding = context.arguments.positionals.first == "register"
+        let devices = Array(context.arguments.positionals.dropFirst())
+        if let bad = devices.first(where: { !DeviceIdentity.isValidName($0) }) {
+            throw .usage("'\(bad)' is not a device name (1-64 letters, digits, - and _)", command: "collect")
+        }
+        if devices.isEmpty && !adding { throw .usage("name the devices to unregister", command: "collect") }
+        do throws(DatabaseError) {
+            if devices.isEmpty {
+                let known = try RegisteredDevices.list(plan: plan)
+                context.console.out(known.isEmpty ? "no device is registered\n" : known.joined(separator: "\n") + "\n")
+                return .ok
+            }
+            let outcome =
+                adding
+                ? try RegisteredDevices.register(devices, plan: plan)
+                : try RegisteredDevices.unregister(devices, plan: plan)
+            let verb = adding ? "registered" : "unregistered"
+            for device in outcome.changed { context.console.out("\(verb) \(device)\n") }
+            for device in outcome.unchanged {
+                context.console.out("\(device) was \(adding ? "registered already" : "not registered")\n")
+            }
+            if plan.settings.devices != .known, adding {
+                context.console.err("airloc: note: [collect] devices = any takes every device; set devices = known\n")
+            }
+            return .ok
+        } catch {
+            throw CLIError(code: error.isConfiguration ? .config : .unavailable, message: error.description)
+        }
     }
 
     static func status(_ context: CommandContext, plan: CollectorPlan) -> ExitCode {

@@ -31,6 +31,7 @@ final class BenchClient: @unchecked Sendable {
             case .disconnected, .failed: connected = false
             case .acknowledged(let mid): acknowledged.append(mid)
             case .message(let topic, let payload): received.append((topic, payload))
+            case .unreadable: break
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Platform
 
 /// `airloc collect status --json`, schema `airloc.collect-status/1` (docs/json-schema.md):
 /// the devices the database knows, what each has stored, and what the running collector
@@ -64,8 +65,12 @@ public struct CollectStatusJSON: Encodable, Sendable {
         public var updated: String?
         /// Its database's state.
         public var database: String
-        /// Why the database is down.
+        /// Why rows cannot be stored (null while they are).
         public var databaseError: String?
+        /// The kind of that fault (`unreachable`, `disk_full`, `read_only`, `permission`, …).
+        public var databaseFault: String?
+        /// When the oldest row waiting to be stored was received (null: none waits).
+        public var oldestWaiting: String?
         /// Its broker's state.
         public var broker: String
         /// Rows received and not yet stored.
@@ -74,6 +79,8 @@ public struct CollectStatusJSON: Encodable, Sendable {
         public var stored: Int
         /// Messages refused.
         public var refused: Int
+        /// Messages refused, by reason (the labels of `/metrics`).
+        public var refusedByReason: [String: Int]
     }
 
     /// One device.
@@ -116,8 +123,10 @@ public struct CollectStatusJSON: Encodable, Sendable {
             collector = Service(
                 running: running, pid: state.pid, started: state.started.map(UTCTime.iso8601Seconds),
                 updated: state.written.map(UTCTime.iso8601Seconds), database: running ? state.database : "not running",
-                databaseError: running ? state.databaseError : nil, broker: running ? state.broker : "not running",
-                buffered: running ? state.buffered : 0, stored: state.stored, refused: state.refused)
+                databaseError: running ? state.databaseError : nil, databaseFault: running ? state.databaseFault : nil,
+                oldestWaiting: running ? state.oldestWaiting.map(UTCTime.iso8601Seconds) : nil,
+                broker: running ? state.broker : "not running", buffered: running ? state.buffered : 0,
+                stored: state.stored, refused: state.refused, refusedByReason: state.refusedByReason)
         }
         switch stored {
         case .success(let known): (devices, storage) = (known.devices, known.storage)
@@ -195,10 +204,18 @@ extension CollectStatusJSON {
     public var text: String {
         var lines = ["database:  \(database)" + (databaseError.map { " — \($0)" } ?? "")]
         if let service = collector {
+            let waiting =
+                service.oldestWaiting.map { "\(service.buffered) waiting (the oldest since \($0))" }
+                ?? "\(service.buffered) waiting"
+            let reasons = service.refusedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             lines.append(
                 "collector: \(service.running ? "running (pid \(service.pid))" : "not running"); database "
                     + "\(service.database), broker \(service.broker); \(service.stored) stored, "
-                    + "\(service.refused) refused, \(service.buffered) waiting")
+                    + "\(service.refused) refused\(reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))"), "
+                    + waiting)
+            if let error = service.databaseError {
+                lines.append("           cannot store rows: \(error)")
+            }
         } else {
             lines.append("collector: has not run here")
         }
@@ -244,16 +261,16 @@ extension CollectorPlan {
     /// The database as people may see it: the connection string without any password.
     public var safeDatabaseName: String { Self.safeName(conninfo) }
 
-    /// `conninfo` without any password in it.
+    /// `conninfo` without any password in it (``CredentialText``).
     public static func safeName(_ conninfo: String) -> String {
-        var text = conninfo
         // postgresql://user:secret@host/db → postgresql://user@host/db
+        var text = conninfo
         if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") {
             let credentials = text[scheme.upperBound..<at]
             if let colon = credentials.firstIndex(of: ":") { text.removeSubrange(colon..<at) }
         }
         // key=value form: password=... goes.
         let words = text.split(separator: " ").filter { !$0.lowercased().hasPrefix("password=") }
-        return words.joined(separator: " ")
+        return CredentialText.masked(words.joined(separator: " "))
     }
 }

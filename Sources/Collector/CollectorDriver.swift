@@ -57,6 +57,8 @@ struct CollectorDriver {
             try await perform(machine.brokerDown(problem, at: now))
         case .mqtt(.message(let topic, let payload)):
             try await perform(machine.received(topic: topic, payload: payload, at: now, date: date))
+        case .mqtt(.unreadable(let topic, let problem)):
+            try await perform(machine.unreadable(topic: topic, problem: problem, at: now))
         case .mqtt(.acknowledged):
             break
         case .wake:
@@ -86,7 +88,7 @@ struct CollectorDriver {
                 case .success(let opened):
                     queue += machine.databaseConnected(
                         serverVersion: opened.serverVersion, loaded: opened.ledger, prefixes: opened.prefixes,
-                        at: time.now, date: time.date)
+                        registered: opened.registered, at: time.now, date: time.date)
                 case .failure(let error):
                     queue += machine.databaseFailed(error, at: time.now)
                 }
@@ -100,6 +102,11 @@ struct CollectorDriver {
                     queue += machine.storeFailed(batch, error: error, broken: error.isBroken, at: time.now)
                 }
                 for notice in store.takeNotices() { context.notify(notice) }
+            case .readRegistered:
+                // Kept as it was when the database cannot say: the next read may.
+                if case .success(let devices) = await store.registered() {
+                    queue += machine.registeredRead(devices, at: time.now)
+                }
             case .subscribe(let topics):
                 for topic in topics { try? collector.client.subscribe(topic) }
             case .publish(let topic, let payload, let retain):
@@ -114,6 +121,8 @@ struct CollectorDriver {
                 schedule(time.now + pause)
             case .fail(let failure):
                 throw failure
+            case .releaseMemory:
+                MemoryRelease.trim()
             }
         }
     }

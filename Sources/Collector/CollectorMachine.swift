@@ -11,20 +11,28 @@ import Platform
 ///
 /// Contract (the collector's, docs/collector.md):
 /// - Rows wait in a batch; it closes when it holds `batch` rows or `window` after its
-///   first row, and is stored only while the database is up. While the database is down
-///   nothing is acknowledged; once `bufferLimit` rows wait the broker is left (it queues
-///   for the persistent session) until the database is back and the rows are stored. A
-///   member of a share group leaves at its first message while the database is down (the
-///   other members take the rows).
-/// - The database is retried after ``Backoff``'s pause (1 s doubling to 30 s).
+///   first row, and is stored only while the database is up. While rows cannot be stored
+///   (the database unreachable, or refusing the batch for other than its data: a disk
+///   full, a read-only server, a privilege taken away) nothing is acknowledged; once
+///   `bufferLimit` rows wait the broker is left (it queues for the persistent session)
+///   until a store succeeds. A member of a share group leaves at its first message while
+///   rows cannot be stored (the other members take the rows).
+/// - A failed connection or store is tried again after ``Backoff``'s pause (1 s doubling
+///   to 60 s), reset only once rows are stored again; the fault is said when it begins,
+///   when its kind changes and when it ends (``StoreFault``), never once per retry.
+/// - Each message is judged alone (``IncomingMessage``) before anything of it is kept: a
+///   refused one is counted by reason and said as ``RefusalNotes`` allows; it never
+///   stops the rows of another device. A batch the database refuses for its data is
+///   stored row by row (``RowStore``), so only the bad row is refused.
 /// - A device's acknowledgement is published after a commit that moved it, at most once a
 ///   second per device; on every (re)connection every known device's is published again.
-/// - A malformed, hostile or foreign message is refused, counted and said at most once a
-///   minute per device; gaps are asked for as ``StoreLedger`` decides.
+/// - Gaps are asked for as ``StoreLedger`` decides.
 public struct CollectorMachine: Sendable {
     /// What the driver does.
     public enum Action: Sendable {
         case connectDatabase
+        /// Read the registered devices again (`[collect] devices = known`).
+        case readRegistered
         /// Store these rows, device updates and acknowledged ids in one transaction.
         case store(Batch)
         case subscribe([String])
@@ -36,6 +44,8 @@ public struct CollectorMachine: Sendable {
         case wake(after: Duration)
         /// The collector cannot run: a configuration or the system, retrying cannot help.
         case fail(ServiceFailure)
+        /// Devices were forgotten: give the memory they held back to the system.
+        case releaseMemory
     }
 
     /// What one transaction stores.
@@ -58,7 +68,9 @@ public struct CollectorMachine: Sendable {
         case up
         /// A store is in progress: what it holds.
         case storing(Batch)
-        case down(retryAt: ContinuousClock.Instant, reason: String)
+        /// Rows cannot be stored until `retryAt`: then the connection is made again
+        /// (`reconnect`: it broke or was never made) or the rows are tried on it again.
+        case down(retryAt: ContinuousClock.Instant, reconnect: Bool)
     }
 
     private enum Broker: Sendable {
@@ -76,9 +88,18 @@ public struct CollectorMachine: Sendable {
     public var bufferLimit: Int { settings.batch * 4 }
     private var database = Database.connecting
     private var broker = Broker.connecting
-    private var backoff = Backoff(first: .seconds(1), cap: .seconds(30))
+    private var backoff = Backoff(first: .seconds(1), cap: .seconds(60))
+    private var fault = StoreFault()
+    private var notes = RefusalNotes()
+    /// The devices `[collect] devices = known` admits, and when they were last read.
+    private var registered = Set<String>()
+    private var registeredReadAt: ContinuousClock.Instant?
+    /// How often the registered devices are read again (a device registered meanwhile is
+    /// taken within this long).
+    static let registeredEvery: Duration = .seconds(30)
     var ledger = StoreLedger()
     private var loaded = false
+    private var everConnected = false
     var prefixes: [String: String] = [:]
     /// Each device's logbook incarnation, as its hello says (a row only until one did): the one its
     /// retained acknowledgement speaks of (an older incarnation's rows are still stored).
@@ -90,7 +111,13 @@ public struct CollectorMachine: Sendable {
     /// last published: at most one a second per device, however many batches touched it.
     var pendingAcks = Set<String>()
     private var lastAck: [String: ContinuousClock.Instant] = [:]
-    private var lastRefusalNote: [String: ContinuousClock.Instant] = [:]
+    /// When each device was last heard from in this run, and when the quiet ones were last
+    /// looked for (``forgetQuiet(at:)``).
+    private var heard: [String: ContinuousClock.Instant] = [:]
+    private var lastSweep: ContinuousClock.Instant?
+    /// A device that sent no row, and nothing for this long, is forgotten (its name and
+    /// topic): made-up ids on a broker without ACLs do not hold memory for good.
+    static let quietAfter: Duration = .seconds(600)
     private var brokerProblem: String?
     /// In a `[collect] share` group: the devices this member acknowledges, and when its last
     /// round with the database began (one a second, rows or not).
@@ -121,7 +148,7 @@ public struct CollectorMachine: Sendable {
     /// connection) and its topic prefixes.
     public mutating func databaseConnected(
         serverVersion: Int, loaded stored: StoreLedger?, prefixes known: [String: String],
-        at now: ContinuousClock.Instant, date: Date
+        registered devices: Set<String>? = nil, at now: ContinuousClock.Instant, date: Date
     ) -> [Action] {
         var actions: [Action] = []
         if let stored, !loaded {
@@ -129,13 +156,18 @@ public struct CollectorMachine: Sendable {
             prefixes.merge(known) { current, _ in current }
             loaded = true
         }
-        if state.database != "connected" {
+        if let devices {
+            registered = devices
+            registeredReadAt = now
+        }
+        if !everConnected {
+            everConnected = true
             actions.append(.say(.info("connected to PostgreSQL (server \(serverVersion))", from: "collect")))
         }
-        state.database = "connected"
-        state.databaseError = nil
-        backoff.succeeded()
         database = .up
+        // Connected is not stored: a server that takes connections may still refuse the rows
+        // (a disk full, read only). With rows waiting, the store that follows ends the fault.
+        if rows.isEmpty && updates.isEmpty { actions += faultEnded(at: now) }
         if case .paused = broker {
             // Back with the rows that waited: store them, then come back to the broker.
             actions += closeBatch(at: now, date: date, force: true)
@@ -164,16 +196,31 @@ public struct CollectorMachine: Sendable {
         if case .library = error {
             return [.fail(ServiceFailure(service: "collect", kind: .unavailable, message: error.description))]
         }
-        var actions: [Action] = []
-        let reason = error.description
-        if reason != state.databaseError {
-            actions.append(.say(.warning("\(reason); retrying (rows are not acknowledged meanwhile)", from: "collect")))
-        }
+        return cannotStore(error, reconnect: true, at: now)
+    }
+
+    /// Rows cannot be stored for `error`: retried after the back-off's pause, the fault said
+    /// as ``StoreFault`` says it.
+    private mutating func cannotStore(_ error: DatabaseError, reconnect: Bool, at now: ContinuousClock.Instant)
+        -> [Action]
+    {
         let pause = backoff.failed()
         state.database = "down"
-        state.databaseError = reason
-        database = .down(retryAt: now + pause, reason: reason)
-        return actions + [.wake(after: pause)]
+        state.databaseError = error.description
+        state.databaseFault = StoreFault.label(StoreFault.kind(error))
+        database = .down(retryAt: now + pause, reconnect: reconnect)
+        let line = fault.happened(error, retryIn: pause, at: now)
+        return (line.map { [.say(.warning($0, from: "collect"))] } ?? []) + [.wake(after: pause)]
+    }
+
+    /// Rows are stored again (or the database answers with none waiting): the fault's end,
+    /// said once.
+    private mutating func faultEnded(at now: ContinuousClock.Instant) -> [Action] {
+        state.database = "connected"
+        state.databaseError = nil
+        state.databaseFault = nil
+        backoff.succeeded()
+        return fault.ended(at: now).map { [.say(.info($0, from: "collect"))] } ?? []
     }
 
     private static func isNewer(_ error: DatabaseError) -> Bool {
@@ -227,34 +274,34 @@ public struct CollectorMachine: Sendable {
     public mutating func received(
         topic: String, payload: String, at now: ContinuousClock.Instant, date: Date
     ) -> [Action] {
-        guard let (device, rest) = settings.device(inTopic: topic) else { return [] }
-        let prefix = String(topic.dropLast(rest.count + 1))
-        prefixes[device] = prefix
-        var update = updates[device] ?? RowStore.DeviceUpdate(prefix: prefix, seen: date)
+        let message = IncomingMessage.judge(
+            topic: topic, payload: payload, settings: settings, registered: registered, now: date)
+        let sender: IncomingMessage.Sender
+        switch message {
+        case .ignored: return []
+        case .refused(let device, let reason, let label): return refuse(device: device, reason, label: label, at: now)
+        case .row(let from, _), .status(let from, _), .hello(let from, _): sender = from
+        }
+        let device = sender.device
+        prefixes[device] = sender.prefix
+        heard[device] = now
+        var update = updates[device] ?? RowStore.DeviceUpdate(prefix: sender.prefix, seen: date)
         update.seen = date
         var actions: [Action] = []
-        switch rest {
-        case "history":
-            do {
-                let row = try DeviceRow(device: device, payload: payload, now: date)
-                rows.append(row)
-                // The hello names the current incarnation; a row only until one did (a row of
-                // an older logbook still queued at the broker must not turn the acks back to it).
-                if incarnations[device] == nil {
-                    incarnations[device] = row.incarnation
-                    update.incarnation = row.incarnation
-                }
-                update.lag = Int64(max(0, date.timeIntervalSince(row.time)) * 1000)
-            } catch {
-                return refuse(device: device, error.description, label: error.label, at: now)
+        switch message {
+        case .row(_, var row):
+            row.received = date
+            rows.append(row)
+            // The hello names the current incarnation; a row only until one did (a row of
+            // an older logbook still queued at the broker must not turn the acks back to it).
+            if incarnations[device] == nil {
+                incarnations[device] = row.incarnation
+                update.incarnation = row.incarnation
             }
-        case "status":
-            let status = String(payload.prefix(40))
-            update.status = status.isEmpty ? nil : status
-        case "hello":
-            guard let hello = CollectorMessages.Hello(json: payload), hello.device == device else {
-                return refuse(device: device, "a hello that is not this device's", label: "foreign_hello", at: now)
-            }
+            update.lag = Int64(max(0, date.timeIntervalSince(row.time)) * 1000)
+        case .status(_, let status):
+            update.status = status
+        case .hello(_, let hello):
             update.software = hello.software
             incarnations[device] = hello.incarnation
             update.incarnation = hello.incarnation
@@ -264,7 +311,7 @@ public struct CollectorMachine: Sendable {
             } else {
                 actions += check(hello, device: device, owner: owner, update: &update, date: date)
             }
-        default: return []
+        case .ignored, .refused: return []
         }
         updates[device] = update
         // A device's news (a row, its status, its hello) waits at most a window.
@@ -277,16 +324,33 @@ public struct CollectorMachine: Sendable {
         // the rows to the members that can store them, instead of this one holding them.
         if isDown && (isShared || rows.count >= bufferLimit), case .connected = broker {
             broker = .paused
-            state.broker = "paused: the database is down (\(count: rows.count, "row") held)"
+            state.broker = "paused: rows cannot be stored (\(count: rows.count, "row") held)"
             let rest = isShared ? "the group's other members take the rest" : "the broker queues the rest"
             actions += [
                 .pauseBroker,
                 .say(
                     .warning(
-                        "pausing: the database is down (\(count: rows.count, "row") held); \(rest)", from: "collect")),
+                        "pausing: rows cannot be stored (\(count: rows.count, "row") held); \(rest)", from: "collect")),
             ]
         }
         return actions
+    }
+
+    /// A message the connection did not hand over: too large, or not UTF-8.
+    public mutating func unreadable(topic: String, problem: MQTTPayloadProblem, at now: ContinuousClock.Instant)
+        -> [Action]
+    {
+        switch IncomingMessage.unreadable(topic: topic, problem: problem, settings: settings) {
+        case .refused(let device, let reason, let label): return refuse(device: device, reason, label: label, at: now)
+        default: return []
+        }
+    }
+
+    /// The registered devices as the database holds them now (`[collect] devices = known`).
+    public mutating func registeredRead(_ devices: Set<String>, at now: ContinuousClock.Instant) -> [Action] {
+        registered = devices
+        registeredReadAt = now
+        return []
     }
 
     /// The batch was stored: `outcome` holds the rows the database refused for their data
@@ -299,15 +363,20 @@ public struct CollectorMachine: Sendable {
         let refused = outcome.refused
         let refusedIDs = Set(refused.map(\.0.key))
         let kept = batch.rows.filter { !refusedIDs.contains($0.key) }
-        var actions: [Action] = []
+        var actions: [Action] = faultEnded(at: now)
         for (row, error) in refused {
             actions += refuse(device: row.device, "\(row.id): \(error)", label: "database", at: now)
+        }
+        for device in outcome.refusedDevices {
+            actions += refuse(
+                device: device, "the device's news was refused by the database", label: "database", at: now)
         }
         if let view = outcome.view {
             // The database's word replaces this member's: the group stored what it did.
             actions += viewed(view, roundStarted: now - took, at: now, date: date)
         } else if !isShared {
             for ack in ledger.stored(kept, at: now) { pendingAcks.insert(ack.device) }
+            ledger.written(batch.throughs)
         }
         pendingAcks.formUnion(ledger.takeDue())
         state.stored += kept.count
@@ -326,9 +395,10 @@ public struct CollectorMachine: Sendable {
         return actions + due(at: now, date: date)
     }
 
-    /// The store failed: the rows wait; a broken connection is made again later.
+    /// The store failed: the rows wait, and are tried again after the back-off's pause (on
+    /// a new connection when this one broke).
     public mutating func storeFailed(
-        _ batch: Batch, error: DatabaseError, broken: Bool, at now: ContinuousClock.Instant
+        _ batch: CollectorMachine.Batch, error: DatabaseError, broken: Bool, at now: ContinuousClock.Instant
     ) -> [Action] {
         // The batch goes back in front of what arrived meanwhile. Its commit may have
         // happened all the same (a connection lost after it): its rows may be stored.
@@ -340,31 +410,23 @@ public struct CollectorMachine: Sendable {
             } + rows
         for (device, update) in batch.devices where updates[device] == nil { updates[device] = update }
         openedAt = openedAt ?? now
-        state.databaseError = error.description
-        var actions: [Action] = [
-            .say(.warning("\(error); keeping \(batch.rows.count) rows to store when it is back", from: "collect"))
-        ]
-        if broken {
-            let pause = backoff.failed()
-            state.database = "down"
-            database = .down(retryAt: now + pause, reason: error.description)
-            actions.append(.wake(after: pause))
-        } else {
-            database = .up
-            actions.append(.wake(after: window))
-        }
-        return actions
+        state.buffered = rows.count
+        return cannotStore(error, reconnect: broken, at: now)
     }
 
     /// Time passed (a timer the machine asked for went off).
     public mutating func woke(at now: ContinuousClock.Instant, date: Date) -> [Action] {
-        if case .down(let retryAt, _) = database {
+        if case .down(let retryAt, let reconnect) = database {
             guard now >= retryAt else {
                 // An earlier timer (the batch's window): the retry is still to come.
                 return due(at: now, date: date) + [.wake(after: retryAt - now)]
             }
-            database = .connecting
-            return [.connectDatabase]
+            if reconnect {
+                database = .connecting
+                return [.connectDatabase]
+            }
+            // The connection is good: the rows are tried on it again (due closes the batch).
+            database = .up
         }
         return due(at: now, date: date)
     }
@@ -401,7 +463,17 @@ public struct CollectorMachine: Sendable {
     /// Whatever is due now: the batch's window, a share group's round, paced
     /// acknowledgements, replays.
     private mutating func due(at now: ContinuousClock.Instant, date: Date) -> [Action] {
-        var actions: [Action] = []
+        var actions: [Action] = forgetQuiet(at: now)
+        if let line = notes.summary(at: now) { actions.append(.say(.warning(line, from: "collect"))) }
+        if let left = notes.summaryDue(at: now) { actions.append(.wake(after: max(left, .milliseconds(1)))) }
+        if settings.devices == .known, isUp {
+            if let read = registeredReadAt, now - read < Self.registeredEvery {
+                actions.append(.wake(after: read + Self.registeredEvery - now))
+            } else {
+                registeredReadAt = now
+                actions.append(.readRegistered)
+            }
+        }
         if let openedAt, now - openedAt >= window {
             actions += closeBatch(at: now, date: date, force: true)
         } else if let openedAt, isUp {
@@ -433,6 +505,25 @@ public struct CollectorMachine: Sendable {
         return actions
     }
 
+    /// Forgets, once a minute, the devices quiet for ``quietAfter`` that sent no row (a
+    /// status, a hello, only): their names, topics and incarnations. A device with rows is
+    /// kept: its ledger is what its acknowledgements are made of.
+    private mutating func forgetQuiet(at now: ContinuousClock.Instant) -> [Action] {
+        if let lastSweep, now - lastSweep < .seconds(60) { return [] }
+        lastSweep = now
+        let quiet = heard.filter { device, at in
+            now - at >= Self.quietAfter && updates[device] == nil && !ledger.holds(device: device)
+        }
+        lastAck = lastAck.filter { now - $0.value < .seconds(60) }
+        guard !quiet.isEmpty else { return [] }
+        for device in quiet.keys {
+            heard[device] = nil
+            prefixes[device] = nil
+            incarnations[device] = nil
+        }
+        return [.releaseMemory]
+    }
+
     /// The batch as a store, when the database can take it.
     private mutating func closeBatch(at now: ContinuousClock.Instant, date: Date, force: Bool) -> [Action] {
         let roundDue = isShared && nextRound(at: now) == nil
@@ -452,7 +543,9 @@ public struct CollectorMachine: Sendable {
             }
             var preview = ledger
             _ = preview.stored(taken, at: now)
-            batch = Batch(rows: taken, devices: updates, throughs: preview.throughs)
+            // Every stream a commit stores in has its `acknowledged` row; others only when moved.
+            let streams = taken.map { StoreLedger.StreamKey(device: $0.owner, kind: $0.kind) }
+            batch = Batch(rows: taken, devices: updates, throughs: preview.unwrittenThroughs(also: streams))
         }
         rows.removeFirst(taken.count)
         updates = [:]
@@ -508,18 +601,22 @@ public struct CollectorMachine: Sendable {
         return .publish(topic: "\(prefix)/ack", payload: message.json, retain: true)
     }
 
-    private mutating func refuse(device: String, _ reason: String, label: String, at now: ContinuousClock.Instant)
+    private mutating func refuse(device: String?, _ reason: String, label: String, at now: ContinuousClock.Instant)
         -> [Action]
     {
         state.refused += 1
         state.refusedByReason[label, default: 0] += 1
-        if let last = lastRefusalNote[device], now - last < .seconds(60) { return [] }
-        lastRefusalNote[device] = now
-        return [
-            .say(
-                .warning(
-                    "refused a message from \(device): \(reason) (\(state.refused) refused so far)", from: "collect"))
-        ]
+        var actions: [Action] = []
+        if let line = notes.summary(at: now) { actions.append(.say(.warning(line, from: "collect"))) }
+        if notes.shouldSay(sender: device, at: now) {
+            let from = device.map { "from \($0)" } ?? "on a topic without a device name"
+            actions.append(
+                .say(
+                    .warning("refused a message \(from): \(reason) (\(state.refused) refused so far)", from: "collect"))
+            )
+        }
+        if let left = notes.summaryDue(at: now) { actions.append(.wake(after: max(left, .milliseconds(1)))) }
+        return actions
     }
 
     /// The status a running collector writes, as of now.
@@ -528,6 +625,11 @@ public struct CollectorMachine: Sendable {
         state.buffered = rows.count
         state.devices = ledger.deviceCount
         state.written = date
+        var oldest = rows.first?.received
+        if case .storing(let batch) = database, let first = batch.rows.first?.received {
+            oldest = min(oldest ?? first, first)
+        }
+        state.oldestWaiting = oldest
         return state
     }
 }

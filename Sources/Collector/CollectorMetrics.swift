@@ -8,12 +8,16 @@ import Synchronization
 /// each with `HELP` and `TYPE`, clean under `promtool check metrics`:
 /// `airloc_collector_rows_stored_total{kind}`, `airloc_collector_rows_refused_total{reason}`,
 /// `airloc_collector_acks_total` (counters of this run), `airloc_collector_devices`,
-/// `airloc_collector_database_up`, `airloc_collector_broker_up` (gauges),
+/// `airloc_collector_database_up` (1 only while rows can be stored: connected, and the last
+/// store worked), `airloc_collector_database_fault{kind}` (1 for the fault that keeps rows
+/// from being stored; no series while none does), `airloc_collector_broker_up`,
+/// `airloc_collector_rows_waiting` and `airloc_collector_oldest_waiting_seconds` (how long
+/// the oldest row received and not stored has waited; 0 when none waits) (gauges),
 /// `airloc_collector_batch_seconds` and `airloc_collector_lag_seconds` (histograms). The
 /// values are the running collector's (``Collector/current``), read without waiting on it.
 public enum CollectorMetrics {
     /// The exposition of `state`.
-    public static func text(_ state: CollectorState, openMetrics: Bool) -> String {
+    public static func text(_ state: CollectorState, openMetrics: Bool, now: Date = Date()) -> String {
         var exposition = MetricsExposition(openMetrics: openMetrics)
         // Every kind is written, 0 before its first row: a counter that appears only later
         // would make rate() miss its first increase.
@@ -30,11 +34,22 @@ public enum CollectorMetrics {
             [("", Double(state.acksPublished))])
         exposition.gauge("airloc_collector_devices", "Devices the collector knows.", [("", Double(state.devices))])
         exposition.gauge(
-            "airloc_collector_database_up", "1 when the collector's PostgreSQL connection is up, else 0.",
-            [("", state.database == "connected" ? 1 : 0)])
+            "airloc_collector_database_up",
+            "1 while rows can be stored in PostgreSQL (connected, and the last store worked), else 0.",
+            [("", state.database == "connected" && state.databaseError == nil ? 1 : 0)])
+        exposition.gauge(
+            "airloc_collector_database_fault",
+            "1 for the kind of fault that keeps rows from being stored (none while they are stored).",
+            state.databaseFault.map { [("kind=\"\(MetricsExposition.label($0))\"", 1)] } ?? [])
         exposition.gauge(
             "airloc_collector_broker_up", "1 when the collector is connected to the MQTT broker, else 0.",
             [("", state.broker == "connected" ? 1 : 0)])
+        exposition.gauge(
+            "airloc_collector_rows_waiting", "Rows received and not stored yet.", [("", Double(state.buffered))])
+        exposition.gauge(
+            "airloc_collector_oldest_waiting_seconds",
+            "Seconds the oldest row received and not stored yet has waited (0 when none waits).",
+            [("", state.oldestWaiting.map { max(0, now.timeIntervalSince($0)) } ?? 0)])
         exposition.histogram(
             "airloc_collector_batch_seconds", "Seconds each stored batch's transaction took.", state.batchSeconds)
         exposition.histogram(

@@ -54,7 +54,9 @@ public struct CollectorPlan: Sendable {
     {
         guard let url = collect.broker else { throw .missing("broker") }
         guard let database = collect.database else { throw .missing("database") }
-        guard let place = MQTTSettings.broker(url) else { throw .broker("\(url) is not an MQTT URL") }
+        guard let place = MQTTSettings.broker(url) else {
+            throw .broker("\(CredentialText.masked(url)) is not an MQTT URL")
+        }
         self.settings = collect
         brokerPlace = place.place
         let host = ProcessInfo.processInfo.hostName.filter { $0.isLetter || $0.isNumber || $0 == "-" }
@@ -66,6 +68,7 @@ public struct CollectorPlan: Sendable {
         options.keyFile = collect.keyFile
         options.username = collect.username
         options.inFlight = 100
+        options.maximumPayload = collect.maxMessage
         // A member of a share group holds its place in the group only while connected: the
         // broker hands every Nth row to each session of the group, and a persistent session
         // of a member that died (and may never come back) would keep taking its share into a

@@ -8,7 +8,7 @@ import FleetWire
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
 package enum CollectorSchema {
-    static let version = 8
+    static let version = 9
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -102,6 +102,8 @@ package enum CollectorSchema {
         // Several collectors of one `[collect] share` group: who acknowledges each device,
         // and the revised rows any member stored (ShareGroup).
         8: ShareGroup.migration,
+        // The devices `[collect] devices = known` admits (`airloc collect register`).
+        9: RegisteredDevices.migration,
     ]
 
     /// Creates or migrates the schema (to `target`: a test makes a database of a version

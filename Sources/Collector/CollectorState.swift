@@ -19,12 +19,17 @@ public struct CollectorState: Sendable, Equatable {
     public var written: Date?
     /// "connected", "down" or "connecting".
     public var database = "connecting"
-    /// Why the database is down.
+    /// Why rows cannot be stored (the database's own words); nil while they are.
     public var databaseError: String?
+    /// The kind of that fault, for `/metrics` (`unreachable`, `disk_full`, `read_only`,
+    /// `permission`, …; ``StoreFault/label(_:)``).
+    public var databaseFault: String?
     /// "connected", "connecting: …", "paused: …" or "stopped".
     public var broker = "connecting"
     /// Rows received and not yet stored.
     public var buffered = 0
+    /// When the oldest of them was received (nil: none waits).
+    public var oldestWaiting: Date?
     /// Rows stored by this run.
     public var stored = 0
     /// Messages refused.
@@ -37,7 +42,7 @@ public struct CollectorState: Sendable, Equatable {
     public var devices = 0
     /// Rows stored by this run, by kind (`/metrics`; not in the file).
     public var storedByKind: [String: Int] = [:]
-    /// Messages refused by this run, by reason (`/metrics`; not in the file).
+    /// Messages refused by this run, by reason (`/metrics` and the file's `refused_by_reason`).
     public var refusedByReason: [String: Int] = [:]
     /// Seconds each stored batch's transaction took.
     public var batchSeconds = Histogram(bounds: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
@@ -57,6 +62,9 @@ public struct CollectorState: Sendable, Equatable {
         object["started"] = started.map(UTCTime.iso8601Seconds) ?? NSNull()
         object["written"] = written.map(UTCTime.iso8601Seconds) ?? NSNull()
         object["database_error"] = databaseError ?? NSNull()
+        object["database_fault"] = databaseFault ?? NSNull()
+        object["oldest_waiting"] = oldestWaiting.map(UTCTime.iso8601Seconds) ?? NSNull()
+        object["refused_by_reason"] = refusedByReason
         let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
@@ -71,6 +79,8 @@ public struct CollectorState: Sendable, Equatable {
         written = (object["written"] as? String).flatMap(UTCTime.parse)
         database = object["database"] as? String ?? "unknown"
         databaseError = object["database_error"] as? String
+        databaseFault = object["database_fault"] as? String
+        oldestWaiting = (object["oldest_waiting"] as? String).flatMap(UTCTime.parse)
         broker = object["broker"] as? String ?? "unknown"
         buffered = object["buffered"] as? Int ?? 0
         stored = object["stored"] as? Int ?? 0
@@ -78,5 +88,6 @@ public struct CollectorState: Sendable, Equatable {
         acksPublished = object["acks_published"] as? Int ?? 0
         replaysAsked = object["replays_asked"] as? Int ?? 0
         devices = object["devices"] as? Int ?? 0
+        refusedByReason = object["refused_by_reason"] as? [String: Int] ?? [:]
     }
 }

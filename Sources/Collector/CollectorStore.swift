@@ -19,17 +19,23 @@ public protocol CollectorStore: Sendable {
     func close() async
     /// What the store did beside the rows since the last call (a month dropped), for stderr.
     func takeNotices() -> [ServiceNotice]
+    /// The devices registered with `airloc collect register` (`[collect] devices = known`).
+    func registered() async -> Result<Set<String>, DatabaseError>
 }
 
 extension CollectorStore {
     /// A store that does nothing beside the rows has nothing to say.
     public func takeNotices() -> [ServiceNotice] { [] }
+    /// A store of no registered devices.
+    public func registered() async -> Result<Set<String>, DatabaseError> { .success([]) }
 }
 
 /// What a store says of a batch it wrote.
 public struct StoreOutcome: Sendable {
     /// The rows refused for their data, and why.
     public var refused: [(DeviceRow, DatabaseError)]
+    /// The devices whose news (status, hello) the database refused for its data.
+    public var refusedDevices: [String] = []
     /// In a `[collect] share` group: what the database holds of the devices this member
     /// acknowledges (nil: not in a group).
     public var view: ShareView?
@@ -49,12 +55,17 @@ public struct StoreOpening: Sendable {
     public var ledger: StoreLedger?
     /// Each device's topic prefix, as stored.
     public var prefixes: [String: String]
+    /// The registered devices (nil: not asked, `[collect] devices = any`).
+    public var registered: Set<String>?
 
     /// What a store said.
-    public init(serverVersion: Int, ledger: StoreLedger?, prefixes: [String: String]) {
+    public init(
+        serverVersion: Int, ledger: StoreLedger?, prefixes: [String: String], registered: Set<String>? = nil
+    ) {
         self.serverVersion = serverVersion
         self.ledger = ledger
         self.prefixes = prefixes
+        self.registered = registered
     }
 }
 
@@ -91,6 +102,9 @@ public final class PostgresStore: CollectorStore {
                         var ledger = StoreLedger()
                         opening.prefixes = try RowStore(database: connection).load(into: &ledger)
                         opening.ledger = ledger
+                    }
+                    if plan.settings.devices == .known {
+                        opening.registered = try RegisteredDevices.all(connection)
                     }
                     return (connection, opening)
                 } catch {
@@ -132,15 +146,18 @@ public final class PostgresStore: CollectorStore {
                     }
                 }
                 let since = retention.keep.map { now.addingTimeInterval(-$0) }
-                let refused = try RowStore(database: database, rollupSince: since).write(
+                let refusals = try RowStore(database: database, rollupSince: since).write(
                     rows: batch.rows, devices: batch.devices, throughs: batch.throughs)
-                guard let devices = batch.share else { return StoreOutcome(refused: refused) }
-                let refusedKeys = Set(refused.map(\.0.key))
+                var outcome = StoreOutcome(refused: refusals.rows)
+                outcome.refusedDevices = refusals.devices
+                guard let devices = batch.share else { return outcome }
+                let refusedKeys = Set(refusals.rows.map(\.0.key))
                 try ShareGroup.record(
                     batch.rows.filter { $0.revision > 0 && !refusedKeys.contains($0.key) }, database)
-                guard batch.round else { return StoreOutcome(refused: refused) }
-                let view = try ShareGroup.round(member: self.plan.broker.clientID, devices: devices, database: database)
-                return StoreOutcome(refused: refused, view: view)
+                guard batch.round else { return outcome }
+                outcome.view = try ShareGroup.round(
+                    member: self.plan.broker.clientID, devices: devices, database: database)
+                return outcome
             }
         }
         if case .failure(let error) = written, error.isBroken {
@@ -150,6 +167,14 @@ public final class PostgresStore: CollectorStore {
             self.kept.withLock { $0 = ([], .distantPast, .distantPast) }
         }
         return written
+    }
+
+    /// The registered devices (see ``CollectorStore``).
+    public func registered() async -> Result<Set<String>, DatabaseError> {
+        guard let database = connection.withLock({ $0 }) else { return .failure(.connect("no connection")) }
+        return await BlockingWork.run("airloc-collect-db") { _ in
+            Result { () throws(DatabaseError) in try RegisteredDevices.all(database) }
+        }
     }
 
     /// Applies `retention` once; a failure that left the connection usable (a lock waited

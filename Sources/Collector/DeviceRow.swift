@@ -19,7 +19,7 @@ public struct DeviceRow: Sendable, Equatable {
 
     /// Why a message is not stored (counted and logged, never half-stored).
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
-        case tooLarge(Int)
+        case tooLarge(Int, limit: Int)
         case notJSON
         case unknownSchema(String?)
         case badID(String?)
@@ -27,6 +27,8 @@ public struct DeviceRow: Sendable, Equatable {
         case badTime(String?)
         case futureTime(String)
         case badValue(String)
+        /// A `\u0000` escape: PostgreSQL stores no NUL character.
+        case nulCharacter
 
         /// Why, as `/metrics` labels it (`airloc_collector_rows_refused_total{reason}`).
         public var label: String {
@@ -39,26 +41,32 @@ public struct DeviceRow: Sendable, Equatable {
             case .badTime: return "bad_time"
             case .futureTime: return "future_time"
             case .badValue: return "bad_value"
+            case .nulCharacter: return "nul_character"
             }
         }
 
         /// Why, in words for the journal.
         public var description: String {
             switch self {
-            case .tooLarge(let bytes): return "a payload of \(bytes) bytes (at most \(DeviceRow.maximumBytes))"
+            case .tooLarge(let bytes, let limit): return "a payload of \(bytes) bytes (at most \(limit))"
             case .notJSON: return "not a JSON object"
-            case .unknownSchema(let schema): return "an unknown schema \(schema.map { "'\($0)'" } ?? "(none)")"
-            case .badID(let id): return "an id that is not a row's \(id.map { "('\($0)')" } ?? "(none)")"
-            case .otherDevice(let device): return "a row of another device ('\(device)')"
-            case .badTime(let time): return "a time that is not ISO 8601 \(time.map { "('\($0)')" } ?? "(none)")"
-            case .futureTime(let time): return "a time more than a day ahead (\(time))"
-            case .badValue(let field): return "'\(field)' of the wrong type"
+            case .unknownSchema(let schema): return "an unknown schema \(schema.map(quoted) ?? "(none)")"
+            case .badID(let id): return "an id that is not a row's \(id.map { "(\(quoted($0)))" } ?? "(none)")"
+            case .otherDevice(let device): return "a row of another device (\(quoted(device)))"
+            case .badTime(let time): return "a time that is not ISO 8601 \(time.map { "(\(quoted($0)))" } ?? "(none)")"
+            case .futureTime(let time): return "a time more than a day ahead (\(quoted(time)))"
+            case .badValue(let field): return "\(quoted(field)) of the wrong type or out of range"
+            case .nulCharacter: return "a NUL character (\\u0000), which PostgreSQL cannot store"
             }
         }
     }
 
-    /// What a history payload may weigh: a row is about 500 bytes.
-    public static let maximumBytes = 16_384
+    /// What a message may weigh by default (`[collect] max-message`): a row is about 500 bytes.
+    public static let maximumBytes = 65_536
+
+    /// Text of the payload as a log line may show it (``TerminalText/quoted(_:limit:)``):
+    /// the refusal of a hostile row cannot forge a line of the collector's.
+    static func quoted(_ text: String) -> String { TerminalText.quoted(text) }
 
     /// The device, as its topic says.
     public var device: String
@@ -81,6 +89,8 @@ public struct DeviceRow: Sendable, Equatable {
     /// stored version need be looked for in every month's partition. Nil (not known) and
     /// true are looked for.
     public var mayBeStored: Bool?
+    /// When the collector received it (the age of the oldest row waiting, in `/metrics`).
+    public var received: Date?
 
     /// `t42`.
     public var id: String { kind.id(number) }
@@ -107,10 +117,11 @@ public struct DeviceRow: Sendable, Equatable {
     }
 
     /// Parses the payload published by `device` on its history topic, at `now`.
-    public init(device: String, payload: String, now: Date) throws(Refusal) {
+    public init(device: String, payload: String, now: Date, maximumBytes: Int = maximumBytes) throws(Refusal) {
         let bytes = payload.utf8.count
-        guard bytes <= Self.maximumBytes else { throw .tooLarge(bytes) }
+        guard bytes <= maximumBytes else { throw .tooLarge(bytes, limit: maximumBytes) }
         guard let row = PublishedRow(payload) else { throw .notJSON }
+        guard !row.holdsNUL else { throw .nulCharacter }
         guard row.schema == RowSchema.name else { throw .unknownSchema(row.schema) }
         if let claimed = row.claimedDevice, claimed != device { throw .otherDevice(claimed) }
         let idText = row.id

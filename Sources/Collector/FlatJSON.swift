@@ -28,15 +28,18 @@ struct FlatJSON {
     static let maximumDepth = 32
 
     private(set) var members: [String: Value] = [:]
+    /// A `\u0000` escape is somewhere in the text (a name, a value, a nested string):
+    /// PostgreSQL's jsonb and text refuse that character, so the row cannot be stored.
+    private(set) var holdsNUL = false
 
     init?(_ text: String) {
         var text = text
-        let parsed = text.withUTF8 { bytes -> [String: Value]? in
+        let parsed = text.withUTF8 { bytes -> ([String: Value], Bool)? in
             var reader = Reader(bytes: bytes)
-            return reader.object()
+            return reader.object().map { ($0, reader.sawNUL) }
         }
         guard let parsed else { return nil }
-        members = parsed
+        (members, holdsNUL) = parsed
     }
 
     subscript(name: String) -> Value? { members[name] }
@@ -46,6 +49,8 @@ struct FlatJSON {
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     var at = 0
+    /// A `\u0000` escape was read.
+    var sawNUL = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -224,6 +229,7 @@ private struct Reader {
             guard literal("\\u"), let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
             return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
         }
+        if high == 0 { sawNUL = true }
         // A lone low surrogate is no character.
         return Unicode.Scalar(high)
     }

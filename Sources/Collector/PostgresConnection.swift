@@ -42,11 +42,12 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
         }
     }
 
-    /// A fault of the data sent (a value out of range, a constraint), not of the server:
-    /// retrying the same rows cannot help. SQLSTATE classes 22 and 23.
+    /// A fault of the data sent (a value out of range, a constraint, a key too large for
+    /// its index), not of the server: retrying the same rows cannot help. SQLSTATE classes
+    /// 22, 23 and 54 (program limit exceeded).
     public var isDataError: Bool {
         guard case .command(let state, _) = self else { return false }
-        return state.hasPrefix("22") || state.hasPrefix("23")
+        return state.hasPrefix("22") || state.hasPrefix("23") || state.hasPrefix("54")
     }
 }
 

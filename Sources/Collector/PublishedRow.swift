@@ -9,7 +9,8 @@ import Foundation
 /// Contract: nil only when the payload is not a JSON object; a field of the wrong type is
 /// recorded (``badColumn``, ``badRevision``, ``claimedDevice``), so that ``DeviceRow``
 /// refuses in its documented order (schema, device, id, time, revision, columns). A number
-/// is any finite JSON number; an integer column takes a whole number of at most 15 digits;
+/// is any JSON number of magnitude below 10¹⁵ (what the hourly roll-up can sum); an integer
+/// column takes a whole number of at most 15 digits;
 /// text is at most 1,024 bytes; a `words` column takes an array of strings (or, from older
 /// devices, one space-separated string).
 struct PublishedRow {
@@ -26,9 +27,12 @@ struct PublishedRow {
     var columns: [String: DeviceRow.ColumnValue] = [:]
     /// The first column, in the kind's order, whose value has the wrong type.
     var badColumn: String?
+    /// A `\u0000` escape somewhere in the payload.
+    var holdsNUL = false
 
     init?(_ payload: String) {
         guard let row = FlatJSON(payload) else { return nil }
+        holdsNUL = row.holdsNUL
         func text(_ name: String) -> String? {
             if case .string(let text)? = row[name] { return text }
             return nil
@@ -68,14 +72,17 @@ struct PublishedRow {
             let text = words.joined(separator: " ")
             return text.utf8.count <= 1024 ? .text(text) : nil
         case (.number(let value)?, .integer): return integer(value).map { .integer($0) }
-        case (.number(let value)?, .number): return .number(value)
+        case (.number(let value)?, .number): return abs(value) < largest ? .number(value) : nil
         default: return nil
         }
     }
 
+    /// Numbers are below this in magnitude: 15 digits before the point.
+    static let largest = 1e15
+
     /// A whole number of at most 15 digits.
     static func integer(_ value: Double) -> Int64? {
-        guard value.isFinite, value == value.rounded(), abs(value) < 9e15 else { return nil }
+        guard value.isFinite, value == value.rounded(), abs(value) < largest else { return nil }
         return Int64(value)
     }
 }

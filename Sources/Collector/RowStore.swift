@@ -11,8 +11,9 @@ import Platform
 ///   newer revision, which replaces the older content — also when it moved the row's time,
 ///   and so its month's partition (``PartitionMonth``); an older revision never replaces a
 ///   newer one.
-/// - All or nothing per batch. When the batch fails for its data (SQLSTATE 22 or 23),
-///   each row is tried alone, so that one bad row is refused and the others are stored.
+/// - All or nothing per batch. When the batch fails for its data (SQLSTATE 22, 23 or 54),
+///   every statement a message causes is tried alone — each device's news, each row with
+///   its hour's bucket — so that one bad message is refused and the others are stored.
 /// - Rows travel as one jsonb parameter per kind (`jsonb_to_recordset`): no value is ever
 ///   spliced into SQL, and a batch is one statement per table.
 public struct RowStore: Sendable {
@@ -50,11 +51,21 @@ public struct RowStore: Sendable {
         self.rollupSince = rollupSince
     }
 
+    /// What a batch's write refused: rows and devices, each with the database's reason.
+    public struct Refusals: Sendable {
+        /// Rows refused for their data.
+        public var rows: [(DeviceRow, DatabaseError)] = []
+        /// Devices whose news (status, hello, last seen) was refused for its data.
+        public var devices: [String] = []
+        /// Nothing was refused.
+        public var isEmpty: Bool { rows.isEmpty && devices.isEmpty }
+    }
+
     /// Stores `rows` (deduplicated by the caller or not: the newest revision of a key
-    /// wins), `devices` and the `throughs`; returns the rows refused for their data.
+    /// wins), `devices` and the `throughs`; returns what was refused for its data.
     public func write(
         rows: [DeviceRow], devices: [String: DeviceUpdate], throughs: [StoreLedger.StreamKey: Int64]
-    ) throws(DatabaseError) -> [(DeviceRow, DatabaseError)] {
+    ) throws(DatabaseError) -> Refusals {
         let rows = Self.newest(rows)
         do {
             try database.transaction { () throws(DatabaseError) in
@@ -70,29 +81,58 @@ public struct RowStore: Sendable {
                 try HourlyRollup.refresh(rows, held: held, since: rollupSince, database)
                 try writeThroughs(throughs)
             }
-            return []
+            return Refusals()
         } catch let error where error.isDataError {
-            var refused: [(DeviceRow, DatabaseError)] = []
-            try database.transaction { () throws(DatabaseError) in
-                try writeDevices(devices)
-                let held = try HourlyRollup.heldHours(rows, database)
-                for row in rows {
-                    do throws(DatabaseError) {
-                        try database.execute("SAVEPOINT one_row")
-                        try insert([row], kind: row.kind)
-                        try database.execute("RELEASE SAVEPOINT one_row")
-                    } catch let error where error.isDataError {
-                        try database.execute("ROLLBACK TO SAVEPOINT one_row")
-                        refused.append((row, error))
-                    }
+            return try writeOneByOne(rows: rows, devices: devices, throughs: throughs)
+        }
+    }
+
+    /// The batch refused for its data, written again with every statement a message caused
+    /// in a savepoint of its own — each device's news, each row with its hour's bucket — so
+    /// that the one bad message is refused and every other stored.
+    private func writeOneByOne(
+        rows: [DeviceRow], devices: [String: DeviceUpdate], throughs: [StoreLedger.StreamKey: Int64]
+    ) throws(DatabaseError) -> Refusals {
+        var refusals = Refusals()
+        try database.transaction { () throws(DatabaseError) in
+            for (device, update) in devices.sorted(by: { $0.key < $1.key }) {
+                if let error = try alone({ () throws(DatabaseError) in try writeDevices([device: update]) }) {
+                    refusals.devices.append(device)
+                    _ = error
                 }
-                // A refused row is in no bucket: a new one would be added to its hour's.
-                let refusedKeys = Set(refused.map(\.0.key))
-                let kept = rows.filter { !refusedKeys.contains($0.key) }
-                try HourlyRollup.refresh(kept, held: held, since: rollupSince, database)
-                try writeThroughs(throughs)
             }
-            return refused
+            let refusedDevices = Set(refusals.devices)
+            for row in rows where refusedDevices.contains(row.device) {
+                refusals.rows.append((row, .command(state: "23503", message: "its device's news was refused")))
+            }
+            for row in rows where !refusedDevices.contains(row.device) {
+                let stored = try alone { () throws(DatabaseError) in
+                    let held = try HourlyRollup.heldHours([row], database)
+                    try insert([row], kind: row.kind)
+                    try HourlyRollup.refresh([row], held: held, since: rollupSince, database)
+                }
+                if let error = stored { refusals.rows.append((row, error)) }
+            }
+            // Every stream's `through` is the ledger's own, of valid devices: never the data's
+            // fault; a device whose news was refused has no `devices` row to hang it on.
+            _ = try alone { () throws(DatabaseError) in
+                try writeThroughs(throughs.filter { !refusedDevices.contains(StreamOwner.split($0.key.device).device) })
+            }
+        }
+        return refusals
+    }
+
+    /// Runs `body` in a savepoint: nil when it worked, the error when the database refused
+    /// it for its data (rolled back to the savepoint); any other error ends the transaction.
+    private func alone(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError) -> DatabaseError? {
+        try database.execute("SAVEPOINT one_message")
+        do {
+            try body()
+            try database.execute("RELEASE SAVEPOINT one_message")
+            return nil
+        } catch let error where error.isDataError {
+            try database.execute("ROLLBACK TO SAVEPOINT one_message")
+            return error
         }
     }
 

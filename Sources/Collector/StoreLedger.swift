@@ -76,6 +76,10 @@ public struct StoreLedger: Sendable {
     /// read after every message (the metrics' snapshot), so it must not walk them all.
     private var deviceNames = Set<String>()
     private var dueAcknowledgements = Set<String>()
+    /// The streams whose `through` moved since the database last had it written: a batch
+    /// writes these, not every stream ever seen (with many devices, that was the batch's
+    /// whole cost).
+    private var unwritten = Set<StreamKey>()
     private var revised: [String: (order: [String], revisions: [String: Int64])] = [:]
     /// How long a gap may stay open before it is asked for.
     public let gapGrace: Duration
@@ -91,17 +95,34 @@ public struct StoreLedger: Sendable {
         self.revisedLimit = revisedLimit
     }
 
-    /// Every stream's `through`, for the database (kept so that a restart starts there).
+    /// Every stream's `through`.
     public var throughs: [StreamKey: Int64] { streams.mapValues(\.through) }
+
+    /// The `through`s the database has not had written yet (kept so that a restart starts
+    /// there), and those of `also`.
+    public func unwrittenThroughs(also: some Sequence<StreamKey>) -> [StreamKey: Int64] {
+        var result: [StreamKey: Int64] = [:]
+        for key in unwritten.union(also) { result[key] = streams[key]?.through ?? 0 }
+        return result
+    }
+
+    /// The database has these `through`s now.
+    public mutating func written(_ throughs: [StreamKey: Int64]) {
+        for (key, through) in throughs where (streams[key]?.through ?? 0) <= through { unwritten.remove(key) }
+    }
 
     /// The stream owners known (a device, or a device's logbook incarnation:
     /// ``StreamOwner``), sorted.
     public var devices: [String] { known.sorted() }
 
+    /// Whether any stream of `device` (any of its incarnations) is known.
+    public func holds(device: String) -> Bool { deviceNames.contains(device) }
+
     /// How many devices are known (a device of two incarnations counts once).
     public var deviceCount: Int { deviceNames.count }
 
-    private mutating func track(_ key: StreamKey) {
+    private mutating func track(_ key: StreamKey, movedFrom before: Int64? = nil) {
+        if let before, streams[key]?.through != before { unwritten.insert(key) }
         if known.insert(key.device).inserted { deviceNames.insert(StreamOwner.split(key.device).device) }
         if streams[key]?.above.isEmpty == false { open.insert(key) } else { open.remove(key) }
     }
@@ -114,6 +135,7 @@ public struct StoreLedger: Sendable {
     ) {
         let key = StreamKey(device: device, kind: kind)
         var stream = streams[key] ?? Stream()
+        let before = stream.through
         stream.through = max(stream.through, through)
         stream.above.formUnion(storedAbove)
         stream.absorb()
@@ -122,7 +144,8 @@ public struct StoreLedger: Sendable {
             if stream.above.isEmpty { stream.askedAt = nil }
         }
         streams[key] = stream
-        track(key)
+        // What the database said it holds needs no writing back; what the ids above moved does.
+        track(key, movedFrom: max(before, through))
     }
 
     /// Rows of `device` another collector of the group stored with a revision above 0.
@@ -147,7 +170,7 @@ public struct StoreLedger: Sendable {
             let before = streams[key]?.through ?? 0
             streams[key, default: Stream()].through = max(before, first - 1)
             streams[key]?.absorb()
-            track(key)
+            track(key, movedFrom: before)
             if streams[key]?.through != before { moved = true }
         }
         return moved ? acknowledgement(for: device) : nil
@@ -175,12 +198,13 @@ public struct StoreLedger: Sendable {
         for row in rows {
             let key = StreamKey(device: row.owner, kind: row.kind)
             var stream = streams[key] ?? Stream()
+            let before = streams[key] == nil ? -1 : stream.through
             if row.number > stream.through { stream.above.insert(row.number) }
             stream.absorb()
             stream.gapSince = stream.above.isEmpty ? nil : (stream.gapSince ?? now)
             if stream.above.isEmpty { stream.askedAt = nil }
             streams[key] = stream
-            track(key)
+            track(key, movedFrom: before)
             if row.revision > 0 { remember(id: row.id, revision: row.revision, of: row.owner) }
             touched.insert(row.owner)
         }

@@ -75,6 +75,10 @@ extension ConfigurationKey {
         text("collect", "share", "a group name: letters, digits, - and _", valid: isClientID) {
             $0.collect.share = $1
         },
+        number("collect", "max-message", "bytes", 1_024...16_777_216) { $0.collect.maxMessage = Int($1) },
+        choice("collect", "devices", CollectSettings.Admission.self) { settings, admission in
+            if let admission { settings.collect.devices = admission }
+        },
     ]
 
     static let collectDefaults: [String: String] = [
@@ -84,6 +88,7 @@ extension ConfigurationKey {
         "collect.ca-file": "none", "collect.cert-file": "none", "collect.key-file": "none",
         "collect.username": "none", "collect.broker-password-file": "none", "collect.batch": "500",
         "collect.metrics": "none (no /metrics)", "collect.keep": "0", "collect.keep-hourly": "0",
-        "collect.share": "none (this collector reads every row)",
+        "collect.share": "none (this collector reads every row)", "collect.max-message": "65536",
+        "collect.devices": "any",
     ]
 }

@@ -151,7 +151,7 @@ public enum ConfigurationFiles {
             }
             if secretKeys.contains(key.name) { settings.secretSources.append(at) }
             guard key.apply(&settings, entry.value.trimmingCharacters(in: .whitespaces)) else {
-                let shown = secretKeys.contains(key.name) ? "" : " '\(entry.value)'"
+                let shown = secretKeys.contains(key.name) ? "" : " '\(CredentialText.masked(entry.value))'"
                 throw ConfigurationError("\(at): invalid value\(shown) for \(entry.key): expected \(key.expected)")
             }
         }
@@ -176,7 +176,9 @@ public enum ConfigurationFiles {
         }
         if let url = environment["AIRLOC_MQTT_URL"], !url.isEmpty {
             guard set("mqtt", "url", to: url, in: &settings) else {
-                throw ConfigurationError("AIRLOC_MQTT_URL='\(url)': expected mqtt://host[:port] or mqtts://host[:port]")
+                throw ConfigurationError(
+                    "AIRLOC_MQTT_URL='\(CredentialText.masked(url))': expected mqtt://host[:port] or mqtts://host[:port]"
+                )
             }
         }
         if let device = environment["AIRLOC_SENSOR_DEVICE"], !device.isEmpty {
@@ -188,7 +190,8 @@ public enum ConfigurationFiles {
         if let broker = environment["AIRLOC_COLLECT_BROKER"], !broker.isEmpty {
             guard set("collect", "broker", to: broker, in: &settings) else {
                 throw ConfigurationError(
-                    "AIRLOC_COLLECT_BROKER='\(broker)': expected mqtt://host[:port] or mqtts://host[:port]")
+                    "AIRLOC_COLLECT_BROKER='\(CredentialText.masked(broker))': expected mqtt://host[:port] or mqtts://host[:port]"
+                )
             }
         }
         if let database = environment["AIRLOC_COLLECT_DATABASE"], !database.isEmpty {
@@ -204,7 +207,8 @@ public enum ConfigurationFiles {
             guard let value = environment[variable], !value.isEmpty else { continue }
             guard set("services", key, to: value, in: &settings) else {
                 throw ConfigurationError(
-                    "\(variable)='\(value)': expected an http(s) base URL such as http://127.0.0.1:8080")
+                    "\(variable)='\(CredentialText.masked(value))': expected an http(s) base URL such as http://127.0.0.1:8080"
+                )
             }
         }
     }

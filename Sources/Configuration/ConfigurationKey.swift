@@ -216,7 +216,7 @@ public struct ConfigurationKey: Sendable {
             } set: {
                 $0.mqtt.passwordFile = $1
             },
-            text("mqtt", "device-id", "letters, digits, - and _ (e.g. pi-4)", valid: isClientID) {
+            text("mqtt", "device-id", "1-64 letters, digits, - and _ (e.g. pi-4)", valid: DeviceIdentity.isValidName) {
                 $0.mqtt.deviceID = $1
             },
             text("mqtt", "client-id", "letters, digits, - and _", valid: isClientID) {

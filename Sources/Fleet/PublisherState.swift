@@ -78,6 +78,9 @@ struct PublisherState {
             } else if topic == "\(settings.mqtt.discoveryPrefix)/status" && payload == "online" {
                 publishDiscovery()
             }
+        case .mqtt(.unreadable):
+            // Nothing the device subscribes to is that large or not text: none of its own.
+            break
         case .rowsChanged:
             fill()
         case .collectorDue:

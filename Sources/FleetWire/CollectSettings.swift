@@ -41,6 +41,19 @@ public struct CollectSettings: Sendable, Equatable {
     /// The group of collectors this one shares the devices' rows with (`$share/GROUP/…`);
     /// nil: it reads every row itself.
     public var share: String?
+    /// Bytes a message may weigh at most: a larger one is refused before it is decoded.
+    public var maxMessage = 65_536
+    /// Which devices' messages are taken: every device's, or only the devices registered
+    /// with `airloc collect register` (for a broker without ACLs).
+    public var devices = Admission.any
+
+    /// Which devices the collector takes messages from.
+    public enum Admission: String, Sendable, CaseIterable {
+        /// Any device id the topic names (a valid one).
+        case any
+        /// Only registered devices (`airloc collect register DEVICE`).
+        case known
+    }
 
     /// The defaults (docs/collector.md).
     public init() {}

@@ -113,12 +113,19 @@ package final class MQTTConnection: MQTTClient, @unchecked Sendable {
         airloc_mosquitto_message_callback_set(client) { _, object, message in
             guard let message, let connection = MQTTConnection.from(object) else { return }
             let topic = String(cString: message.pointee.topic)
-            let payload =
-                message.pointee.payload.map {
-                    String(
-                        decoding: UnsafeRawBufferPointer(start: $0, count: Int(message.pointee.payloadlen)),
-                        as: UTF8.self)
-                } ?? ""
+            let length = Int(message.pointee.payloadlen)
+            // Judged before any copy: a hostile payload costs libmosquitto's one buffer only.
+            if let limit = connection.options.maximumPayload, length > limit {
+                connection.post.yield(.unreadable(topic: topic, problem: .tooLarge(bytes: length, limit: limit)))
+                return
+            }
+            let bytes = UnsafeRawBufferPointer(
+                start: message.pointee.payload, count: message.pointee.payload == nil ? 0 : length)
+            // Invalid UTF-8 is refused, not repaired: a row stored with U+FFFD in it is not the row sent.
+            guard let payload = String(validating: bytes, as: UTF8.self) else {
+                connection.post.yield(.unreadable(topic: topic, problem: .notUTF8))
+                return
+            }
             connection.post.yield(.message(topic: topic, payload: payload))
         }
     }

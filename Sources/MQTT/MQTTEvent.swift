@@ -16,6 +16,25 @@ public enum MQTTEvent: Sendable, Equatable {
     case acknowledged(MQTTMessageID)
     /// A message arrived on a subscribed topic.
     case message(topic: String, payload: String)
+    /// A message arrived that is not handed over: its payload is larger than
+    /// ``MQTTOptions/maximumPayload`` (it is never copied or decoded), or not UTF-8.
+    case unreadable(topic: String, problem: MQTTPayloadProblem)
+}
+
+/// Why a message's payload was not handed over.
+public enum MQTTPayloadProblem: Sendable, Equatable, CustomStringConvertible {
+    /// More bytes than the connection takes.
+    case tooLarge(bytes: Int, limit: Int)
+    /// Bytes that are not UTF-8 text.
+    case notUTF8
+
+    /// Why, in words.
+    public var description: String {
+        switch self {
+        case .tooLarge(let bytes, let limit): return "a payload of \(bytes) bytes (at most \(limit))"
+        case .notUTF8: return "a payload that is not UTF-8"
+        }
+    }
 }
 
 /// Why a broker cannot be reached or used, as facts: each user words the advice with its

@@ -37,6 +37,11 @@ public struct MQTTOptions: Sendable, Equatable {
     public var will: Message?
     /// Published on a clean close, before the disconnect: `offline` on a status topic.
     public var farewell: Message?
+    /// A message whose payload is larger (bytes) is not handed over: it arrives as
+    /// ``MQTTEvent/unreadable(topic:problem:)`` without being copied or decoded (nil: any
+    /// size). libmosquitto reads a packet whole before it is seen: the broker's
+    /// `message_size_limit` bounds that.
+    public var maximumPayload: Int?
 
     /// A retained or plain message on a topic.
     public struct Message: Sendable, Equatable {
@@ -72,7 +77,7 @@ public struct MQTTOptions: Sendable, Equatable {
         )
             && (a.caFile, a.certFile, a.keyFile, a.keepalive, a.persistentSession, a.inFlight)
                 == (b.caFile, b.certFile, b.keyFile, b.keepalive, b.persistentSession, b.inFlight)
-            && a.will == b.will && a.farewell == b.farewell
+            && a.will == b.will && a.farewell == b.farewell && a.maximumPayload == b.maximumPayload
     }
 }
 

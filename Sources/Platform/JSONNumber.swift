@@ -15,7 +15,7 @@ public enum JSONNumber {
 
     /// The integer `value` is (a whole number of at most 15 digits), or nil.
     public static func integer(_ value: Any?) -> Int64? {
-        guard let double = double(value), double == double.rounded(), abs(double) < 9e15 else { return nil }
+        guard let double = double(value), double == double.rounded(), abs(double) < 1e15 else { return nil }
         return Int64(double)
     }
 }

@@ -7,8 +7,57 @@
 /// ESC [ and friends). ``keepingStyles(_:)`` does the same but keeps airloc's own
 /// styling sequences — SGR codes 0, 1, 2, 33 and 1;38;5;N (bold, dim, reset, yellow, a
 /// 256-colour foreground) — so coloured output built by airloc passes and nothing else
-/// that could move the cursor, clear the screen or set a title does.
+/// that could move the cursor, clear the screen or set a title does. ``quoted(_:limit:)``
+/// and ``oneLine(_:)`` are for a log line: what came from a message (a payload's field, a
+/// topic) is shown with every control character, line break and bidirectional override
+/// escaped (`\n`, `\u{202E}`), so it can neither forge a line of its own nor turn the
+/// line around, and cut to ``quotedLimit`` characters.
 public enum TerminalText {
+    /// Characters of foreign text a log line quotes at most (docs/collector.md).
+    public static let quotedLimit = 64
+
+    /// `text` quoted for a log line: `'…'`, escaped as ``oneLine(_:)`` escapes it, cut to
+    /// `limit` characters (then ending in `…`).
+    public static func quoted(_ text: String, limit: Int = quotedLimit) -> String {
+        var scalars = text.unicodeScalars.prefix(limit + 1)
+        let cut = scalars.count > limit
+        if cut { scalars = scalars.prefix(limit) }
+        let shown = oneLine(String(String.UnicodeScalarView(scalars)))
+        return "'" + shown + (cut ? "…" : "") + "'"
+    }
+
+    /// `text` with every control character (line feed and tab included), DEL, C1 control
+    /// and bidirectional formatting character written as an escape: one line that reads
+    /// in its own order.
+    public static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var output = ""
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            default: output += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return output
+    }
+
+    /// True when `text` holds nothing ``oneLine(_:)`` would escape: no control, line break
+    /// or bidirectional formatting character.
+    public static func isPlain(_ text: String) -> Bool { !text.unicodeScalars.contains(where: needsEscape) }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+            || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
+            || value == 0x2028 || value == 0x2029
+    }
+
     /// `text` without its control characters (line feed and tab kept): safe on any terminal.
     public static func plain(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }

@@ -5,12 +5,13 @@ import Platform
 ///
 /// Contract: the line ends in a newline and holds no more than the notice does (no
 /// position, no secret: ``ServiceNotice``'s contract); a remedy the command line does not
-/// know adds nothing.
+/// know adds nothing. It is one line whatever the notice holds: a line break or control
+/// character in it (from a message's text) is escaped, so no notice forges another line.
 public enum NoticeText {
     /// "airloc: mqtt: connected to the broker…
     /// ".
     public static func line(_ notice: ServiceNotice) -> String {
-        "airloc: \(notice)\(remedy(notice.remedy))\n"
+        "airloc: \(TerminalText.oneLine(notice.description))\(remedy(notice.remedy))\n"
     }
 
     static func remedy(_ remedy: ServiceNotice.Remedy?) -> String {

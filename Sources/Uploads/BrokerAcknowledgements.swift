@@ -42,7 +42,7 @@ final class BrokerAcknowledgements: Sendable {
                         return nil
                     }
                     return cell
-                case .message: break
+                case .message, .unreadable: break
                 }
                 return nil
             }

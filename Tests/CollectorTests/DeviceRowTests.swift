@@ -64,7 +64,9 @@ import Testing
             Self.refusal(base.replacingOccurrences(of: "\"satellites\":9", with: "\"satellites\":true"))
                 == .badValue("satellites"))
         #expect(Self.refusal(base.replacingOccurrences(of: "52.52", with: "152.52")) == .badValue("latitude"))
-        #expect(Self.refusal("{\"pad\":\"" + String(repeating: "x", count: 20_000) + "\"}") == .tooLarge(20_010))
+        #expect(
+            Self.refusal("{\"pad\":\"" + String(repeating: "x", count: 70_000) + "\"}")
+                == .tooLarge(70_010, limit: 65_536))
     }
 
     @Test func aDeviceCannotWriteAnotherDevicesRows() {
