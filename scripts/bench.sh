@@ -225,6 +225,9 @@ echo "== collector burst: scripts/bench-collect-burst.sh $bin CONNINFO 100000"
 scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000
 echo "== collector burst of readings (the hourly roll-up kept too): scripts/bench-collect-burst.sh $bin CONNINFO 100000 sensor"
 scripts/bench-collect-burst.sh "$bin" "$conninfo" 100000 sensor
+# Made-up device ids on a broker without ACLs: the collector's memory and an honest row's delay.
+echo "== collector, made-up ids: scripts/bench-collect-junk.sh $bin CONNINFO 100000"
+scripts/bench-collect-junk.sh "$bin" "$conninfo" 100000
 # Several collectors ([collect] share): the same rows published while 1, then 3, run.
 for members in 1 3; do
     echo "== collector burst, live, $members member(s): scripts/bench-collect-burst.sh $bin CONNINFO 100000 track $members"

@@ -34,6 +34,11 @@ struct AckOwnership: Sendable {
     /// `ack` was published.
     mutating func told(_ ack: StoreLedger.Acknowledgement) { published[ack.device] = ack }
 
+    /// Forgets what was told to `devices` (quiet ones, forgotten by the machine).
+    mutating func forget(_ devices: Set<String>) {
+        published = published.filter { !devices.contains(StreamOwner.split($0.key).device) }
+    }
+
     /// `owner`'s hello, to be checked against the database's view of `device`.
     mutating func wait(_ hello: CollectorMessages.Hello, device: String, owner: String) {
         hellos[owner] = (device, hello)

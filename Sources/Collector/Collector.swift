@@ -53,6 +53,7 @@ public struct Collector: Service {
 
     /// Collects until the stop (see the contract).
     public func run(_ context: ServiceContext) async throws(ServiceFailure) {
+        MemoryRelease.limitArenas()
         let inbox = Mailbox<Input>()
         defer { inbox.close() }
         inbox.forward(client.events) { .mqtt($0) }

@@ -84,11 +84,11 @@ struct CollectorDriver {
         while let action = queue.popFirst() {
             switch action {
             case .connectDatabase:
-                switch await store.open(loading: machine.needsLedger) {
+                switch await store.open() {
                 case .success(let opened):
                     queue += machine.databaseConnected(
-                        serverVersion: opened.serverVersion, loaded: opened.ledger, prefixes: opened.prefixes,
-                        registered: opened.registered, at: time.now, date: time.date)
+                        serverVersion: opened.serverVersion, registered: opened.registered, at: time.now,
+                        date: time.date)
                 case .failure(let error):
                     queue += machine.databaseFailed(error, at: time.now)
                 }

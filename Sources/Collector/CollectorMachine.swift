@@ -61,6 +61,8 @@ public struct CollectorMachine: Sendable {
         /// In a group: after the rows, take the acknowledgement leases and read back what
         /// the database holds (``ShareGroup``): at most once a second, not after every batch.
         public var round = false
+        /// Devices whose streams the store reads before the rows (``StreamReading``).
+        public var read: [String] = []
     }
 
     private enum Database: Sendable {
@@ -98,22 +100,23 @@ public struct CollectorMachine: Sendable {
     /// taken within this long).
     static let registeredEvery: Duration = .seconds(30)
     var ledger = StoreLedger()
-    private var loaded = false
+    /// Connected once at least: settings that cannot work are then retried, not fatal.
     private var everConnected = false
-    var prefixes: [String: String] = [:]
-    /// Each device's logbook incarnation, as its hello says (a row only until one did): the one its
-    /// retained acknowledgement speaks of (an older incarnation's rows are still stored).
-    private var incarnations: [String: String] = [:]
-    private var rows: [DeviceRow] = []
+    /// Alone (not in a share group): the devices whose streams were read from the database
+    /// on this connection, those to read with the next batch, and the hellos that wait for
+    /// their device's reading (``StreamReading``).
+    var toRead = Set<String>()
+    var deferredHellos: [String: [(hello: CollectorMessages.Hello, owner: String)]] = [:]
+    /// What is kept of each device heard (its prefix, incarnation, when, whether read).
+    var known: HeardDevices
+    var rows: [DeviceRow] = []
     private var openedAt: ContinuousClock.Instant?
     var updates: [String: RowStore.DeviceUpdate] = [:]
     /// Devices whose acknowledgement moved and is not published yet, and when each was
     /// last published: at most one a second per device, however many batches touched it.
     var pendingAcks = Set<String>()
     private var lastAck: [String: ContinuousClock.Instant] = [:]
-    /// When each device was last heard from in this run, and when the quiet ones were last
-    /// looked for (``forgetQuiet(at:)``).
-    private var heard: [String: ContinuousClock.Instant] = [:]
+    /// When the quiet devices were last looked for (``forgetQuiet(at:)``).
     private var lastSweep: ContinuousClock.Instant?
     /// A device that sent no row, and nothing for this long, is forgotten (its name and
     /// topic): made-up ids on a broker without ACLs do not hold memory for good.
@@ -131,6 +134,7 @@ public struct CollectorMachine: Sendable {
     public init(settings: CollectSettings, window: Duration = .seconds(1)) {
         self.settings = settings
         self.window = window
+        known = HeardDevices(pattern: settings.topicPrefix)
     }
 
     /// The devices known (for tests and the status).
@@ -144,18 +148,14 @@ public struct CollectorMachine: Sendable {
         return [.connectDatabase]
     }
 
-    /// The database answered: `loaded` is what it says was stored (read once, at the first
-    /// connection) and its topic prefixes.
+    /// The database answered (on a new connection). Alone, nothing the collector knew of
+    /// what is stored survives it: each device is read again from this server before it is
+    /// told anything (``StreamReading``).
     public mutating func databaseConnected(
-        serverVersion: Int, loaded stored: StoreLedger?, prefixes known: [String: String],
-        registered devices: Set<String>? = nil, at now: ContinuousClock.Instant, date: Date
+        serverVersion: Int, registered devices: Set<String>? = nil, at now: ContinuousClock.Instant, date: Date
     ) -> [Action] {
         var actions: [Action] = []
-        if let stored, !loaded {
-            ledger = stored
-            prefixes.merge(known) { current, _ in current }
-            loaded = true
-        }
+        if !isShared { forgetWhatWasRead() }
         if let devices {
             registered = devices
             registeredReadAt = now
@@ -181,7 +181,7 @@ public struct CollectorMachine: Sendable {
         // At the start, settings that cannot work stop it (78: the unit does not restart it
         // in a loop, nor stay "active" storing nothing); later in a run they are retried,
         // since a password changed under a running collector may be changed back.
-        if error.isConfiguration, !loaded || Self.isNewer(error) {
+        if error.isConfiguration, !everConnected || Self.isNewer(error) {
             return [
                 .fail(
                     ServiceFailure(
@@ -283,8 +283,7 @@ public struct CollectorMachine: Sendable {
         case .row(let from, _), .status(let from, _), .hello(let from, _): sender = from
         }
         let device = sender.device
-        prefixes[device] = sender.prefix
-        heard[device] = now
+        known.heard(device, prefix: sender.prefix, at: now)
         var update = updates[device] ?? RowStore.DeviceUpdate(prefix: sender.prefix, seen: date)
         update.seen = date
         var actions: [Action] = []
@@ -294,22 +293,27 @@ public struct CollectorMachine: Sendable {
             rows.append(row)
             // The hello names the current incarnation; a row only until one did (a row of
             // an older logbook still queued at the broker must not turn the acks back to it).
-            if incarnations[device] == nil {
-                incarnations[device] = row.incarnation
+            if known.incarnation(of: device) == nil {
+                known.setIncarnation(row.incarnation, of: device)
                 update.incarnation = row.incarnation
             }
+            if !isShared { needsReading(device) }
             update.lag = Int64(max(0, date.timeIntervalSince(row.time)) * 1000)
         case .status(_, let status):
             update.status = status
         case .hello(_, let hello):
             update.software = hello.software
-            incarnations[device] = hello.incarnation
+            known.setIncarnation(hello.incarnation, of: device)
             update.incarnation = hello.incarnation
             let owner = StreamOwner.name(device: device, incarnation: hello.incarnation)
             if isShared {
                 ownership.wait(hello, device: device, owner: owner)
-            } else {
+            } else if known.isRead(device) {
                 actions += check(hello, device: device, owner: owner, update: &update, date: date)
+            } else {
+                // Checked against what the database holds, once it was read.
+                deferredHellos[device, default: []].append((hello, owner))
+                needsReading(device)
             }
         case .ignored, .refused: return []
         }
@@ -365,16 +369,17 @@ public struct CollectorMachine: Sendable {
         let kept = batch.rows.filter { !refusedIDs.contains($0.key) }
         var actions: [Action] = faultEnded(at: now)
         for (row, error) in refused {
-            actions += refuse(device: row.device, "\(row.id): \(error)", label: "database", at: now)
+            actions += refuse(device: row.device, "\(row.id): \(error)", label: .database, at: now)
         }
         for device in outcome.refusedDevices {
             actions += refuse(
-                device: device, "the device's news was refused by the database", label: "database", at: now)
+                device: device, "the device's news was refused by the database", label: .database, at: now)
         }
         if let view = outcome.view {
             // The database's word replaces this member's: the group stored what it did.
             actions += viewed(view, roundStarted: now - took, at: now, date: date)
         } else if !isShared {
+            actions += read(batch, streams: outcome.streams, at: now, date: date)
             for ack in ledger.stored(kept, at: now) { pendingAcks.insert(ack.device) }
             ledger.written(batch.throughs)
         }
@@ -457,9 +462,6 @@ public struct CollectorMachine: Sendable {
         return false
     }
 
-    /// True until the database was read once for what it stored.
-    public var needsLedger: Bool { !loaded }
-
     /// Whatever is due now: the batch's window, a share group's round, paced
     /// acknowledgements, replays.
     private mutating func due(at now: ContinuousClock.Instant, date: Date) -> [Action] {
@@ -492,7 +494,9 @@ public struct CollectorMachine: Sendable {
             for request in ledger.due(at: now) {
                 let (device, incarnation) = StreamOwner.split(request.device)
                 // A member asks only for its own devices' gaps: another's stream is not whole here.
-                guard let prefix = prefixes[device], !isShared || ownership.owns(device, at: now) else { continue }
+                guard let prefix = known.prefix(of: device), !isShared || ownership.owns(device, at: now) else {
+                    continue
+                }
                 let message = CollectorMessages.Replay(
                     kind: request.kind, from: request.from, until: request.until, incarnation: incarnation)
                 actions.append(.publish(topic: "\(prefix)/replay", payload: message.json, retain: false))
@@ -505,22 +509,27 @@ public struct CollectorMachine: Sendable {
         return actions
     }
 
-    /// Forgets, once a minute, the devices quiet for ``quietAfter`` that sent no row (a
-    /// status, a hello, only): their names, topics and incarnations. A device with rows is
-    /// kept: its ledger is what its acknowledgements are made of.
+    /// Forgets, once a minute, the devices quiet for ``quietAfter`` with nothing pending:
+    /// their names, topics, incarnations and (alone) their ledger, read again from the
+    /// database when they come back. In a group, a device with a ledger is kept (the view
+    /// of its lease holder's rounds keeps it).
     private mutating func forgetQuiet(at now: ContinuousClock.Instant) -> [Action] {
         if let lastSweep, now - lastSweep < .seconds(60) { return [] }
         lastSweep = now
-        let quiet = heard.filter { device, at in
-            now - at >= Self.quietAfter && updates[device] == nil && !ledger.holds(device: device)
+        let waiting = Set(rows.map(\.device))
+        let quiet = known.quiet(at: now, after: Self.quietAfter) { device in
+            updates[device] != nil || waiting.contains(device) || toRead.contains(device)
+                || ledger.owners(of: device).contains(where: pendingAcks.contains)
+                // Alone, a device is read again when it comes back; in a group, the view says it.
+                || (isShared ? ledger.holds(device: device) : ledger.hasGap(device: device))
         }
         lastAck = lastAck.filter { now - $0.value < .seconds(60) }
         guard !quiet.isEmpty else { return [] }
-        for device in quiet.keys {
-            heard[device] = nil
-            prefixes[device] = nil
-            incarnations[device] = nil
+        for device in quiet {
+            known.forget(device)
+            if !isShared { ledger.forget(device: device) }
         }
+        if isShared { ownership.forget(Set(quiet)) }
         return [.releaseMemory]
     }
 
@@ -531,21 +540,20 @@ public struct CollectorMachine: Sendable {
             return []
         }
         var taken = Array(rows.prefix(settings.batch))
-        let batch: Batch
+        var batch: Batch
         if isShared {
             batch = sharedBatch(&taken, at: now)
         } else {
-            // The ledger was read from the database at start and has seen every commit
-            // since: an id it holds no version of has none stored (a row of a failed store,
-            // which may have committed all the same, stays `true`).
+            // A device read from the database has had every commit since in its ledger: an
+            // id it holds no version of has none stored (a row of a failed store, which may
+            // have committed all the same, stays `true`). One not read yet may hold any.
             for index in taken.indices where taken[index].mayBeStored == nil {
-                taken[index].mayBeStored = ledger.mayHold(taken[index])
+                taken[index].mayBeStored =
+                    known.isRead(taken[index].device) ? ledger.mayHold(taken[index]) : true
             }
-            var preview = ledger
-            _ = preview.stored(taken, at: now)
             // Every stream a commit stores in has its `acknowledged` row; others only when moved.
-            let streams = taken.map { StoreLedger.StreamKey(device: $0.owner, kind: $0.kind) }
-            batch = Batch(rows: taken, devices: updates, throughs: preview.unwrittenThroughs(also: streams))
+            batch = Batch(rows: taken, devices: updates, throughs: ledger.throughs(afterStoring: taken))
+            batch.read = toRead.sorted()
         }
         rows.removeFirst(taken.count)
         updates = [:]
@@ -586,26 +594,32 @@ public struct CollectorMachine: Sendable {
 
     private mutating func acknowledgement(_ owner: String, at now: ContinuousClock.Instant, date: Date) -> Action? {
         let (device, incarnation) = StreamOwner.split(owner)
-        guard let prefix = prefixes[device] else { return nil }
+        guard let prefix = known.prefix(of: device) else { return nil }
+        // Alone, a device is told only what was read from this database: never an empty
+        // ledger's zeros, which would take back what it was told before.
+        if !isShared && !known.isRead(device) { return nil }
         // In a share group only the device's one owner says it: two members' words could
         // reach the broker in either order.
         if isShared && !ownership.owns(device, at: now) { return nil }
         // The retained acknowledgement is the current incarnation's: an older one's would
         // replace it, and the device ignores it anyway.
-        if let current = incarnations[device], current != incarnation { return nil }
+        if let current = known.incarnation(of: device), current != incarnation { return nil }
         let ack = ledger.acknowledgement(for: owner)
-        ownership.told(ack)
+        // What was told matters to a member only: its view is read again every second.
+        if isShared { ownership.told(ack) }
         state.acksPublished += 1
         let message = CollectorMessages.Ack(
             through: ack.through, revised: ack.revised, time: date, incarnation: incarnation)
         return .publish(topic: "\(prefix)/ack", payload: message.json, retain: true)
     }
 
-    private mutating func refuse(device: String?, _ reason: String, label: String, at now: ContinuousClock.Instant)
+    private mutating func refuse(
+        device: String?, _ reason: String, label: RefusalReason, at now: ContinuousClock.Instant
+    )
         -> [Action]
     {
         state.refused += 1
-        state.refusedByReason[label, default: 0] += 1
+        state.refusedByReason[label.rawValue, default: 0] += 1
         var actions: [Action] = []
         if let line = notes.summary(at: now) { actions.append(.say(.warning(line, from: "collect"))) }
         if notes.shouldSay(sender: device, at: now) {
@@ -623,7 +637,7 @@ public struct CollectorMachine: Sendable {
     public func status(at date: Date) -> CollectorState {
         var state = self.state
         state.buffered = rows.count
-        state.devices = ledger.deviceCount
+        state.devices = known.count
         state.written = date
         var oldest = rows.first?.received
         if case .storing(let batch) = database, let first = batch.rows.first?.received {

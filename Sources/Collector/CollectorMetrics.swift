@@ -26,8 +26,8 @@ public enum CollectorMetrics {
             ["track", "air", "sensor"].map { ("kind=\"\($0)\"", Double(state.storedByKind[$0] ?? 0)) })
         exposition.counter(
             "airloc_collector_rows_refused", "Messages refused since the collector started, by reason.",
-            state.refusedByReason.sorted { $0.key < $1.key }.map {
-                ("reason=\"\(MetricsExposition.label($0.key))\"", Double($0.value))
+            RefusalReason.allCases.map(\.rawValue).sorted().map {
+                ("reason=\"\($0)\"", Double(state.refusedByReason[$0] ?? 0))
             })
         exposition.counter(
             "airloc_collector_acks", "Acknowledgements published to the devices since the collector started.",

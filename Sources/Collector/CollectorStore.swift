@@ -7,14 +7,15 @@ import Synchronization
 /// PostgreSQL, so that the driver's timing runs in-process in tests on a store of the
 /// test's own.
 ///
-/// Contract: ``open(loading:)`` connects (and makes or migrates the schema); with
-/// `loading`, it also says what was stored before (the ledger) and each device's topic
-/// prefix. ``write(_:)`` stores one batch in one transaction and returns the rows refused
-/// for their data and, for a batch of a `[collect] share` group, the database's view of the
-/// devices this member acknowledges (``ShareGroup``); a failure that broke the connection (``DatabaseError/isBroken``)
-/// needs ``open(loading:)`` again. Neither ever blocks a cooperative thread.
+/// Contract: ``open()`` connects (and makes or migrates the schema). ``write(_:)`` first
+/// reads the streams of the batch's `read` devices as the database holds them (their
+/// `through` and the ids stored above it), then stores the batch in one transaction, and
+/// returns those streams, the rows refused for their data and, for a batch of a
+/// `[collect] share` group, the database's view of the devices this member acknowledges
+/// (``ShareGroup``); a failure that broke the connection (``DatabaseError/isBroken``)
+/// needs ``open()`` again. Neither ever blocks a cooperative thread.
 public protocol CollectorStore: Sendable {
-    func open(loading: Bool) async -> Result<StoreOpening, DatabaseError>
+    func open() async -> Result<StoreOpening, DatabaseError>
     func write(_ batch: CollectorMachine.Batch) async -> Result<StoreOutcome, DatabaseError>
     func close() async
     /// What the store did beside the rows since the last call (a month dropped), for stderr.
@@ -36,6 +37,8 @@ public struct StoreOutcome: Sendable {
     public var refused: [(DeviceRow, DatabaseError)]
     /// The devices whose news (status, hello) the database refused for its data.
     public var refusedDevices: [String] = []
+    /// The streams of the batch's `read` devices, as the database held them before the batch.
+    public var streams: [StoreLedger.StreamKey: (through: Int64, above: [Int64])] = [:]
     /// In a `[collect] share` group: what the database holds of the devices this member
     /// acknowledges (nil: not in a group).
     public var view: ShareView?
@@ -51,20 +54,12 @@ public struct StoreOutcome: Sendable {
 public struct StoreOpening: Sendable {
     /// The server's version (150018 for 15.18).
     public var serverVersion: Int
-    /// What was stored before (nil when not asked).
-    public var ledger: StoreLedger?
-    /// Each device's topic prefix, as stored.
-    public var prefixes: [String: String]
     /// The registered devices (nil: not asked, `[collect] devices = any`).
     public var registered: Set<String>?
 
     /// What a store said.
-    public init(
-        serverVersion: Int, ledger: StoreLedger?, prefixes: [String: String], registered: Set<String>? = nil
-    ) {
+    public init(serverVersion: Int, registered: Set<String>? = nil) {
         self.serverVersion = serverVersion
-        self.ledger = ledger
-        self.prefixes = prefixes
         self.registered = registered
     }
 }
@@ -86,7 +81,7 @@ public final class PostgresStore: CollectorStore {
     public init(plan: CollectorPlan) { self.plan = plan }
 
     /// Connects and prepares the schema (see ``CollectorStore``).
-    public func open(loading: Bool) async -> Result<StoreOpening, DatabaseError> {
+    public func open() async -> Result<StoreOpening, DatabaseError> {
         let plan = self.plan
         let opened = await BlockingWork.run("airloc-collect-db") { _ in
             Result { () throws(DatabaseError) -> (PostgresConnection, StoreOpening) in
@@ -97,12 +92,7 @@ public final class PostgresStore: CollectorStore {
                     // over many months' partitions) took half a second and saved nothing.
                     try connection.execute("SET jit = off")
                     try CollectorSchema.prepare(connection)
-                    var opening = StoreOpening(serverVersion: connection.serverVersion, ledger: nil, prefixes: [:])
-                    if loading {
-                        var ledger = StoreLedger()
-                        opening.prefixes = try RowStore(database: connection).load(into: &ledger)
-                        opening.ledger = ledger
-                    }
+                    var opening = StoreOpening(serverVersion: connection.serverVersion)
                     if plan.settings.devices == .known {
                         opening.registered = try RegisteredDevices.all(connection)
                     }
@@ -146,10 +136,14 @@ public final class PostgresStore: CollectorStore {
                     }
                 }
                 let since = retention.keep.map { now.addingTimeInterval(-$0) }
+                // What the database holds of devices the collector has not read yet, before
+                // the batch: their acknowledgements start from it.
+                let streams = try RowStore.streams(of: batch.read, database)
                 let refusals = try RowStore(database: database, rollupSince: since).write(
                     rows: batch.rows, devices: batch.devices, throughs: batch.throughs)
                 var outcome = StoreOutcome(refused: refusals.rows)
                 outcome.refusedDevices = refusals.devices
+                outcome.streams = streams
                 guard let devices = batch.share else { return outcome }
                 let refusedKeys = Set(refusals.rows.map(\.0.key))
                 try ShareGroup.record(

@@ -31,17 +31,17 @@ public struct DeviceRow: Sendable, Equatable {
         case nulCharacter
 
         /// Why, as `/metrics` labels it (`airloc_collector_rows_refused_total{reason}`).
-        public var label: String {
+        public var label: RefusalReason {
             switch self {
-            case .tooLarge: return "too_large"
-            case .notJSON: return "not_json"
-            case .unknownSchema: return "unknown_schema"
-            case .badID: return "bad_id"
-            case .otherDevice: return "other_device"
-            case .badTime: return "bad_time"
-            case .futureTime: return "future_time"
-            case .badValue: return "bad_value"
-            case .nulCharacter: return "nul_character"
+            case .tooLarge: return .tooLarge
+            case .notJSON: return .notJSON
+            case .unknownSchema: return .unknownSchema
+            case .badID: return .badID
+            case .otherDevice: return .otherDevice
+            case .badTime: return .badTime
+            case .futureTime: return .futureTime
+            case .badValue: return .badValue
+            case .nulCharacter: return .nulCharacter
             }
         }
 

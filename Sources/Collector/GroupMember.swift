@@ -58,7 +58,8 @@ extension CollectorMachine {
         var actions: [Action] = []
         for waiting in ownership.waitingHellos(at: now) {
             guard
-                var update = updates[waiting.device] ?? prefixes[waiting.device].map({ .init(prefix: $0, seen: date) })
+                var update = updates[waiting.device]
+                    ?? known.prefix(of: waiting.device).map({ .init(prefix: $0, seen: date) })
             else { continue }
             actions += check(waiting.hello, device: waiting.device, owner: waiting.owner, update: &update, date: date)
             updates[waiting.device] = update

@@ -29,7 +29,7 @@ enum IncomingMessage {
     /// Not one of the collector's topics: nothing to do.
     case ignored
     /// Refused: counted by `label`, said as `reason` (`device` nil: no valid device named).
-    case refused(device: String?, reason: String, label: String)
+    case refused(device: String?, reason: String, label: RefusalReason)
 
     /// The device a message came from, and its topics' prefix.
     struct Sender {
@@ -67,19 +67,19 @@ enum IncomingMessage {
             guard payload.utf8.count <= maximumStatus, TerminalText.isPlain(payload) else {
                 return .refused(
                     device: sender.device, reason: "a status that is not a word (\(TerminalText.quoted(payload)))",
-                    label: "bad_status")
+                    label: .badStatus)
             }
             return .status(sender, payload.isEmpty ? nil : payload)
         case "hello":
             guard let hello = CollectorMessages.Hello(json: payload), hello.device == sender.device else {
                 return .refused(
-                    device: sender.device, reason: "a hello that is not this device's", label: "foreign_hello")
+                    device: sender.device, reason: "a hello that is not this device's", label: .foreignHello)
             }
             guard hello.software.count <= maximumSoftware, TerminalText.isPlain(hello.software) else {
                 return .refused(
                     device: sender.device,
                     reason: "a hello whose software is not plain text (\(TerminalText.quoted(hello.software)))",
-                    label: "bad_hello")
+                    label: .badHello)
             }
             return .hello(sender, hello)
         default: return .ignored
@@ -92,8 +92,8 @@ enum IncomingMessage {
             DeviceIdentity.isValidName($0) ? $0 : nil
         }
         switch problem {
-        case .tooLarge: return .refused(device: device, reason: problem.description, label: "too_large")
-        case .notUTF8: return .refused(device: device, reason: problem.description, label: "not_utf8")
+        case .tooLarge: return .refused(device: device, reason: problem.description, label: .tooLarge)
+        case .notUTF8: return .refused(device: device, reason: problem.description, label: .notUTF8)
         }
     }
 
@@ -113,14 +113,14 @@ enum IncomingMessage {
                     message: .refused(
                         device: nil,
                         reason: "a topic whose device is not a device name (\(TerminalText.quoted(device)))",
-                        label: "bad_device")))
+                        label: .badDevice)))
         }
         if settings.devices == .known, !registered.contains(device) {
             return .failure(
                 Refusal(
                     message: .refused(
                         device: device, reason: "a device that is not registered ([collect] devices = known)",
-                        label: "unknown_device")))
+                        label: .unknownDevice)))
         }
         return .success((Sender(device: device, prefix: String(topic.dropLast(rest.count + 1))), rest))
     }

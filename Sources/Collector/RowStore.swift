@@ -272,18 +272,19 @@ public struct RowStore: Sendable {
         return streams
     }
 
-    /// What the database says was stored, for the ledger at start: each stream's
-    /// `through` and the ids above it, and each device's topic prefix.
-    public func load(into ledger: inout StoreLedger) throws(DatabaseError) -> [String: String] {
+    /// Every stream of `devices` (each kind, each incarnation): its `through` and the ids
+    /// stored above it; nothing for an empty list.
+    static func streams(of devices: [String], _ database: PostgresConnection) throws(DatabaseError)
+        -> [StoreLedger.StreamKey: (through: Int64, above: [Int64])]
+    {
+        guard !devices.isEmpty else { return [:] }
+        let list = "[" + devices.map(JSONText.quoted).joined(separator: ",") + "]"
+        var found: [StoreLedger.StreamKey: (through: Int64, above: [Int64])] = [:]
         for kind in DeviceRow.Kind.allCases {
-            for stream in try Self.streams(of: kind, devices: nil, database) {
-                ledger.loaded(device: stream.owner, kind: kind, through: stream.through, storedAbove: stream.above)
+            for stream in try streams(of: kind, devices: list, database) {
+                found[StoreLedger.StreamKey(device: stream.owner, kind: kind)] = (stream.through, stream.above)
             }
         }
-        var prefixes: [String: String] = [:]
-        for row in try database.execute("SELECT device_id, topic_prefix FROM devices") {
-            if let device = row[0], let prefix = row[1] { prefixes[device] = prefix }
-        }
-        return prefixes
+        return found
     }
 }

@@ -68,13 +68,11 @@ public struct StoreLedger: Sendable {
     }
 
     private var streams: [StreamKey: Stream] = [:]
-    /// The streams with a gap, and every device: kept as they change, since the collector
-    /// asks for both on every round of its loop.
+    /// The streams with a gap: kept as they change, since the collector asks for them on
+    /// every round of its loop.
     private var open = Set<StreamKey>()
-    private var known = Set<String>()
-    /// The devices of `known` (an owner's device part), kept as owners arrive: the count is
-    /// read after every message (the metrics' snapshot), so it must not walk them all.
-    private var deviceNames = Set<String>()
+    /// Each device's stream owners (its incarnations): every owner known, by device.
+    private var ownersByDevice: [String: [String]] = [:]
     private var dueAcknowledgements = Set<String>()
     /// The streams whose `through` moved since the database last had it written: a batch
     /// writes these, not every stream ever seen (with many devices, that was the batch's
@@ -98,11 +96,22 @@ public struct StoreLedger: Sendable {
     /// Every stream's `through`.
     public var throughs: [StreamKey: Int64] { streams.mapValues(\.through) }
 
-    /// The `through`s the database has not had written yet (kept so that a restart starts
-    /// there), and those of `also`.
-    public func unwrittenThroughs(also: some Sequence<StreamKey>) -> [StreamKey: Int64] {
+    /// What a batch of `rows` writes: each of their streams' `through` once they are stored,
+    /// and every other `through` the database has not had written yet (kept so that a
+    /// restart starts there). Only the streams the rows touch are worked on: copying the
+    /// whole ledger for it cost a batch as much as the devices known.
+    public func throughs(afterStoring rows: [DeviceRow]) -> [StreamKey: Int64] {
+        var touched: [StreamKey: Stream] = [:]
+        for row in rows {
+            let key = StreamKey(device: row.owner, kind: row.kind)
+            var stream = touched[key] ?? streams[key] ?? Stream()
+            if row.number > stream.through { stream.above.insert(row.number) }
+            stream.absorb()
+            touched[key] = stream
+        }
         var result: [StreamKey: Int64] = [:]
-        for key in unwritten.union(also) { result[key] = streams[key]?.through ?? 0 }
+        for key in unwritten { result[key] = streams[key]?.through ?? 0 }
+        for (key, stream) in touched { result[key] = stream.through }
         return result
     }
 
@@ -113,17 +122,46 @@ public struct StoreLedger: Sendable {
 
     /// The stream owners known (a device, or a device's logbook incarnation:
     /// ``StreamOwner``), sorted.
-    public var devices: [String] { known.sorted() }
+    public var devices: [String] { ownersByDevice.values.flatMap { $0 }.sorted() }
+
+    /// Forgets every stream of `device` (all its incarnations): it is read from the
+    /// database again before anything is said of it.
+    public mutating func forget(device: String) {
+        guard let owners = ownersByDevice.removeValue(forKey: device) else { return }
+        for owner in owners {
+            for kind in RowKind.allCases {
+                let key = StreamKey(device: owner, kind: kind)
+                streams[key] = nil
+                open.remove(key)
+                unwritten.remove(key)
+            }
+            revised[owner] = nil
+        }
+        dueAcknowledgements.subtract(owners)
+    }
+
+    /// The stream owners (incarnations) of `device` known.
+    public func owners(of device: String) -> [String] { ownersByDevice[device] ?? [] }
+
+    /// Whether a stream of `device` has a gap (ids stored above its `through`).
+    public func hasGap(device: String) -> Bool {
+        owners(of: device).contains { owner in
+            RowKind.allCases.contains { open.contains(StreamKey(device: owner, kind: $0)) }
+        }
+    }
 
     /// Whether any stream of `device` (any of its incarnations) is known.
-    public func holds(device: String) -> Bool { deviceNames.contains(device) }
+    public func holds(device: String) -> Bool { ownersByDevice[device] != nil }
 
     /// How many devices are known (a device of two incarnations counts once).
-    public var deviceCount: Int { deviceNames.count }
+    public var deviceCount: Int { ownersByDevice.count }
 
     private mutating func track(_ key: StreamKey, movedFrom before: Int64? = nil) {
         if let before, streams[key]?.through != before { unwritten.insert(key) }
-        if known.insert(key.device).inserted { deviceNames.insert(StreamOwner.split(key.device).device) }
+        let device = StreamOwner.split(key.device).device
+        if ownersByDevice[device]?.contains(key.device) != true {
+            ownersByDevice[device, default: []].append(key.device)
+        }
         if streams[key]?.above.isEmpty == false { open.insert(key) } else { open.remove(key) }
     }
 

@@ -19,8 +19,7 @@ import Testing
         settings.batch = batch
         var machine = CollectorMachine(settings: settings)
         _ = machine.started(at: date)
-        _ = machine.databaseConnected(
-            serverVersion: 150_000, loaded: StoreLedger(), prefixes: [:], at: start, date: date)
+        _ = machine.databaseConnected(serverVersion: 150_000, at: start, date: date)
         let actions = machine.brokerConnected(generation: 1, at: start, date: date)
         return (machine, actions)
     }
@@ -169,7 +168,7 @@ import Testing
         #expect(!Self.leaves(actions) && actions.allSatisfy { if case .say = $0 { false } else { true } })
         // Back: the rows held are stored first, then the member rejoins.
         let now = start + .seconds(2)
-        actions = member.databaseConnected(serverVersion: 150_000, loaded: nil, prefixes: [:], at: now, date: Self.date)
+        actions = member.databaseConnected(serverVersion: 150_000, at: now, date: Self.date)
         let held = try #require(Self.batch(actions))
         #expect(held.rows.map(\.id) == ["t1", "t2"] && !Self.rejoins(actions))
         #expect(
@@ -177,8 +176,7 @@ import Testing
 
         var lone = CollectorMachine(settings: CollectSettings())
         _ = lone.started(at: Self.date)
-        _ = lone.databaseConnected(
-            serverVersion: 150_000, loaded: StoreLedger(), prefixes: [:], at: start, date: Self.date)
+        _ = lone.databaseConnected(serverVersion: 150_000, at: start, date: Self.date)
         _ = lone.brokerConnected(generation: 1, at: start, date: Self.date)
         _ = lone.databaseFailed(outage, at: start)
         #expect(

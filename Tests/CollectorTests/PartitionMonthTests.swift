@@ -163,7 +163,7 @@ struct PartitionMonthTests {
         settings.database = server.conninfo.replacingOccurrences(of: "user=postgres", with: "user=writer")
         let store = PostgresStore(
             plan: try CollectorPlan(settings: settings, stateDirectory: URL(fileURLWithPath: "/nonexistent")))
-        if case .failure(let error) = await store.open(loading: true) { Issue.record("\(error)") }
+        if case .failure(let error) = await store.open() { Issue.record("\(error)") }
         let device = ["pi-a": RowStore.DeviceUpdate(prefix: "airloc/pi-a", seen: Self.now)]
         var warnings: [String] = []
         for id in [1, 2] {

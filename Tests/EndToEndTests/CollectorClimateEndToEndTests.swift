@@ -41,7 +41,9 @@ struct CollectorClimateEndToEndTests {
         try await Poll.until("the collector subscribed again") {
             running.errors.contains("subscribed to") || !running.isRunning
         }
-        #expect(try await database.query("SELECT max(version) FROM airloc_collector") == "8\n")
+        #expect(
+            try await database.query("SELECT max(version) FROM airloc_collector") == CollectorEndToEndTests
+                .schemaVersion + "\n")
         try await Collecting.publish(
             broker, "airloc/pi/history",
             Self.row(

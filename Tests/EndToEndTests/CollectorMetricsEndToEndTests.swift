@@ -86,22 +86,34 @@ struct CollectorMetricsEndToEndTests {
     }
 
     /// The scrape configuration and the alert rules docs/collector.md gives are what
-    /// Prometheus accepts: `promtool check config` reads the one and the rules it names.
-    @Test func theDocumentedScrapeConfigurationAndAlertsAreValid() async throws {
+    /// Prometheus accepts: `promtool check config` reads the one and the rules it names; the
+    /// rules are the shipped file's, and its unit test (`promtool test rules`) passes: each
+    /// fault fires its alert within a minute.
+    @Test func theDocumentedScrapeConfigurationAndAlertsAreValidAndFire() async throws {
         let document = try String(contentsOf: PackagePaths.file("docs/collector.md"), encoding: .utf8)
         let blocks = document.components(separatedBy: "```yaml\n").dropFirst().compactMap {
             $0.components(separatedBy: "```").first
         }
         let config = try #require(blocks.first { $0.hasPrefix("# prometheus.yml") })
         let rules = try #require(blocks.first { $0.hasPrefix("# airloc-collector.rules.yml") })
+        let shipped = try String(
+            contentsOf: PackagePaths.file("docs/examples/airloc-collector.rules.yml"), encoding: .utf8)
+        #expect(rules == shipped, "docs/collector.md gives the shipped rules")
+        let ruleTest = try String(
+            contentsOf: PackagePaths.file("docs/examples/airloc-collector.rules.test.yml"), encoding: .utf8)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try config.write(to: directory.file("prometheus.yml"), atomically: true, encoding: .utf8)
         try rules.write(to: directory.file("airloc-collector.rules.yml"), atomically: true, encoding: .utf8)
+        try ruleTest.write(to: directory.file("airloc-collector.rules.test.yml"), atomically: true, encoding: .utf8)
         let checked = try await ChildProcess.run(
             "/usr/bin/env", ["promtool", "check", "config", directory.file("prometheus.yml").path],
             environment: ProcessInfo.processInfo.environment)
         #expect(checked.status == 0, "\(checked)")
-        #expect(checked.stdout.contains("SUCCESS: 6 rules found"), "\(checked)")
+        #expect(checked.stdout.contains("SUCCESS: 7 rules found"), "\(checked)")
+        let tested = try await ChildProcess.run(
+            "/usr/bin/env", ["promtool", "test", "rules", directory.file("airloc-collector.rules.test.yml").path],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(tested.status == 0 && tested.stdout.contains("SUCCESS"), "\(tested)")
     }
 }

@@ -85,7 +85,7 @@ struct FleetPageEndToEndTests {
         let databaseCheck = checks.first { $0["name"] as? String == "collector database" }
         #expect(doctor.status == 0 && databaseCheck?["status"] as? String == "ok", "\(doctor)")
         let detail = databaseCheck?["detail"] as? String ?? ""
-        #expect(detail.contains("collector schema 8"), "\(detail)")
+        #expect(detail.contains("collector schema \(CollectorEndToEndTests.schemaVersion))"), "\(detail)")
         let made = try await share([devices[1], "--since", "1h", "--json"])
         #expect(made.status == 0, "\(made)")
         let link = (Self.json(made.stdout) as? [String: Any]) ?? [:]

@@ -21,4 +21,24 @@ import Testing
         let kept = TerminalText.keepingStyles(hostile)
         #expect(kept == "a[8mhidden\u{1B}[0m[10;10H]2;t[2J b", "\(kept.debugDescription)")
     }
+
+    /// Foreign text in a log line: one line, in its own order, cut short.
+    @Test func quotedTextIsOneLineInItsOwnOrderAndCutShort() {
+        #expect(TerminalText.quoted("x'\nairloc: forged") == #"'x'\nairloc: forged'"#)
+        #expect(TerminalText.quoted("evil\u{202E}gpj.exe") == #"'evil\u{202E}gpj.exe'"#)
+        #expect(TerminalText.quoted("a\u{0}\r\tb") == #"'a\u{0}\r\tb'"#)
+        let long = TerminalText.quoted(String(repeating: "d", count: 5000))
+        #expect(long == "'" + String(repeating: "d", count: TerminalText.quotedLimit) + "…'")
+        #expect(TerminalText.isPlain("Zürich 2") && !TerminalText.isPlain("a\nb") && !TerminalText.isPlain("\u{2066}"))
+    }
+
+    /// A URL or connection string a person wrote never shows its password.
+    @Test func passwordsAreMaskedInWhatIsShown() {
+        #expect(CredentialText.masked("mqtt://pi:s3cret@broker:1883") == "mqtt://pi:***@broker:1883")
+        #expect(CredentialText.masked("'mqtts://u:p@h' is not") == "'mqtts://u:***@h' is not")
+        #expect(CredentialText.masked("host=db password=s3cret user=x") == "host=db password=*** user=x")
+        #expect(
+            CredentialText.masked("postgresql://a:b@db/x and http://h/p") == "postgresql://a:***@db/x and http://h/p")
+        #expect(CredentialText.masked("mqtt://broker:1883") == "mqtt://broker:1883")
+    }
 }

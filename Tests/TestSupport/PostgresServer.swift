@@ -96,6 +96,23 @@ public final class PostgresServer: @unchecked Sendable {
         return result.stdout
     }
 
+    /// Sets a server setting for every session, as an administrator would
+    /// (`ALTER SYSTEM`, then a reload: sessions already open take it too). Its own session
+    /// is never read-only, so a server made read-only this way can be made writable again.
+    public func configure(_ setting: String, _ value: String) async throws {
+        let psql = binaries.appendingPathComponent("psql").path
+        for sql in ["ALTER SYSTEM SET \(setting) = '\(value)'", "SELECT pg_reload_conf()"] {
+            let result = try await ChildProcess.run(
+                psql,
+                ["-X", "-q", "-At", "-h", directory.url.path, "-p", "\(port)", "-U", "postgres", "-c", sql],
+                environment: [
+                    "PATH": "/usr/bin:/bin", "PGCONNECT_TIMEOUT": "30",
+                    "PGOPTIONS": "-c default_transaction_read_only=off",
+                ])
+            guard result.status == 0 else { throw FixtureError("psql \(sql): \(result.stderr)") }
+        }
+    }
+
     /// Makes `role` (a login with `password`) the one that must give its password, as a
     /// production server asks every role: a `scram-sha-256` line ahead of the cluster's
     /// `trust` lines, and the configuration reloaded.

@@ -1,0 +1,60 @@
+import FleetWire
+import Foundation
+
+/// The collector alone (outside a share group) reads what the database holds of a device
+/// before it tells the device anything: its memory is a cache of the database, never the
+/// word itself.
+///
+/// Contract:
+/// - On every new connection to the database (the first, and every reconnect: a server
+///   that came back from a backup or a failover may hold less than was acknowledged), the
+///   ledger is emptied; a device is read again with the next batch that holds its rows or
+///   its hello (``CollectorMachine/Batch/read``), before the rows are written.
+/// - Until then nothing is acknowledged to it, its hello's check waits, and its rows are
+///   stored as rows that may be stored already.
+/// - A device quiet for ``CollectorMachine/quietAfter`` with nothing pending is forgotten
+///   and read again when it comes back, so that memory follows the devices heard, not every
+///   device ever seen.
+extension CollectorMachine {
+    /// `device`'s streams are to be read with the next batch.
+    mutating func needsReading(_ device: String) {
+        if !known.isRead(device) { toRead.insert(device) }
+    }
+
+    /// A new connection: what was read came from another connection (maybe another server).
+    mutating func forgetWhatWasRead() {
+        ledger = StoreLedger()
+        known.forgetReading()
+        pendingAcks = []
+        toRead = Set(rows.map(\.device)).union(updates.keys).union(deferredHellos.keys)
+    }
+
+    /// The store read `batch.read`'s streams (`streams`) before it wrote the batch: they
+    /// join the ledger, and the hellos that waited for them are checked now.
+    mutating func read(
+        _ batch: Batch, streams: [StoreLedger.StreamKey: (through: Int64, above: [Int64])],
+        at now: ContinuousClock.Instant, date: Date
+    ) -> [Action] {
+        guard !batch.read.isEmpty else { return [] }
+        for (key, stream) in streams.sorted(by: { $0.key < $1.key }) {
+            ledger.loaded(
+                device: key.device, kind: key.kind, through: stream.through, storedAbove: stream.above, at: now)
+        }
+        known.markRead(batch.read)
+        toRead.subtract(batch.read)
+        var actions: [Action] = []
+        for device in batch.read {
+            // Every device read is told what is stored now (its retained ack may be older).
+            for owner in ledger.owners(of: device) { ledger.markDue(owner) }
+            guard let hellos = deferredHellos.removeValue(forKey: device), let prefix = known.prefix(of: device) else {
+                continue
+            }
+            var update = updates[device] ?? RowStore.DeviceUpdate(prefix: prefix, seen: date)
+            for (hello, owner) in hellos {
+                actions += check(hello, device: device, owner: owner, update: &update, date: date)
+            }
+            updates[device] = update
+        }
+        return actions
+    }
+}
