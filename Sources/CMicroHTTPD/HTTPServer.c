@@ -4,8 +4,11 @@
 // come from its header (0.9.75, Debian bookworm's libmicrohttpd-dev).
 //
 // What libmicrohttpd does not enforce by itself is done here: a request head must arrive
-// within the timeout however slowly its bytes trickle in (its own timeout only counts
-// silence), so a reaper thread shuts the socket of a connection whose head is late.
+// within its own deadline however slowly its bytes trickle in (the library's timeout only
+// counts silence), so a reaper thread shuts the socket of a connection whose head is late.
+// The library refuses connections beyond its limits at accept: all of them, and those of
+// one client address (MHD_OPTION_PER_IP_CONNECTION_LIMIT), so that one client's slow or
+// idle sockets cannot hold every slot.
 
 #include "HTTPServer.h"
 
@@ -82,7 +85,8 @@ typedef struct {
     airloc_http_stream_read read;
     airloc_http_stream_release release;
     void *context;
-    unsigned int timeout;
+    /// Seconds a request head may take (the reaper's deadline).
+    unsigned int head_timeout;
     pthread_mutex_t lock;
     pthread_cond_t changed;
     pending *connections;
@@ -158,7 +162,7 @@ static void notify_connection(void *cls, struct MHD_Connection *connection, void
         const union MHD_ConnectionInfo *info = api.get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
         if (p != NULL && info != NULL) {
             p->fd = info->connect_fd;
-            p->deadline = deadline_after(s->timeout);
+            p->deadline = deadline_after(s->head_timeout);
             p->waiting = 1;
             p->next = s->connections;
             if (s->connections != NULL) s->connections->previous = p;
@@ -189,7 +193,7 @@ static void request_completed(void *cls, struct MHD_Connection *connection, void
     pthread_mutex_lock(&s->lock);
     if (info != NULL && info->socket_context != NULL) {
         pending *p = info->socket_context;
-        p->deadline = deadline_after(s->timeout);
+        p->deadline = deadline_after(s->head_timeout);
         p->waiting = 1;
         wake_reaper_for(s, p->deadline);
     }
@@ -308,7 +312,7 @@ void *airloc_http_start(const char *address, int port, airloc_http_limits limits
     s->read = read;
     s->release = release;
     s->context = context;
-    s->timeout = limits.timeout;
+    s->head_timeout = limits.head_timeout;
     pthread_mutex_init(&s->lock, NULL);
     pthread_condattr_t attributes;
     pthread_condattr_init(&attributes);
@@ -323,7 +327,8 @@ void *airloc_http_start(const char *address, int port, airloc_http_limits limits
     errno = 0;
     s->daemon = api.start_daemon(
         flags, (uint16_t)port, NULL, NULL, answer, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&socket_address,
-        MHD_OPTION_CONNECTION_LIMIT, limits.connections, MHD_OPTION_CONNECTION_TIMEOUT, limits.timeout,
+        MHD_OPTION_CONNECTION_LIMIT, limits.connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_client,
+        MHD_OPTION_CONNECTION_TIMEOUT, limits.timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.memory, MHD_OPTION_THREAD_STACK_SIZE, (size_t)(512 * 1024),
         MHD_OPTION_NOTIFY_CONNECTION, notify_connection, s, MHD_OPTION_NOTIFY_COMPLETED, request_completed, s,
         MHD_OPTION_END);
@@ -363,4 +368,17 @@ const char *airloc_http_header(void *connection, const char *name) {
 
 const char *airloc_http_argument(void *connection, const char *name) {
     return api.lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, name);
+}
+
+void airloc_http_client(void *connection, char *buffer, size_t size) {
+    if (size == 0) return;
+    buffer[0] = '\0';
+    const union MHD_ConnectionInfo *info = api.get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, (socklen_t)size);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)size);
+    }
 }

@@ -17,6 +17,8 @@ import Foundation
 public final class FleetDatabase: @unchecked Sendable {
     /// The first collector schema the fleet page reads (the one with share links).
     public static let shareSchema = 5
+    /// The newest collector schema this airloc knows.
+    public static let newestSchema = CollectorSchema.version
     /// Seconds a statement may run.
     public static let statementTimeout = 10
     /// Connections at most.

@@ -50,7 +50,8 @@ public struct FleetTrackPoint: Sendable, Equatable {
 /// (the coarse grid) when given, without its altitude; nothing is written.
 extension FleetDatabase {
     /// Every device's latest position, model AQI and particulate reading, by device id.
-    public func last() throws(DatabaseError) -> [LastPosition] {
+    /// At most `limit` of them, those after the device id `after` (nil: from the first).
+    public func last(after: String? = nil, limit: Int = Int(Int32.max)) throws(DatabaseError) -> [LastPosition] {
         try read { database throws(DatabaseError) in
             try database.execute(
                 """
@@ -64,8 +65,10 @@ extension FleetDatabase {
                 LEFT JOIN LATERAL (SELECT time, us_aqi, coalesce(corrected_pm2_5, pm2_5) AS pm FROM sensor
                                    WHERE device_id = d.device_id AND pm2_5 IS NOT NULL
                                    ORDER BY time DESC LIMIT 1) s ON true
+                WHERE $1::text IS NULL OR d.device_id > $1
                 ORDER BY d.device_id
-                """
+                LIMIT $2
+                """, [after, String(limit)]
             ).compactMap { row in
                 guard let device = row[0] else { return nil }
                 var last = LastPosition(deviceID: device)
@@ -80,6 +83,24 @@ extension FleetDatabase {
                 return last
             }
         }
+    }
+
+    /// Where the first page of `device`'s rows in `[since, until)` ends: nil when each kind
+    /// has at most `rows` rows there; else a time after `since` before which each kind has
+    /// at most `rows` (pages cut there share no row and always move on).
+    public func pageEnd(device: String, since: Date, until: Date, rows: Int) throws(DatabaseError) -> Date? {
+        let cut = try read { database throws(DatabaseError) in
+            let each = ["track", "air", "sensor"].map { table in
+                "(SELECT time FROM \(table) WHERE device_id = $1 AND time >= $2 AND time < $3 ORDER BY time "
+                    + "OFFSET $4 LIMIT 1)"
+            }
+            return try database.execute(
+                "SELECT extract(epoch FROM least(\(each.joined(separator: ", "))))",
+                [device, UTCTime.iso8601(since), UTCTime.iso8601(until), String(rows)]
+            ).first?.first ?? nil
+        }
+        guard let cut = Self.date(cut) else { return nil }
+        return max(cut, since.addingTimeInterval(0.001))
     }
 
     /// Whether `device` has ever sent a row.

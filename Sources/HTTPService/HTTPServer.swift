@@ -2,8 +2,8 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 
-/// A request as a handler sees it: method, path, head size, and its headers and query
-/// arguments by name.
+/// A request as a handler sees it: method, path, head size, the client's address, and its
+/// headers and query arguments by name.
 public struct ServedRequest: Sendable {
     /// `GET`, `HEAD`, …
     public var method: String
@@ -15,23 +15,26 @@ public struct ServedRequest: Sendable {
     public var headers: [String: String]
     /// Query arguments by name.
     public var arguments: [String: String]
+    /// The client's address ("192.0.2.7", "::1").
+    public var client: String
 
     /// A request (for tests and for the server).
     public init(
         method: String = "GET", path: String, headBytes: Int = 0, headers: [String: String] = [:],
-        arguments: [String: String] = [:]
+        arguments: [String: String] = [:], client: String = "127.0.0.1"
     ) {
         self.method = method
         self.path = path
         self.headBytes = headBytes
         self.headers = headers
         self.arguments = arguments
+        self.client = client
     }
 
     /// The header names a handler may read.
     static let readHeaders = ["authorization", "accept", "last-event-id"]
     /// The query arguments a handler may read.
-    static let readArguments = ["since", "until", "device", "share"]
+    static let readArguments = ["since", "until", "device", "share", "after"]
 }
 
 /// What a handler answers: a status, a type, headers, and a body or an event stream.
@@ -65,21 +68,34 @@ public struct ServedReply: Sendable {
 }
 
 /// An HTTP server on libmicrohttpd (the one file that touches it), a thread per
-/// connection, answering through a handler.
+/// connection, answering through a handler on that thread.
 ///
 /// Contract: the library enforces, before the handler runs, at most `limits.connections`
-/// connections (more are refused at once), a request head within `limits.timeout` seconds
-/// however slowly it trickles, `limits.timeout` seconds of silence at most, and a bounded
-/// request head (its buffers). ``stop()`` ends every event stream, then every connection.
+/// connections and `limits.perClient` from one address (more are refused at once), a
+/// request head within `limits.headTimeout` seconds however slowly it trickles,
+/// `limits.timeout` seconds of silence at most, and a bounded request head (its buffers).
+/// An event stream beyond `limits.streams` at once, or `limits.streamsPerClient` from one
+/// address, is answered 503 (`Retry-After`) instead: streams never hold the slots of
+/// ordinary requests. The handler runs on the connection's own thread, never on Swift's
+/// cooperative pool, so a handler that blocks (a database, a large read) holds only its
+/// own connection. ``stop()`` ends every event stream, then every connection.
 public final class HTTPServer: @unchecked Sendable {
     /// The server's own limits.
     public struct Limits: Sendable {
         /// Connections at once.
-        public var connections = 64
-        /// Seconds of silence, and seconds for a whole request head.
+        public var connections = 128
+        /// Connections at once from one client address.
+        public var perClient = 16
+        /// Seconds of silence.
         public var timeout = 10
+        /// Seconds for a whole request head.
+        public var headTimeout = 5
         /// Bytes of buffers per connection.
         public var memory = 32 * 1024
+        /// Event streams at once.
+        public var streams = 32
+        /// Event streams at once from one client address.
+        public var streamsPerClient = 4
 
         /// The documented limits (docs/serve.md).
         public init() {}
@@ -98,27 +114,29 @@ public final class HTTPServer: @unchecked Sendable {
     // @unchecked: `server` is set once in init and cleared once by stop(), under `lock`.
     private var server: UnsafeMutableRawPointer?
     private let lock = NSLock()
-    private let handler: @Sendable (ServedRequest) async -> ServedReply
+    private let handler: @Sendable (ServedRequest) -> ServedReply
     private let quick: @Sendable (ServedRequest) -> ServedReply?
-    private let streams = StreamRegistry()
+    private let streams: StreamRegistry
     private let onStop: @Sendable () -> Void
 
     /// Starts listening on `host`:`port` and answers every request with `quick` when it has
-    /// an answer at once, else with `handler`, on the connection's own thread (it may
+    /// an answer at once, else with `handler`, both on the connection's own thread (they may
     /// block). `onStop` runs at ``stop()``, after the event streams are ended and before the
     /// connections are closed (to wake their readers).
     public init(
         host: String, port: Int, limits: Limits = Limits(), onStop: @escaping @Sendable () -> Void = {},
         quick: @escaping @Sendable (ServedRequest) -> ServedReply? = { _ in nil },
-        handler: @escaping @Sendable (ServedRequest) async -> ServedReply
+        handler: @escaping @Sendable (ServedRequest) -> ServedReply
     ) throws(StartError) {
         self.handler = handler
         self.quick = quick
         self.onStop = onStop
+        streams = StreamRegistry(limit: limits.streams, perClient: limits.streamsPerClient)
         var bound: Int32 = 0
         var error = [CChar](repeating: 0, count: 512)
         let cLimits = airloc_http_limits(
-            connections: UInt32(limits.connections), timeout: UInt32(limits.timeout), memory: limits.memory)
+            connections: UInt32(limits.connections), per_client: UInt32(limits.perClient),
+            timeout: UInt32(limits.timeout), head_timeout: UInt32(limits.headTimeout), memory: limits.memory)
         let started = airloc_http_start(
             host, Int32(port), cLimits, HTTPServer.answer, HTTPServer.read, HTTPServer.release,
             Unmanaged.passUnretained(self).toOpaque(), &bound, &error, error.count)
@@ -147,21 +165,33 @@ public final class HTTPServer: @unchecked Sendable {
     private static let answer: airloc_http_handler = { context, connection, method, path, headBytes, reply in
         guard let context, let connection, let method, let path, let reply else { return }
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-        var request = ServedRequest(method: String(cString: method), path: String(cString: path), headBytes: headBytes)
+        var address = [CChar](repeating: 0, count: 64)
+        airloc_http_client(connection, &address, address.count)
+        var request = ServedRequest(
+            method: String(cString: method), path: String(cString: path), headBytes: headBytes,
+            client: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         for name in ServedRequest.readHeaders {
             if let value = airloc_http_header(connection, name) { request.headers[name] = String(cString: value) }
         }
         for name in ServedRequest.readArguments {
             if let value = airloc_http_argument(connection, name) { request.arguments[name] = String(cString: value) }
         }
-        let response = server.quick(request) ?? server.blocking(request)
+        var response = server.quick(request) ?? server.handler(request)
+        if let stream = response.stream, !server.streams.add(stream, client: request.client) {
+            // Too many streams at once (from this client, or in all): said, never held.
+            stream.end()
+            response = ServedReply(status: 503, text: "too many event streams open; try again later\n")
+            response.headers.append(("Retry-After", "30"))
+        }
         reply.pointee.status = Int32(response.status)
         reply.pointee.content_type = strdup(response.contentType)
         let headers = response.headers.map { "\($0.0): \($0.1)" }.joined(separator: "\n")
         reply.pointee.headers = strdup(headers)
         if let stream = response.stream {
-            server.streams.add(stream)
-            reply.pointee.stream = Unmanaged.passRetained(StreamHandle(stream)).toOpaque()
+            let (streams, client) = (server.streams, request.client)
+            reply.pointee.stream = Unmanaged.passRetained(
+                StreamHandle(stream) { streams.remove(stream, client: client) }
+            ).toOpaque()
             reply.pointee.stream_timeout = UInt32(stream.silenceLimit)
         } else {
             let body = malloc(max(1, response.body.count))!.assumingMemoryBound(to: CChar.self)
@@ -171,25 +201,6 @@ public final class HTTPServer: @unchecked Sendable {
             reply.pointee.body = body
             reply.pointee.body_length = response.body.count
         }
-    }
-
-    /// The handler's answer, waited for on the connection's thread: one of the library's,
-    /// never one of Swift's cooperative threads, so blocking it stalls nothing else.
-    private func blocking(_ request: ServedRequest) -> ServedReply {
-        let box = ReplyBox()
-        let done = DispatchSemaphore(value: 0)
-        let handler = handler
-        Task {
-            box.reply = await handler(request)
-            done.signal()
-        }
-        done.wait()
-        return box.reply ?? ServedReply(status: 500, text: "no answer\n")
-    }
-
-    private final class ReplyBox: @unchecked Sendable {
-        // Written by the task before the semaphore is signalled, read after the wait.
-        var reply: ServedReply?
     }
 
     private static let read: airloc_http_stream_read = { stream, buffer, capacity in
@@ -204,7 +215,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     private static let release: airloc_http_stream_release = { stream in
         guard let stream else { return }
-        let events = Unmanaged<StreamHandle>.fromOpaque(stream).takeRetainedValue().stream
-        events.end()
+        let handle = Unmanaged<StreamHandle>.fromOpaque(stream).takeRetainedValue()
+        handle.stream.end()
+        handle.released()
     }
 }

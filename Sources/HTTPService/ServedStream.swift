@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A reply that goes on after its head: Server-Sent Events and the like, read by the server
 /// a chunk at a time (``HTTPServer`` asks for more only when the client took the last).
@@ -16,30 +17,59 @@ public protocol ServedStream: AnyObject, Sendable {
     func end()
 }
 
-/// A stream as the C side holds it (an existential cannot pass through a pointer itself).
+/// A stream as the C side holds it (an existential cannot pass through a pointer itself),
+/// with what to do when the connection lets it go.
 final class StreamHandle: Sendable {
     let stream: any ServedStream
-    init(_ stream: any ServedStream) { self.stream = stream }
+    let released: @Sendable () -> Void
+    init(_ stream: any ServedStream, released: @escaping @Sendable () -> Void) {
+        self.stream = stream
+        self.released = released
+    }
 }
 
-/// The streams a server has open, to end them all at its stop.
-final class StreamRegistry: @unchecked Sendable {
-    // @unchecked: `streams` is guarded by `lock`.
-    private let lock = NSLock()
-    private var streams: [ObjectIdentifier: Weak] = [:]
-    private struct Weak { weak var stream: (any ServedStream)? }
+/// The streams a server has open: counted in all and per client address, so that streams
+/// never take every slot, and ended all at its stop.
+final class StreamRegistry: Sendable {
+    private struct Open {
+        var streams: [ObjectIdentifier: Weak] = [:]
+        var byClient: [String: Int] = [:]
+    }
+    private struct Weak: @unchecked Sendable {
+        // A weak reference to a Sendable stream; read under the registry's lock.
+        weak var stream: (any ServedStream)?
+    }
+    private let open = Mutex(Open())
+    private let limit: Int
+    private let perClient: Int
 
-    func add(_ stream: any ServedStream) {
-        lock.lock()
-        streams = streams.filter { $0.value.stream != nil }
-        streams[ObjectIdentifier(stream)] = Weak(stream: stream)
-        lock.unlock()
+    init(limit: Int, perClient: Int) {
+        self.limit = limit
+        self.perClient = perClient
     }
 
+    /// Counts `stream` of `client` in; false (not counted) when that would pass a limit.
+    func add(_ stream: any ServedStream, client: String) -> Bool {
+        open.withLock { open in
+            guard open.streams.count < limit, open.byClient[client, default: 0] < perClient else { return false }
+            open.streams[ObjectIdentifier(stream)] = Weak(stream: stream)
+            open.byClient[client, default: 0] += 1
+            return true
+        }
+    }
+
+    /// `stream` of `client` ended.
+    func remove(_ stream: any ServedStream, client: String) {
+        open.withLock { open in
+            guard open.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return }
+            open.byClient[client, default: 1] -= 1
+            if open.byClient[client] == 0 { open.byClient[client] = nil }
+        }
+    }
+
+    /// Ends every stream open.
     func endAll() {
-        lock.lock()
-        let all = streams.values.compactMap(\.stream)
-        lock.unlock()
+        let all = open.withLock { open in open.streams.values.compactMap(\.stream) }
         all.forEach { $0.end() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// The logbook as files other tools read: NDJSON (schema `airloc.log/1`), CSV (RFC 4180),
 /// GPX 1.1 and GeoJSON (RFC 7946), streamed (docs/logbook.md has the fields).
@@ -34,9 +35,11 @@ public enum LogExport {
 
     /// Writes the rows of `kind` in `window` as `format` to `sink` (called with chunks of
     /// about 64 KiB). With a `grid` (GeoJSON only: the device page's coarse positions),
-    /// every position is on that grid and a track point has no altitude.
+    /// every position is on that grid and a track point has no altitude. `next` (GeoJSON
+    /// only) is a link to the rest of a range served a page at a time: the collection's
+    /// `next` member.
     public static func write(
-        _ logbook: Logbook, format: Format, kind: Kind, window: LogWindow, grid: Double? = nil,
+        _ logbook: Logbook, format: Format, kind: Kind, window: LogWindow, grid: Double? = nil, next: String? = nil,
         to sink: @escaping (Data) throws -> Void
     ) throws -> Counts {
         var out = Buffered(sink: sink)
@@ -45,7 +48,9 @@ public enum LogExport {
         case .ndjson: try ndjson(logbook, kind: kind, window: window, out: &out, counts: &counts)
         case .csv: try csv(logbook, kind: kind, window: window, out: &out, counts: &counts)
         case .gpx: try gpx(logbook, kind: kind, window: window, out: &out, counts: &counts)
-        case .geojson: try geojson(logbook, kind: kind, window: window, grid: grid, out: &out, counts: &counts)
+        case .geojson:
+            try geojson(logbook, kind: kind, window: window, grid: grid, out: &out, counts: &counts)
+            try out.write("\n]" + (next.map { ",\"next\":" + JSONText.quoted($0) } ?? "") + "}\n")
         }
         try out.flush()
         return counts
@@ -253,6 +258,5 @@ public enum LogExport {
             }
             if let error = readings.error { throw error }
         }
-        try out.write("\n]}\n")
     }
 }

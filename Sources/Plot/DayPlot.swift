@@ -31,6 +31,10 @@ public struct DayPlot {
         public var height = 480
         /// The index drawn (US or European).
         public var scale = AQIScale.us
+        /// The track drawn on its map (false: the map panel says that positions are not
+        /// shown, and nothing of the track is drawn — no line, start, end, scale or arrow:
+        /// `airloc serve` with `[serve] position = none`).
+        public var track = true
 
         /// Options.
         public init(window: LogWindow = LogWindow(), width: Int = 800, height: Int = 480, scale: AQIScale = .us) {
@@ -75,8 +79,10 @@ public struct DayPlot {
         let layout = PlotLayout(width: options.width, height: options.height)
         let startPlace = gazetteer?.locality(for: first.coordinate)?.place
         let zone = startPlace?.timezone ?? ""
-        let startName = startPlace?.name ?? "\(first.coordinate)"
-        let endName = gazetteer?.locality(for: last.coordinate)?.place.name ?? "\(last.coordinate)"
+        // Without the track, a place's name only: never a coordinate in its stead.
+        let startName = startPlace?.name ?? (options.track ? "\(first.coordinate)" : "The day")
+        let endName =
+            gazetteer?.locality(for: last.coordinate)?.place.name ?? (options.track ? "\(last.coordinate)" : startName)
         let times =
             [first.time, last.time] + [readings.sensor.first?.time, readings.sensor.last?.time].compactMap { $0 }
         let span = TimeSpan(start: times.min()!, end: times.max()!, zone: zone)
@@ -89,12 +95,20 @@ public struct DayPlot {
             title, x: layout.track.x, y: layout.font * 1.2, size: layout.font * 1.15, id: "title", weight: "bold")
         try out.text(span.text, x: layout.track.x, y: layout.font * 2.3, size: layout.font * 0.85, id: "span")
         var drawn = Drawn(points: extent.count, airRows: readings.air.count, sensorRows: readings.sensor.count)
-        let projection = PlotLayout.Projection(
-            south: extent.south, west: extent.west, north: extent.north, east: extent.east, panel: layout.track)
-        try TrackDrawing(projection: projection, readings: readings).draw(
-            logbook.trackPoints(in: options.window), into: &out, drawn: &drawn)
-        try marks(
-            first: first, last: last, names: (startName, endName), projection: projection, layout: layout, into: &out)
+        if options.track {
+            let projection = PlotLayout.Projection(
+                south: extent.south, west: extent.west, north: extent.north, east: extent.east, panel: layout.track)
+            try TrackDrawing(projection: projection, readings: readings).draw(
+                logbook.trackPoints(in: options.window), into: &out, drawn: &drawn)
+            try marks(
+                first: first, last: last, names: (startName, endName), projection: projection, layout: layout,
+                into: &out)
+        } else {
+            try out.text(
+                "positions are not shown here", x: layout.track.x + layout.track.width / 2,
+                y: layout.track.y + layout.track.height / 2, size: layout.font, anchor: "middle", id: "no-track",
+                fill: "#666666")
+        }
         try AirPanel(layout: layout, readings: readings, span: span, scale: options.scale).draw(into: &out)
         try out.text(
             "Air quality: Open-Meteo.com, CAMS · Places: GeoNames", x: layout.width - layout.font * 0.5,

@@ -14,10 +14,10 @@ import Web
 /// `BME280_pressure` in Pa, `SCD30_co2_ppm`: ``AirrohrFamily``); `GPS_lat`,
 /// `GPS_lon` and `GPS_height` as `[serve] position` allows. No reading: an empty list.
 enum AirrohrData {
-    static func json(source: DeviceSource, now: Date) async -> String {
+    static func json(source: DeviceSource, now: Date) -> String {
         var values: [(String, String)] = []
         var age = ""
-        let report = await source.now(at: now)
+        let report = source.now(at: now)
         if case .reading(let reading)? = report?.measured {
             age = String(Int(reading.ageSeconds.rounded()))
             let v = reading.sample.mean
@@ -48,11 +48,11 @@ enum AirrohrData {
             }
             if age.isEmpty { age = String(Int(sensor.ageSeconds.rounded())) }
         }
-        if let fix = report?.fix, let shown = source.shown(fix.coordinate) {
-            let decimals = source.decimals
+        if let fix = report?.fix, let shown = source.position.shown(fix.coordinate) {
+            let decimals = source.position.decimals
             values.append(("GPS_lat", String(format: "%.\(decimals)f", shown.latitude)))
             values.append(("GPS_lon", String(format: "%.\(decimals)f", shown.longitude)))
-            if source.settings.serve.position == .exact, let height = fix.altitudeMSL {
+            if source.position.showsMotion, let height = fix.altitudeMSL {
                 values.append(("GPS_height", String(format: "%.2f", height)))
             }
         }

@@ -17,18 +17,19 @@ import Plot
 struct DayMap {
     let source: DeviceSource
 
-    func json(_ logbook: Logbook, window: LogWindow) -> String {
-        guard source.settings.serve.position != .none,
+    func json(_ logbook: Logbook, window: LogWindow, next: String? = nil) -> String {
+        guard source.position.showsTrack,
             let points = try? TrackColours.points(logbook, window: window, scale: source.settings.scale)
         else { return "{\"points\":[],\"places\":[]}\n" }
-        let decimals = source.decimals
+        let link = next.map { ",\"next\":" + JSONDocument.encode($0, pretty: false) } ?? ""
+        let decimals = source.position.decimals
         func number(_ value: Double) -> String { String(format: "%.\(decimals)f", value) }
         var shown: [String] = []
         var places: [String: Coordinate] = [:]
         var order: [String] = []
         let every = max(1, points.count / 24)
         for (offset, point) in points.enumerated() {
-            guard let coordinate = source.shown(point.coordinate) else { continue }
+            guard let coordinate = source.position.shown(point.coordinate) else { continue }
             shown.append(
                 "[\(number(coordinate.latitude)),\(number(coordinate.longitude)),\(point.segment),\"\(point.colour)\"]")
             if offset % every == 0 || offset == points.count - 1, order.count < 12,
@@ -46,6 +47,6 @@ struct DayMap {
             return
                 "{\"name\":\(JSONDocument.encode(name, pretty: false)),\"lat\":\(number(at.latitude)),\"lon\":\(number(at.longitude))}"
         }
-        return "{\"points\":[\(shown.joined(separator: ","))],\"places\":[\(names.joined(separator: ","))]}\n"
+        return "{\"points\":[\(shown.joined(separator: ","))],\"places\":[\(names.joined(separator: ","))]\(link)}\n"
     }
 }

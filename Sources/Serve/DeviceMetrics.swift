@@ -20,12 +20,12 @@ struct DeviceMetrics {
     /// The scraper asks for OpenMetrics (Prometheus does, first).
     static func asksOpenMetrics(_ request: ServedRequest) -> Bool { MetricsExposition.asksOpenMetrics(request) }
 
-    func text(openMetrics: Bool) async -> String {
+    func text(openMetrics: Bool) -> String {
         var exposition = MetricsExposition(openMetrics: openMetrics)
         func add(_ name: String, _ help: String, _ samples: [(String, Double?)]) {
             exposition.gauge(name, help, samples)
         }
-        let report = await source.now(at: now)
+        let report = source.now(at: now)
         let model = report.flatMap { try? $0.air.get() }
         var measured: MeasuredReading?
         if case .reading(let reading)? = report?.measured { measured = reading }
@@ -52,7 +52,7 @@ struct DeviceMetrics {
         add(
             "airloc_fix_accuracy_meters", "The latest logged fix's horizontal error radius in metres.",
             [("", report?.fix.horizontalAccuracy)])
-        let shown = point.flatMap { source.shown($0.coordinate) }
+        let shown = point.flatMap { source.position.shown($0.coordinate) }
         add(
             "airloc_latitude_degrees", "The latest logged fix's latitude, as [serve] position allows.",
             [("", shown?.latitude)])

@@ -74,8 +74,9 @@ struct DevicePage {
         var lines: [String] = []
         let place = report.place?.place.displayName ?? "unknown place"
         var where_ = ""
-        if let shown = source.shown(report.fix.coordinate) {
-            where_ = String(format: "%.\(source.decimals)f, %.\(source.decimals)f", shown.latitude, shown.longitude)
+        if let shown = source.position.shown(report.fix.coordinate) {
+            let decimals = source.position.decimals
+            where_ = String(format: "%.\(decimals)f, %.\(decimals)f", shown.latitude, shown.longitude)
         }
         if let age = report.fix.age(at: now) { where_ += (where_.isEmpty ? "" : " · ") + "fix \(formatAge(age)) ago" }
         lines.append("<p class=\"where\" id=\"where\">\(escape(where_))</p>")

@@ -12,13 +12,18 @@ import Plot
 /// Contract:
 /// - Only GET and HEAD (405, with `Allow`); a request head over ``maxHeadBytes`` is 431;
 ///   a path outside the served set is 404, so `..` or an encoded path leads nowhere.
-/// - With a password, every path but none needs HTTP Basic, user `airloc`, compared in
-///   constant time (401 with a challenge otherwise).
+/// - With a password, every path needs HTTP Basic, user `airloc`, compared in constant
+///   time (401 with a challenge otherwise); an address that sent too many wrong passwords
+///   is refused for a while (``PasswordGate``: 429).
+/// - A range (`/api/track`, `/api/map`) is answered a page at a time: at most ``pageRows``
+///   rows of each kind, with a link to the next page (``LogPage``).
 /// - Every answer says `X-Content-Type-Options: nosniff` and the page's
 ///   Content-Security-Policy: the device's own origin, plus the tile host when set.
 public struct DeviceRoutes: Sendable {
     /// The largest request head accepted, in bytes.
     public static let maxHeadBytes = 8192
+    /// Rows of each kind in one page of a range.
+    public static let pageRows = 10_000
     /// What it serves from.
     public let source: DeviceSource
     /// The password of HTTP Basic (nil: none asked).
@@ -29,26 +34,31 @@ public struct DeviceRoutes: Sendable {
     let clock: @Sendable () -> Date
     /// The answers of this second, for the requests that follow in it.
     private let recent = RecentReplies()
+    /// The wrong passwords of each client address.
+    let gate: PasswordGate
 
-    /// Routes over `source`; `password` from `[serve] password-file`.
+    /// Routes over `source`; `password` from `[serve] password-file`; `notify` hears what
+    /// the routes have to say (an address refused for its wrong passwords).
     public init(
         source: DeviceSource, password: String?,
         leaflet: URL = URL(fileURLWithPath: "/usr/share/javascript/leaflet"),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        notify: @escaping @Sendable (ServiceNotice) -> Void = { _ in }
     ) {
         self.source = source
         self.password = password
         self.leaflet = leaflet
         self.clock = clock
+        gate = PasswordGate(notify: notify)
     }
 
     /// The answer to `request`.
-    public func answer(_ request: ServedRequest) async -> ServedReply {
+    public func answer(_ request: ServedRequest) -> ServedReply {
         // The logbook's version before the documents are made: a row committed meanwhile
         // makes the kept answer stale at once.
         let version = source.version
         let second = RecentReplies.second(clock())
-        var reply = await route(request)
+        var reply = route(request)
         reply.headers += ServedReplies.headers(tileOrigin: source.settings.serve.tileOrigin)
         if let key = RecentReplies.key(request), allowed(request) {
             recent.finish(key, reply: reply, version: version, second: second)
@@ -72,20 +82,25 @@ public struct DeviceRoutes: Sendable {
     /// A GET or HEAD with a head in bounds and the password when one is asked.
     private func allowed(_ request: ServedRequest) -> Bool {
         (request.method == "GET" || request.method == "HEAD") && request.headBytes <= Self.maxHeadBytes
-            && (password.map { Self.authorized(request.headers["authorization"], password: $0) } ?? true)
+            && (password.map {
+                Self.authorized(request.headers["authorization"], password: $0)
+                    && gate.refusal(of: request.client, at: clock()) == nil
+            } ?? true)
     }
 
-    private func route(_ request: ServedRequest) async -> ServedReply {
+    private func route(_ request: ServedRequest) -> ServedReply {
         if let refusal = ServedReplies.refusal(request) { return refusal }
-        if let refusal = ServedReplies.unauthorized(request, password: password) { return refusal }
         let now = clock()
+        if let refusal = ServedReplies.unauthorized(request, password: password, gate: gate, now: now) {
+            return refusal
+        }
         switch request.path {
-        case "/": return html(DevicePage(source: source, now: now, report: await source.now(at: now)).html)
+        case "/": return html(DevicePage(source: source, now: now, report: source.now(at: now)).html)
         case "/api/now":
-            guard let report = await source.now(at: now) else {
+            guard let report = source.now(at: now) else {
                 return missing("no track point in the logbook yet: `airloc log run` logs one")
             }
-            return json(NowDocument.json(report, position: source.settings.serve.position))
+            return json(source.position.nowDocument(report))
         case "/api/status":
             guard let status = source.status(at: now) else { return missing(noLogbook) }
             return json(JSONDocument.encode(status, pretty: false) + "\n")
@@ -94,9 +109,7 @@ public struct DeviceRoutes: Sendable {
             guard let window = Self.window(request.arguments, day: Self.day(logbook, now: now)) else {
                 return ServedReply(status: 400, text: "since and until take ISO 8601 times (2026-12-02T08:00Z)\n")
             }
-            return request.path == "/api/map"
-                ? json(DayMap(source: source).json(logbook, window: window))
-                : geojson(logbook, window: window)
+            return page(request, logbook: logbook, window: window)
         case "/api/events":
             guard let logbook = source.logbook, let latest = try? logbook.lastIDs() else { return missing(noLogbook) }
             var reply = ServedReply(status: 200, contentType: "text/event-stream; charset=utf-8", text: "")
@@ -108,11 +121,11 @@ public struct DeviceRoutes: Sendable {
             let open = DeviceMetrics.asksOpenMetrics(request)
             var reply = ServedReply(
                 status: 200, contentType: MetricsExposition(openMetrics: open).contentType,
-                text: await DeviceMetrics(source: source, now: now).text(openMetrics: open))
+                text: DeviceMetrics(source: source, now: now).text(openMetrics: open))
             reply.headers.append(("Cache-Control", "no-store"))
             return reply
         case "/data.json":
-            return json(await AirrohrData.json(source: source, now: now))
+            return json(AirrohrData.json(source: source, now: now))
         case "/day.svg":
             guard let logbook = source.logbook else { return missing(noLogbook) }
             return dayFigure(logbook, window: Self.day(logbook, now: now))
@@ -147,16 +160,33 @@ public struct DeviceRoutes: Sendable {
     private func json(_ text: String) -> ServedReply { ServedReplies.json(text) }
     private func missing(_ why: String) -> ServedReply { ServedReplies.error(why) }
 
-    private func geojson(_ logbook: Logbook, window: LogWindow) -> ServedReply {
-        let position = source.settings.serve.position
-        guard position != .none else {
-            return missing("[serve] position = none: no track is served")
+    /// One page of `/api/map` or `/api/track` in `window`, with the link to the next.
+    private func page(_ request: ServedRequest, logbook: Logbook, window: LogWindow) -> ServedReply {
+        let map = request.path == "/api/map"
+        let end: Date?
+        do {
+            end = try LogPage.end(of: window, rowsPerKind: Self.pageRows, kinds: map ? .track : .all, in: logbook)
+        } catch {
+            return ServedReply(status: 500, text: "the logbook could not be read: \(error)\n")
         }
+        var page = window
+        if let end { page.until = end }
+        var arguments = request.arguments
+        if arguments["until"] == nil, let until = window.until { arguments["until"] = UTCTime.iso8601Seconds(until) }
+        let next = end.map { ServedReplies.nextPage(request.path, end: $0, arguments: arguments) }
+        if map {
+            return ServedReplies.paged(json(DayMap(source: source).json(logbook, window: page, next: next)), next: next)
+        }
+        return ServedReplies.paged(geojson(logbook, window: page, next: next), next: next)
+    }
+
+    private func geojson(_ logbook: Logbook, window: LogWindow, next: String?) -> ServedReply {
+        let position = source.position
+        guard position.showsTrack else { return missing(ServedPosition.noTrack) }
         var body = Data()
         do {
             _ = try LogExport.write(
-                logbook, format: .geojson, kind: .all, window: window,
-                grid: position == .coarse ? ServeSettings.coarseGrid : nil
+                logbook, format: .geojson, kind: .all, window: window, grid: position.trackGrid, next: next
             ) { body.append($0) }
         } catch {
             return ServedReply(status: 500, text: "the logbook could not be read: \(error)\n")
@@ -169,6 +199,7 @@ public struct DeviceRoutes: Sendable {
     private func dayFigure(_ logbook: Logbook, window: LogWindow) -> ServedReply {
         var options = DayPlot.Options(window: window, scale: source.settings.scale)
         options.width = 800
+        options.track = source.position.showsTrack
         var text = ""
         do { _ = try DayPlot(logbook: logbook, gazetteer: source.gazetteer, options: options).svg { text += $0 } } catch
         {

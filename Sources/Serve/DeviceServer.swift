@@ -26,11 +26,15 @@ public final class DeviceServer: Service {
         return serve.listen
     }
     private let server: HTTPServer
+    private let notices = NoticeRelay()
+    /// With `[serve] source = collector`: the database, and whether it is ready yet.
+    private let fleet: (database: FleetDatabase, readiness: FleetReadiness)?
 
     /// A server for `settings.serve`, listening already.
     public init(settings: Settings, gazetteer: Gazetteer, limits: HTTPServer.Limits = HTTPServer.Limits())
         throws(ServiceFailure)
     {
+        MemoryRelease.limitArenas()
         let serve = settings.serve
         if let refusal = serve.refusal {
             throw ServiceFailure(service: "serve", kind: .configuration, message: refusal)
@@ -43,10 +47,12 @@ public final class DeviceServer: Service {
             }
         }
         let source = DeviceSource(settings: settings, gazetteer: gazetteer, watching: serve.source == .logbook)
-        let fleet = serve.source == .collector ? try Self.fleet(settings) : nil
+        let fleet = serve.source == .collector ? (try Self.fleet(settings), FleetReadiness(ready: false)) : nil
+        let notices = self.notices
         do throws(HTTPServer.StartError) {
             if let fleet {
-                let routes = FleetRoutes(fleet: fleet, serve: serve, password: password)
+                let routes = FleetRoutes(
+                    fleet: fleet.0, serve: serve, password: password, readiness: fleet.1, notify: { notices.say($0) })
                 // Every answer on the connection's thread: libpq blocks.
                 server = try HTTPServer(
                     host: serve.host, port: serve.port, limits: limits, quick: { routes.answer($0) }
@@ -54,12 +60,12 @@ public final class DeviceServer: Service {
                     routes.answer($0)
                 }
             } else {
-                let routes = DeviceRoutes(source: source, password: password)
+                let routes = DeviceRoutes(source: source, password: password, notify: { notices.say($0) })
                 server = try HTTPServer(
                     host: serve.host, port: serve.port, limits: limits, onStop: { source.watch?.stop() },
                     quick: { routes.recentAnswer($0) }
                 ) {
-                    await routes.answer($0)
+                    routes.answer($0)
                 }
             }
         } catch {
@@ -69,21 +75,21 @@ public final class DeviceServer: Service {
                     ? error.description : "[serve] listen = \(serve.listen): \(error.description)")
         }
         self.source = source
+        self.fleet = fleet.map { ($0.0, $0.1) }
         port = server.port
     }
 
-    /// The collector's database of `[collect] database`, at a schema with share links.
+    /// The collector's database of `[collect] database` (its settings checked now; the
+    /// database itself is waited for: ``FleetReadiness``).
     static func fleet(_ settings: Settings) throws(ServiceFailure) -> FleetDatabase {
-        let fleet: FleetDatabase
-        do { fleet = try FleetDatabase(settings: settings.collect) } catch {
+        do { return try FleetDatabase(settings: settings.collect) } catch {
             throw ServiceFailure(
                 service: "serve", kind: .configuration, message: "[serve] source = collector: \(error.description)")
         }
-        try schema(fleet)
-        return fleet
     }
 
-    /// Checks that `fleet` holds a collector schema with share links.
+    /// Checks that `fleet` holds a collector schema with share links, at once (for a
+    /// command that cannot wait: `serve share`).
     static func schema(_ fleet: FleetDatabase) throws(ServiceFailure) {
         let version: Int
         do { version = try fleet.schemaVersion() } catch {
@@ -99,9 +105,16 @@ public final class DeviceServer: Service {
         }
     }
 
-    /// Serves until asked to stop.
+    /// Serves until asked to stop; with the fleet's page, waits for its database meanwhile
+    /// and fails for what waiting cannot cure.
     public func run(_ context: ServiceContext) async throws(ServiceFailure) {
+        notices.connect(context.notify)
+        defer { server.stop() }
+        if let fleet {
+            let watching = Task { await fleet.readiness.watch(fleet.database, context: context) }
+            context.whenStopping { watching.cancel() }
+            if let failure = await watching.value { throw failure }
+        }
         await context.stopRequested()
-        server.stop()
     }
 }

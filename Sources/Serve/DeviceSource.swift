@@ -57,32 +57,19 @@ public final class DeviceSource: @unchecked Sendable {
         try? logbook?.rows(after: seen, limit: 200)
     }
 
-    /// A row's NDJSON line as `position` allows (nil: not shown at all).
-    func line(_ row: Logbook.OutboxRow) -> String? {
-        row.line(showing: settings.serve.position, grid: ServeSettings.coarseGrid)
-    }
-
-    /// A coordinate as `position` allows (nil with `none`).
-    public func shown(_ coordinate: Coordinate) -> Coordinate? {
-        switch settings.serve.position {
-        case .exact: return coordinate
-        case .coarse: return coordinate.rounded(toDegrees: ServeSettings.coarseGrid)
-        case .none: return nil
-        }
-    }
-
-    /// The decimals a shown coordinate carries (2 on the coarse grid).
-    var decimals: Int { settings.serve.position == .coarse ? 2 : 6 }
+    /// What `[serve] position` lets it serve.
+    public var position: ServedPosition { ServedPosition(settings.serve.position) }
 
     /// The report of the logbook's latest fix, air and reading, or nil without a track point.
-    public func now(at date: Date = Date()) async -> AirReport? {
+    /// It reads the logbook on the calling thread (a connection's, never Swift's pool).
+    public func now(at date: Date = Date()) -> AirReport? {
         let version = self.version
         let kept = lock.withLock { () -> AirReport?? in
             guard let report, report.version == version, version >= 0 else { return nil }
             return .some(report.value)
         }
         if let kept { return kept.map { aged($0, at: date) } }
-        let made = await makeReport(at: date)
+        let made = makeReport(at: date)
         lock.withLock { report = (version, made) }
         return made
     }
@@ -105,9 +92,11 @@ public final class DeviceSource: @unchecked Sendable {
         return copy
     }
 
-    private func makeReport(at date: Date) async -> AirReport? {
+    private func makeReport(at date: Date) -> AirReport? {
         guard let logbook, var point = try? logbook.latestTrackPoint() else { return nil }
-        if settings.serve.position == .coarse { point = point.coarse(grid: ServeSettings.coarseGrid) }
+        // Coarse: the report is made from the grid point, so that nothing in it (a place's
+        // distance and bearing) is finer than the grid.
+        if let grid = position.trackGrid { point = point.coarse(grid: grid) }
         var fix = Fix(coordinate: point.coordinate, source: point.provider == "manual" ? .manual : .gps)
         fix.horizontalAccuracy = point.accuracy
         fix.altitudeMSL = point.altitude
@@ -117,11 +106,16 @@ public final class DeviceSource: @unchecked Sendable {
         fix.satellitesUsed = point.satellites
         fix.time = point.time
         fix.receivedAt = point.time
-        if settings.serve.position == .coarse { (fix.speed, fix.track) = (nil, nil) }
-        var report = await AirReport.make(
-            fix: fix, provider: point.provider, accuracy: .full, settings: settings, gazetteer: gazetteer,
-            request: AirReport.Request(scale: settings.scale, climate: false), transport: CacheOnly(),
-            time: FixedTime(date: date))
+        if !position.showsMotion { (fix.speed, fix.track, fix.altitudeMSL) = (nil, nil, nil) }
+        let (settings, gazetteer, provider, fixed) = (self.settings, self.gazetteer, point.provider, fix)
+        // The pipeline is async, and only reads the air cache: it runs on Swift's pool while
+        // this thread waits; the logbook reads around it stay here.
+        var report = AwaitFromThread.result {
+            await AirReport.make(
+                fix: fixed, provider: provider, accuracy: .full, settings: settings, gazetteer: gazetteer,
+                request: AirReport.Request(scale: settings.scale, climate: false), transport: CacheOnly(),
+                time: FixedTime(date: date))
+        }
         if case .failure = report.air, let logged = logged(logbook, at: date) {
             // No cached answer (the logger's cache elsewhere, or expired): the logbook's own hour.
             report.data = AirData(air: .success(logged.reading), airCachedAge: logged.age)

@@ -64,7 +64,7 @@ public final class EventStream: ServedStream, @unchecked Sendable {
         var text = ""
         for row in rows {
             seen[row.kind] = max(seen[row.kind] ?? 0, row.id)
-            guard let line = source.line(row) else { continue }
+            guard let line = source.position.line(row) else { continue }
             text += "id: \(row.key)\nevent: row\ndata: \(line)\n\n"
         }
         return Data(text.utf8)

@@ -41,13 +41,7 @@ enum FleetLast {
     static func json(_ devices: [LastPosition], now: Date, serve: ServeSettings) -> String {
         let objects = devices.map { last -> String in
             let shown = shown(last, now: now)
-            let coordinate = last.coordinate.flatMap { coordinate -> Coordinate? in
-                switch serve.position {
-                case .exact: return coordinate
-                case .coarse: return coordinate.rounded(toDegrees: ServeSettings.coarseGrid)
-                case .none: return nil
-                }
-            }
+            let coordinate = last.coordinate.flatMap(ServedPosition(serve.position).shown)
             let age = shown.newest.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
             let category = shown.aqi.map(AQICategory.init(aqi:))
             let fields: [(String, String)] = [

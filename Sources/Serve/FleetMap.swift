@@ -34,7 +34,7 @@ enum FleetMap {
                 measured = measured.dropFirst()
             }
             let colour = colourAt(point.time, model: modelNow, measured: measuredNow)
-            let at = decimals == nil ? point.coordinate : point.coordinate.rounded(toDegrees: ServeSettings.coarseGrid)
+            let at = decimals == nil ? point.coordinate : point.coordinate.rounded(toDegrees: ServedPosition.grid)
             return "[\(String(format: format, at.latitude)),\(String(format: format, at.longitude)),"
                 + "\(ServedReplies.quoted(point.segment)),\"\(colour)\"]"
         }

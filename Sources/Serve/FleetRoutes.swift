@@ -30,18 +30,26 @@ public struct FleetRoutes: Sendable {
     let leaflet: URL
     let clock: @Sendable () -> Date
     private let recent = FleetAnswers()
+    /// The wrong passwords of each client address.
+    let gate: PasswordGate
+    /// Whether the database is ready for the page.
+    let readiness: FleetReadiness
 
     /// Routes over `fleet`; `password` from `[serve] password-file`.
     public init(
         fleet: FleetDatabase, serve: ServeSettings, password: String?,
+        readiness: FleetReadiness = FleetReadiness(ready: true),
         leaflet: URL = URL(fileURLWithPath: "/usr/share/javascript/leaflet"),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        notify: @escaping @Sendable (ServiceNotice) -> Void = { _ in }
     ) {
         self.fleet = fleet
         self.serve = serve
         self.password = password
         self.leaflet = leaflet
         self.clock = clock
+        gate = PasswordGate(notify: notify)
+        self.readiness = readiness
     }
 
     /// The answer to `request`.
@@ -61,17 +69,27 @@ public struct FleetRoutes: Sendable {
         default: break
         }
         let now = clock()
+        if let refusal = readiness.refusal() { return refusal }
         if let token = request.arguments["share"] { return shared(request, token: token, now: now) }
-        if let refusal = ServedReplies.unauthorized(request, password: password) { return refusal }
+        if let refusal = ServedReplies.unauthorized(request, password: password, gate: gate, now: now) {
+            return refusal
+        }
         do {
             switch request.path {
             case "/":
                 return try recent.ofSecond("/", now: now) { () throws(DatabaseError) in
-                    html(FleetPage(serve: serve, devices: try fleet.last(), now: now).html)
+                    // The first page of devices; the page's script reads every page of /api/last.
+                    html(FleetPage(serve: serve, devices: try fleet.last(limit: Self.pageDevices), now: now).html)
                 }
             case "/api/last":
-                return try recent.ofSecond("/api/last", now: now) { () throws(DatabaseError) in
-                    json(FleetLast.json(try fleet.last(), now: now, serve: serve))
+                // A page of devices at a time, by id: the next page's link in `Link`.
+                let after = request.arguments["after"]
+                return try recent.ofSecond("/api/last \(after ?? "")", now: now) { () throws(DatabaseError) in
+                    let devices = try fleet.last(after: after, limit: Self.pageDevices)
+                    let next =
+                        devices.count == Self.pageDevices
+                        ? devices.last.map { ServedReplies.nextPage("/api/last", after: $0.deviceID) } : nil
+                    return ServedReplies.paged(json(FleetLast.json(devices, now: now, serve: serve)), next: next)
                 }
             case "/metrics":
                 let open = MetricsExposition.asksOpenMetrics(request)
@@ -89,7 +107,8 @@ public struct FleetRoutes: Sendable {
                 guard let window = Self.window(request.arguments, now: now) else {
                     return ServedReply(status: 400, text: "since and until take ISO 8601 times (2026-12-02T08:00Z)\n")
                 }
-                return try track(request.path, device: device, window: window, version: version)
+                return try track(
+                    request.path, device: device, window: window, version: version, arguments: request.arguments)
             default: return ServedReply(status: 404, text: "not found\n")
             }
         } catch {
@@ -111,19 +130,26 @@ public struct FleetRoutes: Sendable {
         if request.path == "/" { return html(FleetPage(serve: serve, share: link, now: now).html) }
         do {
             guard let version = try fleet.version(of: link.deviceID) else { return missing("no rows of this device") }
-            return try track(request.path, device: link.deviceID, window: window, version: version)
+            return try track(
+                request.path, device: link.deviceID, window: window, version: version, arguments: request.arguments)
         } catch {
             return unavailable(error)
         }
     }
 
+    /// Devices in one page of `/api/last`.
+    public static let pageDevices = 1_000
+
     /// `/api/map` or `/api/track` of `device` in `window`, made again only when the device's
-    /// rows changed (`version`).
-    private func track(_ path: String, device: String, window: (since: Date, until: Date), version: String)
-        throws(DatabaseError) -> ServedReply
-    {
-        guard serve.position != .none else { return missing("[serve] position = none: no track is served") }
-        let decimals = serve.position == .coarse ? 2 : nil
+    /// rows changed (`version`). `/api/track` is a page of at most ``DeviceRoutes/pageRows``
+    /// rows of each kind, with a link to the next; `/api/map` thins the window's points.
+    private func track(
+        _ path: String, device: String, window: (since: Date, until: Date), version: String,
+        arguments: [String: String] = [:]
+    ) throws(DatabaseError) -> ServedReply {
+        let position = ServedPosition(serve.position)
+        guard position.showsTrack else { return missing(ServedPosition.noTrack) }
+        let decimals = position.trackGrid == nil ? nil : position.decimals
         let key = [path, device, UTCTime.iso8601(window.since), UTCTime.iso8601(window.until)].joined(separator: " ")
         return try recent.track(key, version: version) { () throws(DatabaseError) in
             if path == "/api/map" {
@@ -131,11 +157,21 @@ public struct FleetRoutes: Sendable {
                 let history = try fleet.aqiHistory(device: device, since: window.since, until: window.until)
                 return json(FleetMap.json(points, history: history, decimals: decimals))
             }
-            let body = try fleet.trackGeoJSON(
-                device: device, since: window.since, until: window.until, decimals: decimals)
+            let end = try fleet.pageEnd(
+                device: device, since: window.since, until: window.until, rows: DeviceRoutes.pageRows)
+            var query = arguments
+            query["until"] = UTCTime.iso8601(window.until)
+            let next = end.map { ServedReplies.nextPage("/api/track", end: $0, arguments: query) }
+            var body = try fleet.trackGeoJSON(
+                device: device, since: window.since, until: end ?? window.until, decimals: decimals)
+            if let next, body.count >= 3 {
+                // The collection's `next` member, before its closing brace.
+                body.removeLast(3)
+                body.append(contentsOf: Array(("],\"next\":" + ServedReplies.quoted(next) + "}\n").utf8))
+            }
             var reply = ServedReply(status: 200, contentType: "application/geo+json", body: body)
             reply.headers.append(("Cache-Control", "no-store"))
-            return reply
+            return ServedReplies.paged(reply, next: next)
         }
     }
 

@@ -109,8 +109,20 @@ enum FleetScript {
               fitted = true;
             }
           }
+          // Every page of /api/last, following its Link header's next page.
+          function lastDevices(path, list) {
+            return fetch(withShare(path), { credentials: "same-origin" }).then(function (r) {
+              if (!r.ok) throw new Error(path + ": HTTP " + r.status);
+              var link = r.headers.get("Link") || "";
+              var next = link.match(/<([^>]+)>;\s*rel="next"/);
+              return r.json().then(function (page) {
+                list = list.concat(page);
+                return next ? lastDevices(next[1], list) : list;
+              });
+            });
+          }
           function poll() {
-            get("/api/last").then(function (devices) {
+            lastDevices("/api/last", []).then(function (devices) {
               fleet.polls += 1;
               show(devices);
               set("live", "live · " + new Date().toISOString().slice(11, 19) + " UTC");

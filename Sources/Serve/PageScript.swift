@@ -40,11 +40,21 @@ enum PageScript {
             map = L.map(mapElement, { attributionControl: true, zoomControl: true });
         \#(tileLayer)
             map.setView([0, 0], 2);
-            fetch("/api/map", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(draw);
+            load("/api/map", { points: [], places: [] });
           } else if (mapElement) {
             set("map-note", mapElement.dataset.position === "none" ? "[serve] position = none: no map." : "");
           }
 
+          // Every page of the day's map (each at most 10,000 points), then drawn at once.
+          function load(path, day) {
+            fetch(path, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (page) {
+              day.points = day.points.concat(page.points);
+              page.places.forEach(function (place) {
+                if (!day.places.some(function (known) { return known.name === place.name; })) day.places.push(place);
+              });
+              if (page.next) load(page.next, day); else draw(day);
+            });
+          }
           function draw(data) {
             var bounds = [];
             var run = [], colour = null, segment = null;

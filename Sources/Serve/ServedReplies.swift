@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import HTTPService
 import Platform
 
@@ -23,14 +24,49 @@ enum ServedReplies {
         return nil
     }
 
-    /// 401 when `password` is asked and the request does not carry it, or nil.
-    static func unauthorized(_ request: ServedRequest, password: String?) -> ServedReply? {
-        guard let password, !DeviceRoutes.authorized(request.headers["authorization"], password: password) else {
-            return nil
+    /// 401 when `password` is asked and the request does not carry it, or nil; 429 while
+    /// the client's address sent too many wrong passwords (``PasswordGate``).
+    static func unauthorized(_ request: ServedRequest, password: String?, gate: PasswordGate, now: Date)
+        -> ServedReply?
+    {
+        guard let password else { return nil }
+        if let wait = gate.refusal(of: request.client, at: now) {
+            var reply = ServedReply(status: 429, text: "too many wrong passwords from this address; try again later\n")
+            reply.headers.append(("Retry-After", "\(wait)"))
+            return reply
         }
+        let given = request.headers["authorization"]
+        guard !DeviceRoutes.authorized(given, password: password) else { return nil }
+        // A first request without any password is how every browser starts: not a guess.
+        if given != nil { gate.wrong(from: request.client, at: now) }
         var reply = ServedReply(status: 401, text: "this page needs the password of [serve] password-file\n")
         reply.headers.append(("WWW-Authenticate", "Basic realm=\"airloc\", charset=\"UTF-8\""))
         return reply
+    }
+
+    /// A page's answer, with a link to the next page of its range when there is one (the
+    /// `next` member of the document, and a `Link` header).
+    static func paged(_ reply: ServedReply, next: String?) -> ServedReply {
+        guard let next else { return reply }
+        var paged = reply
+        paged.headers.append(("Link", "<\(next)>; rel=\"next\""))
+        return paged
+    }
+
+    /// The path of the page of devices after `device`.
+    static func nextPage(_ path: String, after device: String) -> String {
+        path + "?after=" + (device.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? device)
+    }
+
+    /// The path of the page after the one that ends at `end`, of `path` with `arguments`.
+    static func nextPage(_ path: String, end: Date, arguments: [String: String]) -> String {
+        var query = arguments.filter { $0.key != "since" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let whole = end.timeIntervalSince1970 == end.timeIntervalSince1970.rounded(.down)
+        query.insert(("since", whole ? UTCTime.iso8601Seconds(end) : UTCTime.iso8601(end)), at: 0)
+        let allowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))
+        return path + "?"
+            + query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)" }
+            .joined(separator: "&")
     }
 
     /// The headers of every answer: no sniffing, the page's own origin (and the tile host),

@@ -81,8 +81,10 @@ struct ServedDevice {
                 let field = pair.split(separator: "=", maxSplits: 1)
                 return (String(field[0]), field.count > 1 ? String(field[1]).removingPercentEncoding ?? "" : "")
             }, uniquingKeysWith: { _, last in last })
-        return try await (routes ?? self.routes()).answer(
-            ServedRequest(path: String(parts[0]), headBytes: 100, headers: headers, arguments: arguments))
+        let routes = try routes ?? self.routes()
+        let request = ServedRequest(path: String(parts[0]), headBytes: 100, headers: headers, arguments: arguments)
+        // On a thread of its own, as the server answers on a connection's: the routes block.
+        return try await offPool { routes.answer(request) }
     }
 
     func json(_ path: String, _ routes: DeviceRoutes? = nil) async throws -> [String: Any] {

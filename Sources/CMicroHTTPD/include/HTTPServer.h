@@ -33,8 +33,12 @@ typedef void (*airloc_http_stream_release)(void *stream);
 typedef struct {
     /// Connections at once; more are refused until one closes.
     unsigned int connections;
-    /// Seconds a connection may be idle, and a request head may take to arrive.
+    /// Connections at once from one client address; more from it are refused.
+    unsigned int per_client;
+    /// Seconds a connection may be idle.
     unsigned int timeout;
+    /// Seconds a whole request head may take to arrive, however slowly it trickles.
+    unsigned int head_timeout;
     /// Bytes a connection's buffers may hold (bounds a request head).
     size_t memory;
 } airloc_http_limits;
@@ -56,5 +60,7 @@ void airloc_http_stop(void *server);
 const char *airloc_http_header(void *connection, const char *name);
 /// A query argument's value, or NULL.
 const char *airloc_http_argument(void *connection, const char *name);
+/// The client's address as text ("192.0.2.7", "::1"; "" when unknown) into `buffer`.
+void airloc_http_client(void *connection, char *buffer, size_t size);
 
 #endif
