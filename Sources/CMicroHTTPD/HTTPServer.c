@@ -252,8 +252,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
                 api.set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, reply.stream_timeout);
         }
     } else {
-        response = api.create_response_from_buffer(reply.body_length, reply.body != NULL ? reply.body : "",
-                                                   MHD_RESPMEM_MUST_COPY);
+        // The body is malloc'd for this reply alone: the library takes it and frees it, so
+        // a large page is never copied once more.
+        if (reply.body != NULL) {
+            response = api.create_response_from_buffer(reply.body_length, reply.body, MHD_RESPMEM_MUST_FREE);
+            if (response != NULL) reply.body = NULL;
+        } else {
+            response = api.create_response_from_buffer(0, "", MHD_RESPMEM_PERSISTENT);
+        }
     }
     enum MHD_Result result = MHD_NO;
     if (response != NULL) {

@@ -131,10 +131,14 @@ public final class Logbook: Sendable {
     }
 
     /// A statement on a connection of its own, for a cursor that is read one row at a time
-    /// while other statements run on the logbook's.
+    /// while other statements run on the logbook's. A cursor reads its pages once, in order:
+    /// its connection's page cache is kept small (256 KiB, not SQLite's 2 MB), so that many
+    /// cursors at once (a web server's clients) cost little memory.
     func cursor(_ sql: String, _ values: [SQLiteValue?]) throws(LogbookError) -> SQLiteDatabase.Statement {
         do {
-            let statement = try SQLiteDatabase(path: url.path, create: false, readOnly: true).prepare(sql)
+            let connection = try SQLiteDatabase(path: url.path, create: false, readOnly: true)
+            try connection.execute("PRAGMA cache_size = -256")
+            let statement = try connection.prepare(sql)
             try statement.bind(values)
             return statement
         } catch { throw .database(url.path, error) }

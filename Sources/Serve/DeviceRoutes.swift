@@ -15,15 +15,18 @@ import Plot
 /// - With a password, every path needs HTTP Basic, user `airloc`, compared in constant
 ///   time (401 with a challenge otherwise); an address that sent too many wrong passwords
 ///   is refused for a while (``PasswordGate``: 429).
-/// - A range (`/api/track`, `/api/map`) is answered a page at a time: at most ``pageRows``
-///   rows of each kind, with a link to the next page (``LogPage``).
+/// - A range is answered a page at a time, with a link to the next page (``LogPage``):
+///   `/api/track` at most ``pageRows`` rows of each kind (a reading is half a kilobyte of
+///   GeoJSON), `/api/map` at most ``mapPoints`` points.
 /// - Every answer says `X-Content-Type-Options: nosniff` and the page's
 ///   Content-Security-Policy: the device's own origin, plus the tile host when set.
 public struct DeviceRoutes: Sendable {
     /// The largest request head accepted, in bytes.
     public static let maxHeadBytes = 8192
-    /// Rows of each kind in one page of a range.
-    public static let pageRows = 10_000
+    /// Rows of each kind in one page of `/api/track`.
+    public static let pageRows = 1_000
+    /// Points in one page of `/api/map`.
+    public static let mapPoints = 10_000
     /// What it serves from.
     public let source: DeviceSource
     /// The password of HTTP Basic (nil: none asked).
@@ -165,7 +168,8 @@ public struct DeviceRoutes: Sendable {
         let map = request.path == "/api/map"
         let end: Date?
         do {
-            end = try LogPage.end(of: window, rowsPerKind: Self.pageRows, kinds: map ? .track : .all, in: logbook)
+            end = try LogPage.end(
+                of: window, rowsPerKind: map ? Self.mapPoints : Self.pageRows, kinds: map ? .track : .all, in: logbook)
         } catch {
             return ServedReply(status: 500, text: "the logbook could not be read: \(error)\n")
         }

@@ -21,7 +21,8 @@ struct ServeEndToEndTests {
     /// The port `airloc serve` says it listens on (`serving http://127.0.0.1:PORT/`).
     static func port(of server: ChildProcess) async throws -> Int {
         try await Poll.until("serve to listen") { server.errors.contains("serving http://") || !server.isRunning }
-        guard let port = server.errors.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
+        let line = server.errors.split(separator: "\n").first { $0.contains("serving http://") } ?? ""
+        guard let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
             throw FixtureError("airloc serve did not start: \(server.errors)")
         }
         return port

@@ -109,4 +109,32 @@ extension ISO8601DateFormatter {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter
     }
+
+    /// `[serve] position = none` in the browser: no map drawn, no coordinate, no distance or
+    /// bearing anywhere on the page, the day's figure without its map, and no error.
+    @Test func underPositionNoneThePageShowsNoPosition() async throws {
+        let (home, server, port) = try await ServeEndToEndTests.serve(
+            "[serve]\nlisten = 127.0.0.1:0\nposition = none\n")
+        defer { home.remove() }
+        let page = try await ChildProcess.run(
+            "/usr/bin/python3", [PackagePaths.file("Tests/Clients/device_page_none.py").path, "\(port)"],
+            environment: [:], timeout: 600)
+        #expect(page.status == 0, "\(page)")
+        let seen = (try? JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [String: Any]) ?? [:]
+        let text = seen["text"] as? String ?? ""
+        let html = seen["html"] as? String ?? ""
+        #expect(!text.isEmpty, "\(seen)")
+        #expect(seen["map_note"] as? String == "[serve] position = none: no map.", "\(seen)")
+        #expect(seen["track_paths"] as? Int == 0, "no line or marker drawn: \(seen)")
+        // The seeded day is in Berlin (52.52 N, 13.40 E): not a digit of it anywhere, nor a
+        // distance and bearing to a place.
+        for needle in ["52.5", "13.4", " km ", "° N", "° E"] {
+            #expect(!text.contains(needle) && !html.contains(needle), "the page holds \(needle)")
+        }
+        let figure = seen["figure"] as? String ?? ""
+        #expect(
+            figure.contains("positions are not shown here") && !figure.contains("<polyline"), "\(figure.prefix(300))")
+        #expect((seen["errors"] as? [String] ?? ["?"]).isEmpty, "\(seen["errors"] ?? "")")
+        _ = try await server.terminate()
+    }
 }
