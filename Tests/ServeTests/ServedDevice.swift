@@ -1,4 +1,5 @@
 import Airloc
+import FleetWire
 import Foundation
 import Gazetteer
 import Geo
@@ -64,9 +65,14 @@ struct ServedDevice {
         return SensorRecord(sample, time: time, timeSource: "gps", coordinate: berlin, segment: segment)
     }
 
-    /// The routes, answering at `later` seconds after the rows were written.
-    func routes(password: String? = nil, later: TimeInterval = 0) throws -> DeviceRoutes {
-        DeviceRoutes(
+    /// The routes, answering at `later` seconds after the rows were written (with
+    /// `position`: as `[serve] position` says, over the same rows).
+    func routes(
+        password: String? = nil, later: TimeInterval = 0, position: MQTTSettings.Position? = nil
+    ) throws -> DeviceRoutes {
+        var settings = self.settings
+        if let position { settings.serve.position = position }
+        return DeviceRoutes(
             source: DeviceSource(settings: settings, gazetteer: try Self.gazetteer.get(), watching: false),
             password: password, clock: { [now] in now.addingTimeInterval(later) })
     }
