@@ -45,8 +45,8 @@ let package = Package(
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Sensors", dependencies: ["AirQuality", "Platform", "Web"]),
         // libmosquitto's one file and the connection; the fleet's wire below its users.
-        .target(name: "MQTT", dependencies: ["Platform", "CMosquitto"]),
-        .target(name: "FleetWire", dependencies: ["Geo", "Platform", "MQTT"]),
+        .target(name: "FleetWire", dependencies: ["Geo", "Platform"]),
+        .target(name: "MQTT", dependencies: ["Platform", "FleetWire", "CMosquitto"]),
         .target(
             name: "Airloc",
             dependencies: ["Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Sensors", "FleetWire"]),

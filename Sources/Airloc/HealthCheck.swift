@@ -195,7 +195,7 @@ extension HealthCheck {
         var files = configuration.secretSources.map { source in
             (path: String(source[..<(source.lastIndex(of: ":") ?? source.endIndex)]), what: source)
         }
-        if let file = configuration.mqtt.passwordFile { files.append((file, "[mqtt] password-file \(file)")) }
+        if let file = configuration.mqtt.broker.passwordFile { files.append((file, "[mqtt] password-file \(file)")) }
         var seen: Set<String> = []
         return files.compactMap { file in
             guard seen.insert(file.path).inserted,

@@ -130,7 +130,7 @@ public struct Settings: Sendable {
     /// (no `[mqtt] url`, no `[sensor]`, no `[upload.NAME]`). `doctor` then checks the
     /// collector's parts instead of gpsd, the receiver and the location.
     public var collectsOnly: Bool {
-        (collect.broker != nil || collect.database != nil) && mqtt.url == nil && sensor.model == nil
+        (collect.broker.url != nil || collect.database != nil) && mqtt.broker.url == nil && sensor.model == nil
             && uploads.isEmpty
     }
 

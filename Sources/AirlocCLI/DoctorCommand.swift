@@ -48,7 +48,7 @@ enum DoctorCommand {
         if context.configurationError != nil { return report(context, checks, code: .config) }
         let timeout = min(configuration.serviceTimeout, 10)
         var brokers = [await BrokerFinding.device(configuration, timeout: timeout)]
-        if configuration.collect.broker != nil,
+        if configuration.collect.broker.url != nil,
             let plan = try? CollectorPlan(
                 settings: configuration.collect, stateDirectory: configuration.directories.state)
         {

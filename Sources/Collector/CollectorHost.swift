@@ -31,10 +31,10 @@ extension CollectorPlan {
 
     /// Connects to `[collect]`'s database once; nil when `[collect]` is not configured.
     public static func probeDatabase(_ collect: CollectSettings, stateDirectory: URL) -> DatabaseProbe? {
-        guard collect.broker != nil || collect.database != nil else { return nil }
+        guard collect.broker.url != nil || collect.database != nil else { return nil }
         let settingsAdvice = "fix [collect] database, password-file, the role's privileges"
         do {
-            if collect.broker == nil {
+            if collect.broker.url == nil {
                 // The fleet page's host (`[serve] source = collector`): the database alone.
                 let fleet = try FleetDatabase(settings: collect, size: 1)
                 let version = try fleet.schemaVersion()

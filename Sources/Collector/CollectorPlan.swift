@@ -52,21 +52,23 @@ public struct CollectorPlan: Sendable {
     public init(settings collect: CollectSettings, stateDirectory: URL, statusFile: URL? = nil)
         throws(CollectorSetupError)
     {
-        guard let url = collect.broker else { throw .missing("broker") }
+        guard collect.broker.url != nil else { throw .missing("broker") }
         guard let database = collect.database else { throw .missing("database") }
-        guard let place = MQTTSettings.broker(url) else {
-            throw .broker("\(CredentialText.masked(url)) is not an MQTT URL")
-        }
         self.settings = collect
-        brokerPlace = place.place
         let host = ProcessInfo.processInfo.hostName.filter { $0.isLetter || $0.isNumber || $0 == "-" }
-        var options = MQTTOptions(
-            host: place.host, port: place.port, clientID: collect.clientID ?? "airloc-collect-\(host.prefix(40))")
-        options.tls = place.tls
-        options.caFile = collect.caFile
-        options.certFile = collect.certFile
-        options.keyFile = collect.keyFile
-        options.username = collect.username
+        var options: MQTTOptions
+        do {
+            options = try MQTTOptions(
+                broker: collect.broker, clientID: collect.broker.clientID ?? "airloc-collect-\(host.prefix(40))",
+                ownerOnly: true)
+        } catch {
+            switch error {
+            case .url: throw .broker(error.description)
+            case .passwordFile(let path, let reason):
+                throw .passwordFile(key: "broker-password-file", path: path, reason: reason)
+            }
+        }
+        brokerPlace = options.place
         options.inFlight = 100
         options.maximumPayload = collect.maxMessage
         // A member of a share group holds its place in the group only while connected: the
@@ -74,9 +76,6 @@ public struct CollectorPlan: Sendable {
         // of a member that died (and may never come back) would keep taking its share into a
         // queue nobody reads. The devices publish again what was not acknowledged.
         options.persistentSession = collect.share == nil
-        if let file = collect.brokerPasswordFile {
-            options.password = try Self.secret(file, key: "broker-password-file")
-        }
         broker = options
         conninfo = database
         password = try collect.passwordFile.map { file throws(CollectorSetupError) in

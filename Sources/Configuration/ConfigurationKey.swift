@@ -181,46 +181,11 @@ public struct ConfigurationKey: Sendable {
                 "log", "keep", "a duration with d, h, m or s (e.g. 365d); 0 keeps everything",
                 ConfigurationFiles.parseRetention
             ) { $0.logKeep = $1 > 0 ? $1 : nil },
-            ConfigurationKey("mqtt", "url", "mqtt://host[:port] or mqtts://host[:port] (TLS)") { settings, value in
-                guard MQTTSettings.broker(value) != nil else { return false }
-                settings.mqtt.url = value
-                return true
-            },
-            text("mqtt", "ca-file", "a file path") {
-                !$0.isEmpty
-            } set: {
-                $0.mqtt.caFile = $1
-            },
-            text("mqtt", "cert-file", "a file path") {
-                !$0.isEmpty
-            } set: {
-                $0.mqtt.certFile = $1
-            },
-            text("mqtt", "key-file", "a file path") {
-                !$0.isEmpty
-            } set: {
-                $0.mqtt.keyFile = $1
-            },
-            text("mqtt", "username", "a user name") {
-                !$0.isEmpty
-            } set: {
-                $0.mqtt.username = $1
-            },
-            text("mqtt", "password", "a password (better: password-file)") {
-                !$0.isEmpty
-            } set: {
-                $0.mqtt.password = $1
-            },
-            text("mqtt", "password-file", "a file path") {
-                !$0.isEmpty
-            } set: {
-                $0.mqtt.passwordFile = $1
-            },
+        ]
+        + brokerKeys("mqtt", url: "url", passwordFile: "password-file", inlinePassword: true) { $1(&$0.mqtt.broker) }
+        + [
             text("mqtt", "device-id", "1-64 letters, digits, - and _ (e.g. pi-4)", valid: DeviceIdentity.isValidName) {
                 $0.mqtt.deviceID = $1
-            },
-            text("mqtt", "client-id", "letters, digits, - and _", valid: isClientID) {
-                $0.mqtt.clientID = $1
             },
             text("mqtt", "topic-prefix", "a topic without wildcards (e.g. airloc/pi-7)") { value in
                 !value.contains("#") && !value.contains("+") && !value.hasSuffix("/")

@@ -10,7 +10,7 @@ public enum FleetSetupError: Error, Sendable, CustomStringConvertible {
     /// The device id (the default client id and topic) cannot be kept in the state directory.
     case deviceID(String)
     /// `[mqtt] password-file` cannot be read, or anyone may read it.
-    case passwordFile(MQTTSetupError)
+    case passwordFile(BrokerSetupError)
     /// libmosquitto refused the options (an unusable TLS file, a bad host), or is missing.
     case connection(MQTTError)
     /// The logbook cannot be opened a second time for the outbox.
@@ -20,7 +20,7 @@ public enum FleetSetupError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .deviceID(let reason): return "cannot keep the device id: \(reason)"
-        case .passwordFile(let error): return error.description
+        case .passwordFile(let error): return "[mqtt] password-file \(error)"
         case .connection(let error): return "MQTT: \(error)"
         case .logbook(let error): return error.description
         }
@@ -37,7 +37,7 @@ extension FleetPublisher {
     /// connection of its own to the same file and wakes on the writer's ``Logbook/changes``.
     /// The will and the connection's farewell say `offline` on `<prefix>/status`.
     public static func make(settings: Settings, logbook: Logbook) throws(FleetSetupError) -> FleetPublisher? {
-        guard let url = settings.mqtt.url, let broker = MQTTSettings.broker(url) else { return nil }
+        guard settings.mqtt.broker.address != nil else { return nil }
         let deviceID: String
         do { deviceID = try DeviceIdentity.name(settings.mqtt, stateDirectory: settings.directories.state) } catch {
             throw .deviceID("\(error)")
@@ -45,11 +45,9 @@ extension FleetPublisher {
         var options: MQTTOptions
         do {
             options = try MQTTOptions(
-                settings: settings.mqtt, broker: broker, clientID: settings.mqtt.clientID ?? "airloc-\(deviceID)")
+                broker: settings.mqtt.broker, clientID: settings.mqtt.broker.clientID ?? "airloc-\(deviceID)")
         } catch {
-            switch error {
-            case .passwordFile: throw .passwordFile(error)
-            }
+            throw .passwordFile(error)
         }
         let status = MQTTOptions.Message(
             topic: "\(prefix(settings: settings, deviceID: deviceID))/status", payload: "offline")
@@ -83,7 +81,7 @@ extension FleetPublisher {
 
     /// True when `[mqtt]` names a broker: the logbook is then to be opened with its outbox.
     public static func publishes(_ settings: Settings) -> Bool {
-        settings.mqtt.url.flatMap(MQTTSettings.broker) != nil
+        settings.mqtt.broker.url.flatMap(MQTTSettings.broker) != nil
     }
 
     /// True when a collector acknowledges what it stored (`[mqtt] end-to-end = collector`,
@@ -116,12 +114,12 @@ public enum BrokerProbe {
     public static func check(_ settings: Settings, timeout: Double, time: any TimeSource = SystemTime()) async
         -> Outcome?
     {
-        guard let url = settings.mqtt.url, let broker = MQTTSettings.broker(url) else { return nil }
+        guard let broker = settings.mqtt.broker.address else { return nil }
         let options: MQTTOptions
         do {
-            options = try MQTTOptions(settings: settings.mqtt, broker: broker, clientID: "probe")
+            options = try MQTTOptions(broker: settings.mqtt.broker, clientID: "probe")
         } catch {
-            return .misconfigured(reason: error.description)
+            return .misconfigured(reason: "[mqtt] password-file \(error)")
         }
         return await check(options, place: broker.place, section: "[mqtt]", timeout: timeout, time: time)
     }

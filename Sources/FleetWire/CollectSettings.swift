@@ -7,26 +7,15 @@
 /// broker's credentials and TLS files are the `[mqtt]` keys of the same names under
 /// `[collect]`.
 public struct CollectSettings: Sendable, Equatable {
-    /// `mqtt://host[:port]` or `mqtts://host[:port]`.
-    public var broker: String?
+    /// The broker: `broker` (its URL), `ca-file`, `cert-file`, `key-file`, `username`,
+    /// `broker-password-file` (0600) and `client-id` (default `airloc-collect-<host>`).
+    public var broker = BrokerSettings()
     /// A libpq connection string or a postgresql:// URI.
     public var database: String?
     /// A file (0600) holding the database password; nil: libpq's PGPASSFILE or ~/.pgpass.
     public var passwordFile: String?
     /// The topic levels in front of every device's topics; `+` stands for the device id.
     public var topicPrefix = "airloc/+"
-    /// The collector's MQTT client id (default `airloc-collect-<host>`).
-    public var clientID: String?
-    /// The CA of the broker's certificate (`mqtts://`).
-    public var caFile: String?
-    /// A client certificate, for a broker that requires one.
-    public var certFile: String?
-    /// The client certificate's key.
-    public var keyFile: String?
-    /// The broker user name.
-    public var username: String?
-    /// A file (0600) holding the broker password.
-    public var brokerPasswordFile: String?
     /// Rows written per transaction at most.
     public var batch = 500
     /// Where the collector serves its `/metrics` (`[collect] metrics = HOST:PORT`; nil:

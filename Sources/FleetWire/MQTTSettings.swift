@@ -1,9 +1,7 @@
-import MQTT
-
 /// `[mqtt]`: where the logbook is published and how much of the position leaves the
 /// device with it (docs/fleet.md).
 ///
-/// Contract: publishing is on exactly when `url` is set; `mqtts` means TLS (nothing is
+/// Contract: publishing is on exactly when `broker.url` is set; `mqtts` means TLS (nothing is
 /// sent in clear); the password is never printed or logged; `position` defaults to
 /// `coarse` (the `[privacy] outbound-precision` grid): a copy of personal data leaving the
 /// device is as coarse as configured. With `end-to-end = collector` it defaults to `exact`:
@@ -15,25 +13,12 @@ public struct MQTTSettings: Sendable, Equatable {
         case exact, coarse, none
     }
 
-    /// `mqtt://host[:port]` or `mqtts://host[:port]`.
-    public var url: String?
-    /// The CA of the broker's certificate (`mqtts://`).
-    public var caFile: String?
-    /// A client certificate, for a broker that requires one.
-    public var certFile: String?
-    /// The client certificate's key.
-    public var keyFile: String?
-    /// The broker user name.
-    public var username: String?
-    /// The password given in the file itself (never logged); `password-file` is better.
-    public var password: String?
-    /// A file (0600) holding the password.
-    public var passwordFile: String?
+    /// The broker: its URL (`url`), TLS files, credentials and client id (default
+    /// `airloc-<device id>`).
+    public var broker = BrokerSettings()
     /// This device's name in the fleet (default: the topic prefix's last level when a
     /// prefix is set, else the random id in the state directory): ``DeviceIdentity/name(_:stateDirectory:)``.
     public var deviceID: String?
-    /// The client id (default `airloc-<device id>`).
-    public var clientID: String?
     /// The topics' prefix (default `airloc/<device id>`).
     public var topicPrefix: String?
     /// Publish Home Assistant discovery configs.
@@ -73,4 +58,7 @@ public struct MQTTSettings: Sendable, Equatable {
 
     /// The broker of `url`, or nil when it is not an MQTT URL.
     public static func broker(_ url: String) -> MQTTBroker? { MQTTBroker(url: url) }
+
+    /// Publishing is on (`[mqtt] url` is set).
+    public var publishes: Bool { broker.url != nil }
 }

@@ -80,38 +80,3 @@ public struct MQTTOptions: Sendable, Equatable {
             && a.will == b.will && a.farewell == b.farewell && a.maximumPayload == b.maximumPayload
     }
 }
-
-/// A broker's address as airloc.conf writes it: `mqtt://host[:port]` or
-/// `mqtts://host[:port]` (TLS; nothing is sent in clear).
-public struct MQTTBroker: Sendable, Equatable {
-    /// The broker's host.
-    public var host: String
-    /// Its port (the scheme's default when the URL gives none).
-    public var port: Int
-    /// `mqtts://`: TLS.
-    public var tls: Bool
-
-    /// nil when `url` is not an MQTT URL (another scheme, no host, a port out of range).
-    public init?(url: String) {
-        let rest: Substring
-        if url.hasPrefix("mqtt://") {
-            tls = false
-            rest = url.dropFirst(7)
-        } else if url.hasPrefix("mqtts://") {
-            tls = true
-            rest = url.dropFirst(8)
-        } else {
-            return nil
-        }
-        let authority = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-        guard let host = parts.first, !host.isEmpty, parts.count <= 2 else { return nil }
-        let port = parts.count == 2 ? Int(parts[1]) : (tls ? 8883 : 1883)
-        guard let port, (1...65535).contains(port) else { return nil }
-        self.host = String(host)
-        self.port = port
-    }
-
-    /// `mqtt://host:1883`, for people.
-    public var place: String { "\(tls ? "mqtts" : "mqtt")://\(host):\(port)" }
-}

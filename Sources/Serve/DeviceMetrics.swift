@@ -82,7 +82,7 @@ struct DeviceMetrics {
             add(
                 "airloc_upload_backlog_rows", "Rows waiting for each [upload.NAME].",
                 status.uploads.map { ("upload=\"\(Self.label($0.name))\"", Double($0.backlog)) })
-            if source.settings.mqtt.url != nil {
+            if source.settings.mqtt.broker.url != nil {
                 add(
                     "airloc_mqtt_unsent_rows", "Rows the MQTT broker has not acknowledged.",
                     [("", Double(status.unsent))])

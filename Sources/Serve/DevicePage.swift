@@ -148,7 +148,7 @@ struct DevicePage {
             ("rows", "Rows", "\(status.trackRows) track · \(status.airRows) air · \(status.sensorRows) measured"),
             ("last-error", "Last error", status.lastError.map { "\($0) (\(status.lastErrorAt ?? ""))" } ?? "none"),
         ]
-        if source.settings.mqtt.url != nil { rows.append(("unsent", "MQTT unsent", "\(status.unsent)")) }
+        if source.settings.mqtt.broker.url != nil { rows.append(("unsent", "MQTT unsent", "\(status.unsent)")) }
         for upload in status.uploads {
             rows.append(("upload-\(upload.name)", "Upload \(upload.name)", "\(upload.backlog) waiting"))
         }

@@ -111,7 +111,7 @@ public struct UploadPlan: Sendable {
         let name = upload.name
         guard let type = upload.type else { throw UploadSetupError(name, .noType) }
         var url = upload.url
-        if type == .owntracksMQTT, url == nil { url = settings.mqtt.url }
+        if type == .owntracksMQTT, url == nil { url = settings.mqtt.broker.url }
         guard let url else {
             throw UploadSetupError(
                 name, .needs(type == .owntracksMQTT ? "url, or [mqtt] url to publish through" : "url"))

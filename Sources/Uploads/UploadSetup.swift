@@ -42,8 +42,8 @@ extension Uploader {
         }
         let clientID = "airloc-\(deviceID)-\(plan.name)".filter { $0.isLetter || $0.isNumber || $0 == "-" }
         var options: MQTTOptions
-        if plan.url == settings.mqtt.url {
-            do { options = try MQTTOptions(settings: settings.mqtt, broker: broker, clientID: clientID) } catch {
+        if plan.url == settings.mqtt.broker.url {
+            do { options = try MQTTOptions(broker: settings.mqtt.broker, clientID: clientID) } catch {
                 throw UploadSetupError(plan.name, .needs("a readable [mqtt] password-file (\(error))"))
             }
         } else {

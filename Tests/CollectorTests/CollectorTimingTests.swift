@@ -76,7 +76,7 @@ import Testing
 
         init(batch: Int = 500) throws {
             var settings = CollectSettings()
-            settings.broker = "mqtt://broker.test"
+            settings.broker.url = "mqtt://broker.test"
             settings.database = "dbname=test"
             settings.batch = batch
             var plan = try CollectorPlan(settings: settings, stateDirectory: URL(fileURLWithPath: "/nonexistent"))

@@ -159,7 +159,7 @@ struct PartitionMonthTests {
         try admin.execute("GRANT CREATE ON SCHEMA public TO writer")
         try admin.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO writer")
         var settings = CollectSettings()
-        settings.broker = "mqtt://broker.test"
+        settings.broker.url = "mqtt://broker.test"
         settings.database = server.conninfo.replacingOccurrences(of: "user=postgres", with: "user=writer")
         let store = PostgresStore(
             plan: try CollectorPlan(settings: settings, stateDirectory: URL(fileURLWithPath: "/nonexistent")))

@@ -27,7 +27,7 @@ import Testing
             let writer = try Logbook(url: directory.file("logbook.sqlite"), outbox: true, collector: collector)
             self.writer = writer
             var settings = Settings(directories: XDGDirectories(environment: ["HOME": directory.url.path]))
-            settings.mqtt.url = "mqtt://broker.test"
+            settings.mqtt.broker.url = "mqtt://broker.test"
             settings.mqtt.discovery = false
             settings.mqtt.position = .exact
             let outbox = try Logbook(url: writer.url, outbox: true, collector: collector)
