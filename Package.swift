@@ -15,7 +15,8 @@ let package = Package(
             name: "AirlocKit",
             targets: [
                 "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
-                "FieldLog", "MQTT", "FleetWire", "Fleet", "Sensors", "TerminalUI", "Collector", "Uploads", "Plot",
+                "FieldLog", "MQTT", "FleetWire", "Fleet", "Sensors", "TerminalUI", "FleetStore", "Collector", "Uploads",
+                "Plot",
             ]),
     ],
     targets: [
@@ -68,8 +69,12 @@ let package = Package(
             dependencies: [
                 "Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "FieldLog", "Sensors", "MQTT", "FleetWire",
             ]),
+        // The fleet's database: its schema, libpq's one file, and what the fleet page reads.
+        .target(name: "FleetStore", dependencies: ["FleetWire", "Geo", "Platform", "CPostgres"]),
+        // `airloc collect`'s ingest: the machine, its store and ledger, over the fleet's database.
         .target(
-            name: "Collector", dependencies: ["FleetWire", "MQTT", "Geo", "Platform", "CPostgres", "HTTPService"]),
+            name: "Collector",
+            dependencies: ["FleetStore", "FleetWire", "MQTT", "Geo", "Platform", "HTTPService"]),
         // The one HTTP server (libmicrohttpd): `serve`'s page and API, the collector's /metrics.
         .target(name: "HTTPService", dependencies: ["CMicroHTTPD"]),
         .target(
@@ -82,7 +87,7 @@ let package = Package(
             name: "Serve",
             dependencies: [
                 "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "FieldLog", "Plot", "Platform", "Sensors",
-                "FleetWire", "Web", "TerminalUI", "HTTPService", "Collector",
+                "FleetWire", "Web", "TerminalUI", "HTTPService", "FleetStore",
             ]),
         .target(
             name: "TerminalUI",
@@ -92,7 +97,7 @@ let package = Package(
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
                 "Logbook", "FieldLog", "MQTT", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
-                "Collector", "Uploads", "Serve",
+                "FleetStore", "Collector", "Uploads", "Serve",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -109,7 +114,7 @@ let package = Package(
             name: "airloc-bench",
             dependencies: [
                 "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "FieldLog", "MQTT", "FleetWire",
-                "Fleet", "Airloc", "Platform", "Sensors", "Collector", "Uploads",
+                "Fleet", "Airloc", "Platform", "Sensors", "FleetStore", "Collector", "Uploads",
             ],
             path: "Sources/Bench"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),
@@ -145,7 +150,8 @@ let package = Package(
         .testTarget(
             name: "ServeTests",
             dependencies: [
-                "Serve", "Collector", "HTTPService", "Airloc", "AirQuality", "Gazetteer", "Logbook", "Geo", "Platform",
+                "Serve", "FleetStore", "HTTPService", "Airloc", "AirQuality", "Gazetteer", "Logbook", "Geo",
+                "Platform",
                 "Sensors", "Web",
                 "TestSupport",
             ]),
@@ -156,7 +162,8 @@ let package = Package(
                 "Uploads", "MQTT", "FleetWire", "Airloc", "Logbook", "Web", "Geo", "Platform", "Sensors", "TestSupport",
             ]),
         .testTarget(
-            name: "CollectorTests", dependencies: ["Collector", "MQTT", "FleetWire", "Platform", "TestSupport"]),
+            name: "CollectorTests",
+            dependencies: ["Collector", "FleetStore", "MQTT", "FleetWire", "Platform", "TestSupport"]),
         .testTarget(
             name: "AirlocTests",
             dependencies: ["Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport"]),

@@ -1,6 +1,7 @@
 import Airloc
 import Arguments
 import Collector
+import FleetStore
 import FleetWire
 import Foundation
 import HTTPService

@@ -1,4 +1,5 @@
 import Collector
+import FleetStore
 import Foundation
 import Logbook
 import MQTT

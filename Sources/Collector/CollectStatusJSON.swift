@@ -1,3 +1,4 @@
+import FleetStore
 import Foundation
 import Geo
 import Platform
@@ -259,18 +260,5 @@ extension CollectorPlan {
     public var retention: Retention { Retention(keep: settings.keep, keepHourly: settings.keepHourly) }
 
     /// The database as people may see it: the connection string without any password.
-    public var safeDatabaseName: String { Self.safeName(conninfo) }
-
-    /// `conninfo` without any password in it (``CredentialText``).
-    public static func safeName(_ conninfo: String) -> String {
-        // postgresql://user:secret@host/db → postgresql://user@host/db
-        var text = conninfo
-        if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") {
-            let credentials = text[scheme.upperBound..<at]
-            if let colon = credentials.firstIndex(of: ":") { text.removeSubrange(colon..<at) }
-        }
-        // key=value form: password=... goes.
-        let words = text.split(separator: " ").filter { !$0.lowercased().hasPrefix("password=") }
-        return CredentialText.masked(words.joined(separator: " "))
-    }
+    public var safeDatabaseName: String { DatabaseAccess.safeName(conninfo) }
 }

@@ -1,3 +1,4 @@
+import FleetStore
 import FleetWire
 import Foundation
 import MQTT
@@ -92,6 +93,10 @@ public struct CollectorMachine: Sendable {
     private var broker = Broker.connecting
     private var backoff = Backoff(first: .seconds(1), cap: .seconds(60))
     private var fault = StoreFault()
+    /// Transactions lost to a deadlock or serialisation failure in a row, tried again at once.
+    private var transientRetries = 0
+    /// How many of them in a row are tried again at once before it counts as a fault.
+    static let transientRetries = 3
     private var notes = RefusalNotes()
     /// The devices `[collect] devices = known` admits, and when they were last read.
     private var registered = Set<String>()
@@ -170,7 +175,7 @@ public struct CollectorMachine: Sendable {
         if rows.isEmpty && updates.isEmpty { actions += faultEnded(at: now) }
         if case .paused = broker {
             // Back with the rows that waited: store them, then come back to the broker.
-            actions += closeBatch(at: now, date: date, force: true)
+            actions += closeBatch(at: now, force: true)
         }
         if case .connected = broker { actions += acknowledgeAll(at: now, date: date) }
         return actions + due(at: now, date: date)
@@ -323,7 +328,7 @@ public struct CollectorMachine: Sendable {
             openedAt = now
             actions.append(.wake(after: window))
         }
-        if rows.count >= settings.batch { actions += closeBatch(at: now, date: date, force: false) }
+        if rows.count >= settings.batch { actions += closeBatch(at: now, force: false) }
         // A member of a share group leaves at once: it keeps no session, so the broker hands
         // the rows to the members that can store them, instead of this one holding them.
         if isDown && (isShared || rows.count >= bufferLimit), case .connected = broker {
@@ -367,6 +372,7 @@ public struct CollectorMachine: Sendable {
         let refused = outcome.refused
         let refusedIDs = Set(refused.map(\.0.key))
         let kept = batch.rows.filter { !refusedIDs.contains($0.key) }
+        transientRetries = 0
         var actions: [Action] = faultEnded(at: now)
         for (row, error) in refused {
             actions += refuse(device: row.device, "\(row.id): \(error)", label: .database, at: now)
@@ -396,7 +402,7 @@ public struct CollectorMachine: Sendable {
             actions.append(.resumeBroker)
         }
         // What arrived meanwhile may already be due.
-        if rows.count >= settings.batch { actions += closeBatch(at: now, date: date, force: false) }
+        if rows.count >= settings.batch { actions += closeBatch(at: now, force: false) }
         return actions + due(at: now, date: date)
     }
 
@@ -416,6 +422,15 @@ public struct CollectorMachine: Sendable {
         for (device, update) in batch.devices where updates[device] == nil { updates[device] = update }
         openedAt = openedAt ?? now
         state.buffered = rows.count
+        // A deadlock or serialisation failure lost this transaction to another's (a share
+        // group's member, a reader making a month's partition): tried again at once, said
+        // nothing of — unless it keeps happening.
+        if error.isTransient, !broken, transientRetries < Self.transientRetries {
+            transientRetries += 1
+            database = .up
+            return closeBatch(at: now, force: true)
+        }
+        transientRetries = 0
         return cannotStore(error, reconnect: broken, at: now)
     }
 
@@ -441,7 +456,7 @@ public struct CollectorMachine: Sendable {
     public mutating func stopping(at now: ContinuousClock.Instant, date: Date) -> [Action] {
         state.broker = "stopped"
         guard isUp, !rows.isEmpty || !updates.isEmpty else { return flushAcks(at: now, date: date, force: !isShared) }
-        return closeBatch(at: now, date: date, force: true)
+        return closeBatch(at: now, force: true)
     }
 
     /// The acknowledgements still owed after the last store of the stop (in a share group,
@@ -477,7 +492,7 @@ public struct CollectorMachine: Sendable {
             }
         }
         if let openedAt, now - openedAt >= window {
-            actions += closeBatch(at: now, date: date, force: true)
+            actions += closeBatch(at: now, force: true)
         } else if let openedAt, isUp {
             // Woken early (by another deadline): the window is still to come.
             actions.append(.wake(after: openedAt + window - now))
@@ -486,7 +501,7 @@ public struct CollectorMachine: Sendable {
             if let next = nextRound(at: now) {
                 actions.append(.wake(after: next))
             } else {
-                actions += closeBatch(at: now, date: date, force: true)
+                actions += closeBatch(at: now, force: true)
             }
         }
         actions += flushAcks(at: now, date: date, force: false)
@@ -534,7 +549,7 @@ public struct CollectorMachine: Sendable {
     }
 
     /// The batch as a store, when the database can take it.
-    private mutating func closeBatch(at now: ContinuousClock.Instant, date: Date, force: Bool) -> [Action] {
+    private mutating func closeBatch(at now: ContinuousClock.Instant, force: Bool) -> [Action] {
         let roundDue = isShared && nextRound(at: now) == nil
         guard isUp, !rows.isEmpty || !updates.isEmpty || roundDue, force || rows.count >= settings.batch else {
             return []

@@ -1,23 +1,8 @@
+import FleetStore
 import FleetWire
 import Foundation
 import MQTT
 import Platform
-
-/// Why `[collect]` cannot work as written: facts, for the program to turn into advice.
-public enum CollectorSetupError: Error, Sendable, Equatable, CustomStringConvertible {
-    case missing(String)
-    case passwordFile(key: String, path: String, reason: String)
-    case broker(String)
-
-    /// What is wrong with `[collect]`.
-    public var description: String {
-        switch self {
-        case .missing(let key): return "[collect] \(key) is not set (or AIRLOC_COLLECT_\(key.uppercased()))"
-        case .passwordFile(let key, let path, let reason): return "[collect] \(key) \(path): \(reason)"
-        case .broker(let reason): return "[collect] broker: \(reason)"
-        }
-    }
-}
 
 /// What `airloc collect` runs with, read from `[collect]` once at start: the broker's
 /// connection, the database's connection string and password, the limits.
@@ -79,18 +64,8 @@ public struct CollectorPlan: Sendable {
         broker = options
         conninfo = database
         password = try collect.passwordFile.map { file throws(CollectorSetupError) in
-            try Self.secret(file, key: "password-file")
+            try DatabaseAccess.secret(file, key: "password-file")
         }
         self.statusFile = statusFile ?? stateDirectory.appendingPathComponent("collect-status.json")
-    }
-
-    /// The first line of `path`, which only its owner may read.
-    static func secret(_ path: String, key: String) throws(CollectorSetupError) -> String {
-        do { return try SecretFile.read(path) } catch {
-            if case .readableByOthers = error {
-                throw .passwordFile(key: key, path: path, reason: "\(error): chmod 600 \(path)")
-            }
-            throw .passwordFile(key: key, path: path, reason: error.description)
-        }
     }
 }

@@ -1,3 +1,4 @@
+import FleetStore
 import FleetWire
 import Foundation
 import Geo
@@ -148,3 +149,6 @@ public struct DeviceRow: Sendable, Equatable {
         self.line = payload
     }
 }
+
+/// A row's table and time decide its month's partition.
+extension DeviceRow: TimedRow {}

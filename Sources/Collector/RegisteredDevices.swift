@@ -1,3 +1,4 @@
+import FleetStore
 import Foundation
 import Platform
 
@@ -10,14 +11,6 @@ import Platform
 /// registering it again changes nothing, unregistering one that is not registered says so.
 /// The collector reads the list when it connects and every 30 s after.
 public enum RegisteredDevices {
-    /// Migration 9.
-    static let migration = """
-        CREATE TABLE IF NOT EXISTS registered_devices (
-            device_id text PRIMARY KEY,
-            registered timestamptz NOT NULL DEFAULT now()
-        );
-        """
-
     /// Every registered device.
     static func all(_ database: PostgresConnection) throws(DatabaseError) -> Set<String> {
         Set(try database.execute("SELECT device_id FROM registered_devices").compactMap { $0.first ?? nil })

@@ -1,3 +1,4 @@
+import FleetStore
 import FleetWire
 import Foundation
 import Geo

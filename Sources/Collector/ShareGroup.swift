@@ -1,3 +1,4 @@
+import FleetStore
 import FleetWire
 import Foundation
 import Platform
@@ -53,25 +54,6 @@ package enum ShareGroup {
     static let margin: Duration = .seconds(1)
     /// Seconds of revised rows read back each round.
     static let revisedWindow = 60
-
-    /// The tables of migration 8 (IF NOT EXISTS: a database taken back to an older version by
-    /// hand keeps them).
-    static let migration = """
-        CREATE TABLE IF NOT EXISTS ack_owners (
-            device_id text PRIMARY KEY,
-            member text NOT NULL,
-            until timestamptz NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS revisions (
-            device_id text NOT NULL,
-            incarnation text NOT NULL,
-            id text NOT NULL,
-            revision bigint NOT NULL,
-            stored_at timestamptz NOT NULL,
-            PRIMARY KEY (device_id, incarnation, id)
-        );
-        CREATE INDEX IF NOT EXISTS revisions_stored_at ON revisions (stored_at);
-        """
 
     /// Keeps `revised`, stored rows with a revision above 0 (see the contract).
     static func record(_ revised: [DeviceRow], _ database: PostgresConnection) throws(DatabaseError) {

@@ -1,3 +1,4 @@
+import FleetStore
 import Foundation
 
 /// Why the collector cannot store rows now, and since when: what it says of a fault and

@@ -1,6 +1,6 @@
 import AirQuality
 import Airloc
-import Collector
+import FleetStore
 import Foundation
 import Geo
 

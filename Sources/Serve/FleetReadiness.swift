@@ -1,4 +1,4 @@
-import Collector
+import FleetStore
 import Foundation
 import HTTPService
 import Platform

@@ -1,5 +1,5 @@
 import Airloc
-import Collector
+import FleetStore
 import Foundation
 import Geo
 import Platform

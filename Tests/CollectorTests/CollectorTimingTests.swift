@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import Collector
+@testable import FleetStore
 
 /// The collector's loop in-process: a broker and a store of the test's own, time from a
 /// manual clock that moves only when the test says. What a device is told, when.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Collector
+@testable import FleetStore
 
 /// A collector of a `[collect] share` group as a pure state machine: what it subscribes to,
 /// what it asks the store, and when it tells a device anything — only while it holds the

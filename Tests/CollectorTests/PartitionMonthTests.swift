@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Collector
+@testable import FleetStore
 
 /// The row tables by month, in a real PostgreSQL: a database of schema 6 (as this version
 /// made it) migrated in place with every row and id kept; a row far in the past in the
@@ -78,7 +79,7 @@ struct PartitionMonthTests {
                 VALUES ('pi-a', $1, $2, $3, $4, now(), $5)
                 """, [row.id, String(row.number), String(row.revision), UTCTime.iso8601(row.time), row.line])
         }
-        try database.execute(HourlyRollup.migration)
+        try database.execute(HourlyRollupSchema.migration)
         let stored = try Self.rows(database)
         #expect(stored.count == 5)
 

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Collector
+@testable import FleetStore
 
 /// Two members of a `[collect] share` group in a real PostgreSQL: one lease per device,
 /// taken over only once it ran out; the owner's view holds every member's rows and revisions.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Collector
+@testable import FleetStore
 
 /// A database that takes connections but refuses the rows (a disk full, read only, a
 /// privilege taken away), as the collector's machine lives it on a clock of the test's:
@@ -130,5 +131,31 @@ import Testing
         let again = fault.ended(at: start + .seconds(201))
         #expect(ended == "storing again after 3 min 20 s (\(readOnly))" && again == nil)
         #expect(StoreFault.label("53100") == "disk_full" && StoreFault.label("connect") == "unreachable")
+    }
+
+    /// A transaction lost to a deadlock (another member's, a reader making a partition) is
+    /// tried again at once, said nothing of; one that keeps being lost becomes a fault.
+    @Test func aDeadlockIsTriedAgainAtOnceWithoutAWord() {
+        var settings = CollectSettings()
+        settings.batch = 1
+        var machine = CollectorMachine(settings: settings)
+        let now = ContinuousClock.now
+        _ = machine.started(at: Self.date)
+        _ = machine.databaseConnected(serverVersion: 150_000, at: now, date: Self.date)
+        _ = machine.brokerConnected(generation: 1, at: now, date: Self.date)
+        let row = #"{"schema":"airloc.log/1","id":"t1","kind":"track","time":"2026-11-18T10:00:00Z"}"#
+        let deadlock = DatabaseError.command(state: "40P01", message: "ERROR: deadlock detected")
+        var actions = machine.received(topic: "airloc/pi/history", payload: row, at: now, date: Self.date)
+        var tries = 0
+        var said: [String] = []
+        while let batch = actions.lazy.compactMap({ if case .store(let batch) = $0 { batch } else { nil } }).first {
+            tries += 1
+            said += actions.compactMap { if case .say(let notice) = $0 { notice.message } else { nil } }
+            actions = machine.storeFailed(batch, error: deadlock, broken: false, at: now)
+            if tries > 10 { break }
+        }
+        said += actions.compactMap { if case .say(let notice) = $0 { notice.message } else { nil } }
+        #expect(tries == CollectorMachine.transientRetries + 1, "tried again at once, then a fault")
+        #expect(said.filter { $0.hasPrefix("cannot store rows") }.count == 1, "\(said)")
     }
 }

@@ -44,8 +44,10 @@ struct CollectorRollupEndToEndTests {
         ] {
             try await Collecting.publish(broker, topic, payload)
         }
+        // Read beside the collector's first batch, which makes the rows' month's partition:
+        // this reader may be the victim of a deadlock there, and asks again.
         try await Poll.until("every row stored") {
-            try await database.query("SELECT (SELECT count(*) FROM sensor) + (SELECT count(*) FROM air)") == "6\n"
+            (try? await database.query("SELECT (SELECT count(*) FROM sensor) + (SELECT count(*) FROM air)")) == "6\n"
         }
         #expect(
             try await Self.rollup(database) == """

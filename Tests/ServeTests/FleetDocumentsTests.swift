@@ -1,5 +1,5 @@
 import Airloc
-import Collector
+import FleetStore
 import FleetWire
 import Foundation
 import Geo

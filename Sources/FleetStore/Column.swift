@@ -25,7 +25,7 @@ public struct Column: Sendable, Equatable {
 
 extension FieldType {
     /// The PostgreSQL type of a column of this type.
-    var sql: String {
+    package var sql: String {
         switch self {
         case .number: return "double precision"
         case .integer: return "bigint"

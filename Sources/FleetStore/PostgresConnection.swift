@@ -42,6 +42,13 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
         }
     }
 
+    /// A deadlock or a serialisation failure (SQLSTATE 40P01, 40001): the server gave up
+    /// this transaction for another's; the same work tried again at once succeeds.
+    public var isTransient: Bool {
+        guard case .command(let state, _) = self else { return false }
+        return state == "40P01" || state == "40001"
+    }
+
     /// A fault of the data sent (a value out of range, a constraint, a key too large for
     /// its index), not of the server: retrying the same rows cannot help. SQLSTATE classes
     /// 22, 23 and 54 (program limit exceeded).

@@ -13,7 +13,7 @@ package enum CollectorSchema {
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
 
-    static func rowTable(_ kind: DeviceRow.Kind) -> String {
+    static func rowTable(_ kind: RowKind) -> String {
         let columns = Column.of(kind).map { "    \($0.name) \($0.type.sql)," }.joined(separator: "\n")
         return """
             CREATE TABLE \(kind.rawValue) (
@@ -50,7 +50,7 @@ package enum CollectorSchema {
             PRIMARY KEY (device_id, kind)
         );
 
-        """ + DeviceRow.Kind.allCases.map(rowTable).joined(),
+        """ + RowKind.allCases.map(rowTable).joined(),
         // When a device's hello showed that the store holds less than it acknowledged (a
         // database restored from a backup): `collect status` names the device.
         2: """
@@ -65,7 +65,7 @@ package enum CollectorSchema {
         ALTER TABLE acknowledged ADD PRIMARY KEY (device_id, incarnation, kind);
 
         """
-            + DeviceRow.Kind.allCases.map { kind in
+            + RowKind.allCases.map { kind in
                 """
                 ALTER TABLE \(kind.rawValue) ADD COLUMN incarnation text NOT NULL DEFAULT '';
                 ALTER TABLE \(kind.rawValue) DROP CONSTRAINT \(kind.rawValue)_pkey;
@@ -96,14 +96,14 @@ package enum CollectorSchema {
         );
         """,
         // The hourly roll-up (HourlyRollup), filled from the rows stored before.
-        6: HourlyRollup.migration,
+        6: HourlyRollupSchema.migration,
         // 7: the row tables partitioned by month (PartitionMonth.partitionTables), their
         // rows and ids kept.
         // Several collectors of one `[collect] share` group: who acknowledges each device,
         // and the revised rows any member stored (ShareGroup).
-        8: ShareGroup.migration,
+        8: shareGroupTables,
         // The devices `[collect] devices = known` admits (`airloc collect register`).
-        9: RegisteredDevices.migration,
+        9: registeredDevices,
     ]
 
     /// Creates or migrates the schema (to `target`: a test makes a database of a version
@@ -128,4 +128,31 @@ package enum CollectorSchema {
             return found
         }
     }
+
+    /// The tables of migration 8 (IF NOT EXISTS: a database taken back to an older version by
+    /// hand keeps them).
+    static let shareGroupTables = """
+        CREATE TABLE IF NOT EXISTS ack_owners (
+            device_id text PRIMARY KEY,
+            member text NOT NULL,
+            until timestamptz NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS revisions (
+            device_id text NOT NULL,
+            incarnation text NOT NULL,
+            id text NOT NULL,
+            revision bigint NOT NULL,
+            stored_at timestamptz NOT NULL,
+            PRIMARY KEY (device_id, incarnation, id)
+        );
+        CREATE INDEX IF NOT EXISTS revisions_stored_at ON revisions (stored_at);
+        """
+
+    /// Migration 9: the devices `[collect] devices = known` admits (`airloc collect register`).
+    static let registeredDevices = """
+        CREATE TABLE IF NOT EXISTS registered_devices (
+            device_id text PRIMARY KEY,
+            registered timestamptz NOT NULL DEFAULT now()
+        );
+        """
 }

@@ -58,7 +58,7 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
     public var next: PartitionMonth { .init(index: index + 1) }
 
     /// Its partition of `kind`.
-    public func name(_ kind: DeviceRow.Kind) -> String {
+    public func name(_ kind: RowKind) -> String {
         "\(kind.rawValue)_" + String(format: "%04d_%02d", index / 12, index % 12 + 1)
     }
 
@@ -75,10 +75,10 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
 
     /// The (kind, month) partitions `rows` need, with this month's and the next's for every
     /// kind (made ahead of the rows that need them).
-    public static func months(for rows: [DeviceRow], now: Date, keep: Double?) -> Set<Needed> {
+    public static func months(for rows: [some TimedRow], now: Date, keep: Double?) -> Set<Needed> {
         let current = PartitionMonth(now)
         var needed = Set<Needed>()
-        for kind in DeviceRow.Kind.allCases {
+        for kind in RowKind.allCases {
             needed.insert(Needed(kind: kind, month: current))
             needed.insert(Needed(kind: kind, month: current.next))
         }
@@ -94,12 +94,12 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
     /// One partition to have.
     public struct Needed: Sendable, Hashable {
         /// Its table.
-        public var kind: DeviceRow.Kind
+        public var kind: RowKind
         /// Its month.
         public var month: PartitionMonth
 
         /// `kind`'s partition of `month`.
-        public init(kind: DeviceRow.Kind, month: PartitionMonth) {
+        public init(kind: RowKind, month: PartitionMonth) {
             self.kind = kind
             self.month = month
         }
@@ -152,7 +152,7 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
     /// whose version was taken back by hand) is left as it is.
     static func partitionTables(_ database: PostgresConnection) throws(DatabaseError) {
         try database.execute(function)
-        for kind in DeviceRow.Kind.allCases {
+        for kind in RowKind.allCases {
             let relkind = try database.execute(
                 "SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", [kind.rawValue])
             guard relkind.first?.first == "r" else { continue }
@@ -160,7 +160,7 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
         }
     }
 
-    private static func migration(_ kind: DeviceRow.Kind) -> String {
+    private static func migration(_ kind: RowKind) -> String {
         let table = kind.rawValue
         let old = "\(table)_before_partitions"
         let columns =
@@ -202,4 +202,12 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
 
             """
     }
+}
+
+/// A row as its month's partition sees it: its table and its time.
+public protocol TimedRow {
+    /// Its table.
+    var kind: RowKind { get }
+    /// Its time.
+    var time: Date { get }
 }

@@ -40,9 +40,9 @@ public final class FleetDatabase: @unchecked Sendable {
         guard let database = settings.database else { throw .missing("database") }
         conninfo = database
         password = try settings.passwordFile.map { file throws(CollectorSetupError) in
-            try CollectorPlan.secret(file, key: "password-file")
+            try DatabaseAccess.secret(file, key: "password-file")
         }
-        name = CollectorPlan.safeName(database)
+        name = DatabaseAccess.safeName(database)
         self.size = max(1, size)
         self.writable = writable
     }
