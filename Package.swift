@@ -37,14 +37,14 @@ let package = Package(
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
         // The C library's wcwidth (part of libc: nothing to install or link).
         .systemLibrary(name: "CWideChar"),
-        .target(name: "Arguments"),
+        .target(name: "Arguments", dependencies: ["Platform"]),
         .target(name: "Geo"),
         .target(name: "Platform"),
         .target(name: "Web", dependencies: ["Platform", "CCurl"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Location", dependencies: ["Geo", "Web", "Platform", "CGPS"]),
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "Platform"]),
-        .target(name: "Sensors", dependencies: ["AirQuality", "Platform", "Web"]),
+        .target(name: "Sensors", dependencies: ["AirQuality", "Platform"]),
         // libmosquitto's one file and the connection; the fleet's wire below its users.
         .target(name: "FleetWire", dependencies: ["Geo", "Platform"]),
         .target(name: "MQTT", dependencies: ["Platform", "FleetWire", "CMosquitto"]),
@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "Configuration",
             dependencies: [
-                "Arguments", "Airloc", "AirQuality", "Sensors", "Platform", "Location", "Web", "FleetWire", "CINIH",
+                "Airloc", "AirQuality", "Sensors", "Platform", "Location", "Web", "FleetWire", "CINIH",
             ]),
         // Storage only: the SQLite file, its rows, outbox, cursors and exports.
         .target(name: "Logbook", dependencies: ["Geo", "Platform", "AirQuality", "Sensors", "FleetWire", "CSQLite"]),
@@ -86,8 +86,9 @@ let package = Package(
         .target(
             name: "Serve",
             dependencies: [
-                "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "FieldLog", "Plot", "Platform", "Sensors",
-                "FleetWire", "Web", "TerminalUI", "HTTPService", "FleetStore",
+                "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "Plot", "Platform", "Sensors", "FleetWire",
+                "Web",
+                "HTTPService", "FleetStore",
             ]),
         .target(
             name: "TerminalUI",
@@ -129,7 +130,9 @@ let package = Package(
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "GeocodeAcceptance", "TestSupport"]),
         .testTarget(name: "LocationTests", dependencies: ["Location", "TestSupport"]),
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
-        .testTarget(name: "AirlocCLITests", dependencies: ["AirlocCLI", "Arguments", "Configuration", "TestSupport"]),
+        .testTarget(
+            name: "AirlocCLITests",
+            dependencies: ["AirlocCLI", "Arguments", "Configuration", "Platform", "TestSupport"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "Gazetteer", "Geo", "Airloc", "AirQuality", "Sensors"]),

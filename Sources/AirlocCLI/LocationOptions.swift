@@ -3,6 +3,7 @@ import Arguments
 import Configuration
 import Gazetteer
 import Location
+import Platform
 import TerminalUI
 
 /// The options every locating command shares (`--lat/--lon`, `--provider`, `--gpsd`,

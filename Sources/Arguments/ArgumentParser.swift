@@ -1,3 +1,5 @@
+import Platform
+
 /// A deliberately small GNU-style parser: `--name value`, `--name=value`, `-h`, `--`
 /// ends options. Negative numbers ("-33.9") are values, not options.
 package enum ArgumentParser {

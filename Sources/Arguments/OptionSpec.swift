@@ -1,3 +1,5 @@
+import Platform
+
 /// The long name of an option, without dashes ("lat"). A program declares its names once
 /// as static members (`extension OptionName { static let lat = OptionName("lat") }`), so
 /// a misspelt name is a compile error rather than a flag that is silently never set.

@@ -1,6 +1,6 @@
 import Airloc
-import Arguments
 import Foundation
+import Platform
 import Sensors
 
 /// The keys of a `[sensor.NAME]` section (docs/sensors.md): any number of CO₂ and climate

@@ -1,5 +1,4 @@
 import Airloc
-import Arguments
 import Foundation
 import Location
 import Platform

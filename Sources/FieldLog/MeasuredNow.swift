@@ -103,24 +103,3 @@ extension MeasuredNow {
         }
     }
 }
-
-extension SensorRecord {
-    /// The row as a climate sensor's reading of `reading` (nil for a particulate row).
-    public func climate(_ reading: ClimateReading) -> ClimateSample? {
-        guard let climate, let model = ClimateModel(rawValue: model) else { return nil }
-        var sample = ClimateSample(
-            model: model, source: reading.source, readings: [climate], windowSeconds: windowSeconds,
-            faults: flags)
-        sample.samples = samples
-        return sample
-    }
-
-    /// The row as the particulate sensor's reading (nil for a model this airloc does not
-    /// know, or a climate sensor's row).
-    public func sample(device: String) -> SensorSample? {
-        guard let model = SensorModel(rawValue: model), let values = particulate else { return nil }
-        return SensorSample(
-            model: model, device: device, serial: serial, mean: values, samples: samples, windowSeconds: windowSeconds,
-            usAQI: usAQI, correctedPM2_5: correctedPM2_5, flags: flags.compactMap(SensorSample.Flag.init(rawValue:)))
-    }
-}

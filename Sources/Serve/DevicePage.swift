@@ -4,7 +4,6 @@ import Foundation
 import Geo
 import Logbook
 import Platform
-import TerminalUI
 import Web
 
 /// `GET /`: the device's page — the "Your Location" card, rendered here so that it reads
@@ -109,7 +108,7 @@ struct DevicePage {
             let model = air.concentrations.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.symbol) \(formatConcentration($0.value))" }.joined(separator: " · ")
             rows.append(("pollutants", measuredLeads ? "Model \(air.usAQI)" : "Pollutants", model + " µg/m³"))
-            rows.append(("pollen", "Pollen", ReportText.pollenSummary(air.pollen)))
+            rows.append(("pollen", "Pollen", PollenReading.summary(air.pollen)))
         }
         if case .reading(let reading)? = report.measured,
             let temperature = reading.sample.mean.temperatureC

@@ -1,6 +1,5 @@
 import AirQuality
 import Airloc
-import FieldLog
 import FleetWire
 import Foundation
 import Gazetteer

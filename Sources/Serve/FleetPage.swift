@@ -4,7 +4,6 @@ import FleetStore
 import Foundation
 import Geo
 import Platform
-import TerminalUI
 import Web
 
 /// `GET /` with `[serve] source = collector`: the fleet's page — a map of every device's

@@ -79,7 +79,7 @@ public struct ReportText {
         lines += measuredLines(report)
         let readings = Self.concentrations(reading)
         if !readings.isEmpty { lines.append("  " + readings) }
-        lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
+        lines.append("Pollen       " + PollenReading.summary(reading.pollen))
         return lines
     }
 
@@ -109,7 +109,7 @@ public struct ReportText {
             let readings = Self.concentrations(reading)
             if !readings.isEmpty { model += " · " + readings }
             lines.append(console.dim(model))
-            lines.append("Pollen       " + Self.pollenSummary(reading.pollen))
+            lines.append("Pollen       " + PollenReading.summary(reading.pollen))
         case .failure(let error):
             lines.append("  Model " + console.warning("unavailable") + console.dim(" (\(Self.service(error)))"))
         }
@@ -214,25 +214,9 @@ public struct ReportText {
             return "Climate      " + console.warning("unavailable") + console.dim(" (\(error.description))")
         }
     }
-
-    /// "Tree high (Birch 120) · Grass low · Weed none", or "not available here".
-    public static func pollenSummary(_ pollen: PollenReading) -> String {
-        guard pollen.isAvailable else { return "not available here (Europe only, in season)" }
-        return PollenGroup.allCases.compactMap { group -> String? in
-            guard let top = pollen.level(of: group) else { return nil }
-            var text = "\(group.name) \(top.level.name)"
-            if top.level > .none && group == .tree { text += " (\(top.species.name) \(Int(top.value.rounded())))" }
-            return text
-        }.joined(separator: " · ")
-    }
 }
 
 /// "17 m", "1.2 km".
 public func formatMetres(_ metres: Double) -> String {
     metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
-}
-
-/// Open-Meteo's own precision: one decimal, none for values ≥ 100 (CO 220).
-public func formatConcentration(_ value: Double) -> String {
-    value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
 }

@@ -1,6 +1,7 @@
 import Arguments
 import Configuration
 import Foundation
+import Platform
 import TerminalUI
 import Testing
 

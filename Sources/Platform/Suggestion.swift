@@ -1,5 +1,5 @@
 /// Levenshtein distance, for "did you mean" suggestions on mistyped commands and options.
-package func editDistance(_ a: String, _ b: String) -> Int {
+public func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }
@@ -18,7 +18,7 @@ package func editDistance(_ a: String, _ b: String) -> Int {
 }
 
 /// The closest candidate within a distance of 2 (or a unique prefix match), if any.
-package func suggestion(for input: String, among candidates: [String]) -> String? {
+public func suggestion(for input: String, among candidates: [String]) -> String? {
     let prefixed = candidates.filter { $0.hasPrefix(input) }
     if prefixed.count == 1 { return prefixed[0] }
     let scored = candidates.map { ($0, editDistance(input, $0)) }.filter { $0.1 <= 2 }

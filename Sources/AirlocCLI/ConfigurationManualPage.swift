@@ -1,4 +1,6 @@
+import Airloc
 import Arguments
+import Configuration
 import Foundation
 import Web
 
