@@ -15,8 +15,9 @@ let package = Package(
             name: "AirlocKit",
             targets: [
                 "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
-                "FieldLog", "MQTT", "FleetWire", "Fleet", "Sensors", "TerminalUI", "FleetStore", "Collector", "Uploads",
-                "Plot",
+                "FieldLog", "MQTT", "FleetWire", "Fleet", "Sensors", "TerminalUI", "FleetStore", "Collector",
+                "CollectorStation",
+                "Uploads", "Plot",
             ]),
     ],
     targets: [
@@ -74,9 +75,12 @@ let package = Package(
         // `airloc collect`'s ingest: the machine, its store and ledger, over the fleet's database.
         .target(
             name: "Collector",
-            dependencies: ["FleetStore", "FleetWire", "MQTT", "Geo", "Platform", "HTTPService"]),
+            dependencies: ["FleetStore", "FleetWire", "MQTT", "Geo", "Platform"]),
+        // `airloc collect` assembled: the lock, the collector, its connection and its /metrics.
+        .target(
+            name: "CollectorStation", dependencies: ["Collector", "FleetStore", "HTTPService", "MQTT", "Platform"]),
         // The one HTTP server (libmicrohttpd): `serve`'s page and API, the collector's /metrics.
-        .target(name: "HTTPService", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HTTPService", dependencies: ["Platform", "CMicroHTTPD"]),
         .target(
             name: "Uploads",
             dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Sensors", "Web"]),
@@ -98,7 +102,7 @@ let package = Package(
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
                 "Logbook", "FieldLog", "MQTT", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
-                "FleetStore", "Collector", "Uploads", "Serve",
+                "FleetStore", "Collector", "CollectorStation", "Uploads", "Serve",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).

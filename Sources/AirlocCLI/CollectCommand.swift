@@ -1,10 +1,10 @@
 import Airloc
 import Arguments
 import Collector
+import CollectorStation
 import FleetStore
 import FleetWire
 import Foundation
-import HTTPService
 import Platform
 import TerminalUI
 
@@ -65,24 +65,20 @@ enum CollectCommand {
 
     static func collect(_ context: CommandContext, plan: CollectorPlan) async throws(CLIError) -> ExitCode {
         let console = context.console
-        let lock: WriterLock?
-        do { lock = try plan.takeLock() } catch { throw CLIError(error) }
-        defer { withExtendedLifetime(lock) {} }
+        let station: CollectorStation
+        do { station = try CollectorStation(plan: plan) } catch {
+            switch error {
+            case .lock(let problem): throw CLIError(problem)
+            case .broker(let problem):
+                throw CLIError(code: problem.isUnavailable ? .unavailable : .config, message: error.description)
+            case .metrics(let problem):
+                throw CLIError(code: problem.libraryMissing ? .unavailable : .config, message: error.description)
+            }
+        }
         console.err("airloc: collecting from \(plan.brokerPlace) (\(plan.topicPrefix)) into \(plan.safeDatabaseName)\n")
-        let collector: Collector
-        do { collector = try Collector(plan: plan) } catch {
-            throw CLIError(code: error.isUnavailable ? .unavailable : .config, message: "[collect] broker: \(error)")
-        }
-        let metrics: (server: HTTPServer, url: String)?
-        do { metrics = try CollectorMetrics.serve(collector) } catch {
-            throw CLIError(code: error.libraryMissing ? .unavailable : .config, message: "[collect] metrics: \(error)")
-        }
-        defer { metrics?.server.stop() }
-        if let metrics { console.err("airloc: metrics on \(metrics.url)\n") }
-        let group = ServiceGroup(
-            [collector, collector.client], stopOrder: ["collect", "mqtt"], notify: { console.err(NoticeText.line($0)) })
-        let outcome = await SignalWatch.untilInterrupted { await group.run() }
-        if let state = collector.report.current {
+        if let url = station.metricsURL { console.err("airloc: metrics on \(url)\n") }
+        let outcome = await station.run { console.err(NoticeText.line($0)) }
+        if let state = station.collector.report.current {
             console.err("airloc: stopped after storing \(state.stored) rows (\(state.refused) refused)\n")
         }
         if let failure = outcome.failures.first { throw CLIError(failure) }

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPService
+import Platform
 import Synchronization
 
 /// The collector's own `/metrics` (`[collect] metrics = HOST:PORT`), for Prometheus.
@@ -55,31 +55,6 @@ public enum CollectorMetrics {
         exposition.histogram(
             "airloc_collector_lag_seconds", "Seconds from each stored row's time to its storing.", state.lagSeconds)
         return exposition.text
-    }
-
-    /// The reply to a request of the metrics server: `/metrics`, else 404.
-    static func reply(_ request: ServedRequest, state: CollectorState) -> ServedReply {
-        guard request.path == "/metrics" else { return ServedReply(status: 404, text: "not found: try /metrics\n") }
-        let open = MetricsExposition.asksOpenMetrics(request)
-        var reply = ServedReply(
-            status: 200, contentType: MetricsExposition(openMetrics: open).contentType,
-            text: text(state, openMetrics: open))
-        reply.headers.append(("Cache-Control", "no-store"))
-        return reply
-    }
-
-    /// Serves `collector`'s metrics where `[collect] metrics` says until the returned server
-    /// is stopped, with the URL it is read at; nil without `[collect] metrics`.
-    public static func serve(_ collector: Collector) throws(HTTPServer.StartError) -> (
-        server: HTTPServer, url: String
-    )? {
-        guard let host = collector.plan.settings.metricsHost else { return nil }
-        let current = collector.current
-        let server = try HTTPServer(
-            host: host, port: collector.plan.settings.metricsPort,
-            quick: { request in reply(request, state: current.state) }
-        ) { request in reply(request, state: current.state) }
-        return (server, "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)/metrics")
     }
 }
 

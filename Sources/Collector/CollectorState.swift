@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import HTTPService
+import Platform
 
 /// What a running collector is doing, as it writes it for `airloc collect status`
 /// (`collect-status.json` in its state directory, replaced every 2 s).

@@ -3,6 +3,7 @@ import Airloc
 import Foundation
 import HTTPService
 import Logbook
+import Platform
 import Sensors
 import Web
 

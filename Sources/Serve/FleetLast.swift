@@ -4,6 +4,7 @@ import FleetStore
 import Foundation
 import Geo
 import HTTPService
+import Platform
 
 /// `GET /api/last` and the fleet's `/metrics`: each device's latest position and air.
 ///

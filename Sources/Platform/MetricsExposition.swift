@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Metrics written as Prometheus reads them: the text format 0.0.4, or OpenMetrics 1.0 when
 /// the scraper asks for it (Prometheus does, first).
@@ -17,9 +18,9 @@ public struct MetricsExposition: Sendable {
     /// An empty exposition in the text format, or OpenMetrics.
     public init(openMetrics: Bool) { self.openMetrics = openMetrics }
 
-    /// The scraper asks for OpenMetrics.
-    public static func asksOpenMetrics(_ request: ServedRequest) -> Bool {
-        request.headers["accept"]?.contains("application/openmetrics-text") == true
+    /// A scraper's `Accept` header asks for OpenMetrics.
+    public static func asksOpenMetrics(accept: String?) -> Bool {
+        accept?.contains("application/openmetrics-text") == true
     }
 
     /// The content type of this format.
