@@ -76,6 +76,12 @@ let package = Package(
         .target(
             name: "Collector",
             dependencies: ["FleetStore", "FleetWire", "MQTT", "Geo", "Platform"]),
+        // `airloc log run` assembled: the lock, the logbook, the sensors, the publisher, the uploads.
+        .target(
+            name: "LoggerStation",
+            dependencies: [
+                "Airloc", "FieldLog", "Fleet", "Gazetteer", "Location", "Logbook", "Platform", "Uploads",
+            ]),
         // `airloc collect` assembled: the lock, the collector, its connection and its /metrics.
         .target(
             name: "CollectorStation", dependencies: ["Collector", "FleetStore", "HTTPService", "MQTT", "Platform"]),
@@ -102,7 +108,7 @@ let package = Package(
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
                 "Logbook", "FieldLog", "MQTT", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
-                "FleetStore", "Collector", "CollectorStation", "Uploads", "Serve",
+                "FleetStore", "Collector", "CollectorStation", "Uploads", "LoggerStation", "Serve",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -112,7 +118,7 @@ let package = Package(
         // The logger with its MQTT publisher, from the library alone.
         .executableTarget(
             name: "airloc-example-fleet-logger",
-            dependencies: ["Airloc", "Configuration", "Fleet", "FieldLog", "Geo", "Gazetteer", "Logbook", "Platform"],
+            dependencies: ["Airloc", "Configuration", "LoggerStation", "Geo", "Gazetteer", "Platform"],
             path: "Examples/FleetLoggerExample"),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(

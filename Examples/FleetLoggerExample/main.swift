@@ -9,12 +9,10 @@
 
 import Airloc
 import Configuration
-import FieldLog
-import Fleet
 import Foundation
 import Gazetteer
 import Geo
-import Logbook
+import LoggerStation
 import Platform
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -39,28 +37,19 @@ if arguments.count == 4, arguments[0] == "--lat", arguments[2] == "--lon", let l
 let gazetteer: Gazetteer
 do { gazetteer = try PlaceData.load(environment: environment) } catch { fail(error.description, status: 72) }
 
-// A logger runs unattended: sensing needs `airloc auth grant --always`; coordinates do not.
-let session = LocationSession(settings: settings, gazetteer: gazetteer, prompter: NeverPrompt(), unattended: true)
-let following: LocationSession.Following
-do { following = try session.follow() } catch { fail("\(error)", status: 77) }
-
-// The logbook, the publisher (nil without [mqtt] url), the logger, and the service that runs
-// them in the right order.
-do {
-    let logbook = try Logbook(
-        url: settings.logDatabase, outbox: FleetPublisher.publishes(settings),
-        collector: FleetPublisher.awaitsCollector(settings))
-    let publisher = try FleetPublisher.make(settings: settings, logbook: logbook)
-    if let publisher { say("publishing to \(publisher.destination)") }
-    // Every notice, the logger's and the publisher's: "warning: ...", "mqtt: ...".
-    let logger = FieldLogger(
-        logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
-        notify: { say("\($0)") })
-    let outcome = await SignalWatch.untilInterrupted {
-        await LoggingService(logger: logger, publisher: publisher, notify: { say("\($0)") }).run(following)
+// Everything `airloc log run` holds, held the same way: the always grant (a logger runs
+// unattended; coordinates given need none), one logger per logbook, the sensors' ports, the
+// publisher (with [mqtt] url) and the uploads ([upload.NAME]). Every notice goes to stderr.
+let station: LoggerStation
+do { station = try LoggerStation(settings: settings, gazetteer: gazetteer) { say("\($0)") } } catch {
+    switch error {
+    case .notAuthorized: fail(error.description, status: 77)
+    case .lock: fail(error.description, status: 75)
+    case .configuration: fail(error.description, status: 78)
+    default: fail(error.description, status: 74)
     }
-    say("stopped after \(outcome.written.track) track points and \(outcome.written.air) air readings")
-    if let refused = outcome.refused { fail("the broker refused the credentials: \(refused)", status: 78) }
-} catch {
-    fail("\(error)", status: 74)
 }
+for line in station.announcements { say(line) }
+let outcome = await station.run()
+say("stopped after \(outcome.written.track) track points and \(outcome.written.air) air readings")
+if let refused = outcome.refused { fail("the broker refused the credentials: \(refused)", status: 78) }

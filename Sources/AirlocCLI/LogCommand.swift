@@ -96,12 +96,17 @@ enum LogCommand {
             if let warning = logbook.readOnlyWarning { context.console.err("airloc: warning: \(warning)\n") }
             return logbook
         } catch {
-            switch error {
-            case .missing: throw CLIError(code: .noInput, message: error.description + " (`airloc log run` creates it)")
-            case .empty: throw CLIError(code: .noInput, message: error.description)
-            case .newerSchema: throw CLIError(code: .dataError, message: error.description)
-            default: throw CLIError(code: .ioError, message: error.description)
-            }
+            throw Self.error(error)
+        }
+    }
+
+    /// A logbook that cannot be opened, as the command line ends with it.
+    static func error(_ error: LogbookError) -> CLIError {
+        switch error {
+        case .missing: return CLIError(code: .noInput, message: error.description + " (`airloc log run` creates it)")
+        case .empty: return CLIError(code: .noInput, message: error.description)
+        case .newerSchema: return CLIError(code: .dataError, message: error.description)
+        default: return CLIError(code: .ioError, message: error.description)
         }
     }
 

@@ -1,10 +1,9 @@
 import Airloc
 import Arguments
-import FieldLog
 import Fleet
+import LoggerStation
 import Platform
 import TerminalUI
-import Uploads
 
 /// `airloc log run`: the field logger in the foreground, until SIGTERM or SIGINT.
 ///
@@ -16,54 +15,23 @@ enum LogRun {
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let settings = try LocationOptions.configure(context, command: LogCommand.spec.name)
         let gazetteer = try context.loadGazetteer()
-        let session = LocationSession(settings: settings, gazetteer: gazetteer, unattended: true)
-        let following: LocationSession.Following
-        do { following = try session.follow() } catch {
-            if case .notAuthorized(let refusal) = error, refusal == .notDetermined || refusal == .needsAlways {
-                throw CLIError(
-                    code: .noPermission,
-                    message: "the logger senses this device's location continuously and unattended, which needs the "
-                        + "'always' grant: run `airloc auth grant --always` (as a service: as the service's user), "
-                        + "or log a fixed place with --lat/--lon")
-            }
-            throw CLIError(error)
-        }
-        // One logger per logbook: two would fight over the client id and the rows (75).
-        let lock: WriterLock
-        do { lock = try WriterLock.take(beside: context.configuration.logDatabase) } catch { throw CLIError(error) }
-        defer { withExtendedLifetime(lock) {} }
-        let logbook = try LogCommand.open(
-            context, readOnly: false, outbox: FleetPublisher.publishes(settings),
-            collector: FleetPublisher.awaitsCollector(settings))
         let console = context.console
-        let say: @Sendable (ServiceNotice) -> Void = { console.err(NoticeText.line($0)) }
-        console.err("airloc: logging to \(logbook.url.path)\n")
-        for warning in following.warnings { console.err("airloc: warning: \(warning)\n") }
-        let publisher: FleetPublisher?
-        do { publisher = try FleetPublisher.make(settings: settings, logbook: logbook) } catch {
+        let station: LoggerStation
+        do {
+            station = try LoggerStation(settings: settings, gazetteer: gazetteer) { console.err(NoticeText.line($0)) }
+        } catch {
             switch error {
-            case .connection, .passwordFile: throw .config(error.description)
-            case .deviceID, .logbook: throw CLIError(code: .ioError, message: error.description)
+            case .notAuthorized: throw CLIError(code: .noPermission, message: error.description)
+            case .location(let problem): throw CLIError(problem)
+            case .lock(let problem): throw CLIError(problem)
+            case .logbook(let problem): throw LogCommand.error(problem)
+            case .storage: throw CLIError(code: .ioError, message: error.description)
+            case .configuration: throw .config(error.description)
             }
         }
-        if let publisher { console.err("airloc: publishing to \(publisher.destination)\n") }
-        let sensors: LoggerSensors
-        do { sensors = try LoggerSensors.holding(settings) } catch { throw .config(error.description) }
-        defer { withExtendedLifetime(sensors) {} }
-        for line in sensors.announcements { console.err("airloc: \(line)\n") }
-        let logger = FieldLogger(
-            logbook: logbook, settings: settings, gazetteer: gazetteer, accuracy: following.accuracy,
-            sensor: sensors.particulate, climate: sensors.sensors, notify: say)
-        let uploaders: [Uploader]
-        do { uploaders = try Uploader.make(settings: settings, logbook: logbook) } catch {
-            throw .config(error.description)
-        }
-        for plan in uploaders.map(\.plan) {
-            console.err("airloc: uploading to [upload.\(plan.name)] \(plan.type.rawValue)\n")
-        }
-        let uploads: [any Service] = uploaders + uploaders.compactMap(\.broker)
-        let service = LoggingService(logger: logger, publisher: publisher, uploads: uploads, notify: say)
-        let outcome = await SignalWatch.untilInterrupted { await service.run(following) }
+        if let warning = station.logbook.readOnlyWarning { console.err("airloc: warning: \(warning)\n") }
+        for line in station.announcements { console.err("airloc: \(line)\n") }
+        let outcome = await station.run()
         console.err("airloc: stopped; \(outcome.written.summary)\n")
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok
