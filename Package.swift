@@ -82,6 +82,8 @@ let package = Package(
             dependencies: [
                 "Airloc", "FieldLog", "Fleet", "Gazetteer", "Location", "Logbook", "Platform", "Uploads",
             ]),
+        // `airloc doctor`'s checks composed, and its verdict.
+        .target(name: "Diagnosis", dependencies: ["Airloc", "Collector", "Fleet", "Platform", "Uploads"]),
         // `airloc collect` assembled: the lock, the collector, its connection and its /metrics.
         .target(
             name: "CollectorStation", dependencies: ["Collector", "FleetStore", "HTTPService", "MQTT", "Platform"]),
@@ -108,7 +110,7 @@ let package = Package(
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
                 "Logbook", "FieldLog", "MQTT", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
-                "FleetStore", "Collector", "CollectorStation", "Uploads", "LoggerStation", "Serve",
+                "FleetStore", "Collector", "CollectorStation", "Uploads", "LoggerStation", "Diagnosis", "Serve",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).

@@ -1,9 +1,7 @@
 import Airloc
 import Arguments
-import Collector
-import Fleet
+import Diagnosis
 import TerminalUI
-import Uploads
 
 /// `airloc doctor`: checks everything the configured provider chain and the report need,
 /// and says what to do about each problem.
@@ -36,44 +34,14 @@ enum DoctorCommand {
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
-        let configuration = context.configuration
         let wording = Checkup.Wording(
             placeData: { $0.description + PlaceData.remedy(for: $0) }, manualPlace: { CLIError($0).message })
-        let checkup = await Checkup.run(
-            configuration, environment: context.environment, configurationError: context.configurationError?.message,
-            wording: wording)
-        if let gazetteer = checkup.gazetteer { context.placeData.record(gazetteer) }
-        var checks = checkup.checks
-        var misconfigured = false
-        if context.configurationError != nil { return report(context, checks, code: .config) }
-        let timeout = min(configuration.serviceTimeout, 10)
-        var brokers = [await BrokerFinding.device(configuration, timeout: timeout)]
-        if configuration.collect.broker.url != nil,
-            let plan = try? CollectorPlan(
-                settings: configuration.collect, stateDirectory: configuration.directories.state)
-        {
-            brokers.append(await BrokerFinding.collector(plan.broker, place: plan.brokerPlace, timeout: timeout))
-        }
-        for case let broker? in brokers {
-            checks.append(broker.check)
-            misconfigured = misconfigured || broker.configuration
-        }
-        if let probe = CollectorPlan.probeDatabase(
-            configuration.collect, stateDirectory: configuration.directories.state)
-        {
-            let status: HealthCheck.Status = probe.ok ? .ok : .fail
-            checks.append(
-                HealthCheck(name: "collector database", status: status, detail: probe.detail, advice: probe.advice))
-            misconfigured = misconfigured || probe.configuration
-        }
-        let uploads = await UploadProbe.checks(configuration, timeout: timeout)
-        checks += uploads.checks
-        misconfigured = misconfigured || uploads.configuration
-
-        let failed = checks.filter { $0.status == .fail }
-        let code: ExitCode =
-            checkup.placeFailure != nil || misconfigured ? .config : failed.isEmpty ? .ok : .unavailable
-        return report(context, checks, code: code)
+        let diagnosis = await Diagnosis.run(
+            context.configuration, environment: context.environment,
+            configurationError: context.configurationError?.message, wording: wording)
+        if let gazetteer = diagnosis.checkup.gazetteer { context.placeData.record(gazetteer) }
+        let codes: [Diagnosis.Verdict: ExitCode] = [.ok: .ok, .unavailable: .unavailable, .configuration: .config]
+        return report(context, diagnosis.checks, code: codes[diagnosis.verdict] ?? .software)
     }
 
     /// Prints the checks (text or airloc.doctor/1) and returns `code`.
