@@ -123,10 +123,11 @@ public struct CollectStatusJSON: Encodable, Sendable {
             let running = processAlive(state.pid)
             collector = Service(
                 running: running, pid: state.pid, started: state.started.map(UTCTime.iso8601Seconds),
-                updated: state.written.map(UTCTime.iso8601Seconds), database: running ? state.database : "not running",
+                updated: state.written.map(UTCTime.iso8601Seconds),
+                database: running ? state.database.rawValue : "not running",
                 databaseError: running ? state.databaseError : nil, databaseFault: running ? state.databaseFault : nil,
                 oldestWaiting: running ? state.oldestWaiting.map(UTCTime.iso8601Seconds) : nil,
-                broker: running ? state.broker : "not running", buffered: running ? state.buffered : 0,
+                broker: running ? state.broker.text : "not running", buffered: running ? state.buffered : 0,
                 stored: state.stored, refused: state.refused, refusedByReason: state.refusedByReason)
         }
         switch stored {

@@ -210,7 +210,7 @@ public struct CollectorMachine: Sendable {
         -> [Action]
     {
         let pause = backoff.failed()
-        state.database = "down"
+        state.database = .down
         state.databaseError = error.description
         state.databaseFault = StoreFault.label(StoreFault.kind(error))
         database = .down(retryAt: now + pause, reconnect: reconnect)
@@ -221,7 +221,7 @@ public struct CollectorMachine: Sendable {
     /// Rows are stored again (or the database answers with none waiting): the fault's end,
     /// said once.
     private mutating func faultEnded(at now: ContinuousClock.Instant) -> [Action] {
-        state.database = "connected"
+        state.database = .connected
         state.databaseError = nil
         state.databaseFault = nil
         backoff.succeeded()
@@ -236,7 +236,7 @@ public struct CollectorMachine: Sendable {
     /// The broker accepted the connection.
     public mutating func brokerConnected(generation: Int, at now: ContinuousClock.Instant, date: Date) -> [Action] {
         broker = .connected(generation: generation)
-        state.broker = "connected"
+        state.broker = .connected
         // In a share group the broker hands each row to one member; every member hears every
         // hello and status.
         let history = settings.share.map { "$share/\($0)/" } ?? ""
@@ -269,7 +269,7 @@ public struct CollectorMachine: Sendable {
             ]
         }
         let message = problem.message(section: "[collect]")
-        state.broker = "connecting: \(message)"
+        state.broker = .connecting(message)
         guard message != brokerProblem else { return [] }
         brokerProblem = message
         return [.say(.warning("\(message); retrying", from: "collect"))]
@@ -333,7 +333,7 @@ public struct CollectorMachine: Sendable {
         // the rows to the members that can store them, instead of this one holding them.
         if isDown && (isShared || rows.count >= bufferLimit), case .connected = broker {
             broker = .paused
-            state.broker = "paused: rows cannot be stored (\(count: rows.count, "row") held)"
+            state.broker = .paused("rows cannot be stored (\(count: rows.count, "row") held)")
             let rest = isShared ? "the group's other members take the rest" : "the broker queues the rest"
             actions += [
                 .pauseBroker,
@@ -398,7 +398,7 @@ public struct CollectorMachine: Sendable {
         state.batchSeconds.observe(max(0, Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))
         if case .paused = broker, rows.count < bufferLimit {
             broker = .connecting
-            state.broker = "connecting"
+            state.broker = .connecting(nil)
             actions.append(.resumeBroker)
         }
         // What arrived meanwhile may already be due.
@@ -454,7 +454,7 @@ public struct CollectorMachine: Sendable {
     /// The stop: what is held is stored if the database is up; every pending
     /// acknowledgement goes out.
     public mutating func stopping(at now: ContinuousClock.Instant, date: Date) -> [Action] {
-        state.broker = "stopped"
+        state.broker = .stopped
         guard isUp, !rows.isEmpty || !updates.isEmpty else { return flushAcks(at: now, date: date, force: !isShared) }
         return closeBatch(at: now, force: true)
     }

@@ -36,14 +36,14 @@ public enum CollectorMetrics {
         exposition.gauge(
             "airloc_collector_database_up",
             "1 while rows can be stored in PostgreSQL (connected, and the last store worked), else 0.",
-            [("", state.database == "connected" && state.databaseError == nil ? 1 : 0)])
+            [("", state.database == .connected && state.databaseError == nil ? 1 : 0)])
         exposition.gauge(
             "airloc_collector_database_fault",
             "1 for the kind of fault that keeps rows from being stored (none while they are stored).",
             state.databaseFault.map { [("kind=\"\(MetricsExposition.label($0))\"", 1)] } ?? [])
         exposition.gauge(
             "airloc_collector_broker_up", "1 when the collector is connected to the MQTT broker, else 0.",
-            [("", state.broker == "connected" ? 1 : 0)])
+            [("", state.broker == .connected ? 1 : 0)])
         exposition.gauge(
             "airloc_collector_rows_waiting", "Rows received and not stored yet.", [("", Double(state.buffered))])
         exposition.gauge(

@@ -17,15 +17,15 @@ public struct CollectorState: Sendable, Equatable {
     public var started: Date?
     /// When it wrote this.
     public var written: Date?
-    /// "connected", "down" or "connecting".
-    public var database = "connecting"
+    /// Whether rows can be stored.
+    public var database = DatabaseLink.connecting
     /// Why rows cannot be stored (the database's own words); nil while they are.
     public var databaseError: String?
     /// The kind of that fault, for `/metrics` (`unreachable`, `disk_full`, `read_only`,
     /// `permission`, …; ``StoreFault/label(_:)``).
     public var databaseFault: String?
-    /// "connected", "connecting: …", "paused: …" or "stopped".
-    public var broker = "connecting"
+    /// The broker connection's state.
+    public var broker = BrokerLink.connecting(nil)
     /// Rows received and not yet stored.
     public var buffered = 0
     /// When the oldest of them was received (nil: none waits).
@@ -55,7 +55,8 @@ public struct CollectorState: Sendable, Equatable {
     /// The file's content.
     public var json: String {
         var object: [String: Any] = [
-            "schema": Self.schema, "pid": pid, "database": database, "broker": broker, "buffered": buffered,
+            "schema": Self.schema, "pid": pid, "database": database.rawValue, "broker": broker.text,
+            "buffered": buffered,
             "stored": stored, "refused": refused, "acks_published": acksPublished, "replays_asked": replaysAsked,
             "devices": devices,
         ]
@@ -77,11 +78,11 @@ public struct CollectorState: Sendable, Equatable {
         pid = object["pid"] as? Int ?? 0
         started = (object["started"] as? String).flatMap(UTCTime.parse)
         written = (object["written"] as? String).flatMap(UTCTime.parse)
-        database = object["database"] as? String ?? "unknown"
+        database = (object["database"] as? String).flatMap(DatabaseLink.init(rawValue:)) ?? .connecting
         databaseError = object["database_error"] as? String
         databaseFault = object["database_fault"] as? String
         oldestWaiting = (object["oldest_waiting"] as? String).flatMap(UTCTime.parse)
-        broker = object["broker"] as? String ?? "unknown"
+        broker = BrokerLink(text: object["broker"] as? String ?? "")
         buffered = object["buffered"] as? Int ?? 0
         stored = object["stored"] as? Int ?? 0
         refused = object["refused"] as? Int ?? 0
@@ -89,5 +90,52 @@ public struct CollectorState: Sendable, Equatable {
         replaysAsked = object["replays_asked"] as? Int ?? 0
         devices = object["devices"] as? Int ?? 0
         refusedByReason = object["refused_by_reason"] as? [String: Int] ?? [:]
+    }
+}
+
+/// Whether the collector can store rows: the `database` of its status file.
+public enum DatabaseLink: String, Sendable, Equatable {
+    /// Not connected yet.
+    case connecting
+    /// Connected, and the last store worked (or none was needed yet).
+    case connected
+    /// Unreachable, or refusing the rows (`database_error` says why).
+    case down
+}
+
+/// The collector's broker connection: the `broker` of its status file, where it is written
+/// `connected`, `connecting` (`connecting: why` while a problem lasts), `paused: why` or
+/// `stopped`.
+public enum BrokerLink: Sendable, Equatable {
+    /// Connecting, with the problem that keeps it from it, if any.
+    case connecting(String?)
+    /// Connected and subscribed.
+    case connected
+    /// Left, while rows cannot be stored: why.
+    case paused(String)
+    /// The collector stopped.
+    case stopped
+
+    /// As the status file writes it.
+    public var text: String {
+        switch self {
+        case .connecting(let problem): return problem.map { "connecting: \($0)" } ?? "connecting"
+        case .connected: return "connected"
+        case .paused(let why): return "paused: \(why)"
+        case .stopped: return "stopped"
+        }
+    }
+
+    /// The state a status file's `text` says.
+    public init(text: String) {
+        if text == "connected" {
+            self = .connected
+        } else if text == "stopped" {
+            self = .stopped
+        } else if text.hasPrefix("paused: ") {
+            self = .paused(String(text.dropFirst("paused: ".count)))
+        } else {
+            self = .connecting(text.hasPrefix("connecting: ") ? String(text.dropFirst("connecting: ".count)) : nil)
+        }
     }
 }

@@ -163,7 +163,7 @@ import Testing
         #expect(!Self.leaves(member.databaseFailed(outage, at: start)))
         var actions = member.received(topic: "airloc/pi/history", payload: Self.row(1), at: start, date: Self.date)
         #expect(Self.leaves(actions))
-        #expect(member.status(at: Self.date).broker.hasPrefix("paused"))
+        #expect(member.status(at: Self.date).broker.text.hasPrefix("paused"))
         // Said once: what still arrives before the broker is gone is held, quietly.
         actions = member.received(topic: "airloc/pi/history", payload: Self.row(2), at: start, date: Self.date)
         #expect(!Self.leaves(actions) && actions.allSatisfy { if case .say = $0 { false } else { true } })

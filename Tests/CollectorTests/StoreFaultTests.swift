@@ -91,7 +91,7 @@ import Testing
             }
             if second == 300 {
                 let state = run.machine.status(at: Self.date)
-                #expect(state.database == "down" && state.databaseError?.contains("53100") == true, "\(state)")
+                #expect(state.database == .down && state.databaseError?.contains("53100") == true, "\(state)")
                 #expect(state.databaseFault == "disk_full")
                 #expect(state.buffered <= run.machine.bufferLimit, "held within four batches: \(state.buffered)")
                 #expect(state.oldestWaiting != nil)
@@ -113,7 +113,7 @@ import Testing
         #expect(stored == id, "\(stored) of \(id) rows stored")
         #expect(run.said.filter { $0.hasPrefix("storing again after 10 min") }.count == 1, "\(run.said)")
         let state = run.machine.status(at: Self.date)
-        #expect(state.database == "connected" && state.databaseError == nil && state.databaseFault == nil)
+        #expect(state.database == .connected && state.databaseError == nil && state.databaseFault == nil)
         #expect(state.oldestWaiting == nil && state.buffered == 0)
     }
 
