@@ -1,5 +1,6 @@
 import FleetWire
 import Foundation
+import Platform
 
 /// The collector's database as the fleet page reads it (`[serve] source = collector`):
 /// a few connections of its own, opened as requests need them.
@@ -14,7 +15,7 @@ import Foundation
 ///   restarted under a running `serve` costs the requests of that moment, nothing more.
 /// - The schema must be the collector's (``CollectorSchema/version`` or older, from 5 on);
 ///   nothing here creates or migrates a table.
-public final class FleetDatabase: @unchecked Sendable {
+public final class FleetDatabase: Sendable {
     /// The first collector schema the fleet page reads (the one with share links).
     public static let shareSchema = 5
     /// The newest collector schema this airloc knows.
@@ -28,10 +29,11 @@ public final class FleetDatabase: @unchecked Sendable {
     private let conninfo: String
     private let password: String?
     private let writable: Bool
-    // @unchecked: `idle` and `open` are guarded by `condition`.
-    private let condition = NSCondition()
-    private var idle: [PostgresConnection] = []
-    private var open = 0
+    private struct Pool: Sendable {
+        var idle: [PostgresConnection] = []
+        var open = 0
+    }
+    private let pool = GuardedState(Pool())
 
     /// The database of `[collect] database`, its password from `[collect] password-file`.
     /// `writable`: for `serve share`, which stores and revokes share links; `serve` itself
@@ -47,7 +49,7 @@ public final class FleetDatabase: @unchecked Sendable {
         self.writable = writable
     }
 
-    deinit { idle.forEach { $0.close() } }
+    deinit { pool.withLock { $0.idle.forEach { $0.close() } } }
 
     /// Runs `body` on a connection of the pool (waiting for one when all are in use).
     package func read<T>(_ body: (PostgresConnection) throws(DatabaseError) -> T) throws(DatabaseError) -> T {
@@ -74,14 +76,14 @@ public final class FleetDatabase: @unchecked Sendable {
     }
 
     private func take() throws(DatabaseError) -> PostgresConnection {
-        condition.lock()
-        while idle.isEmpty && open >= size { condition.wait() }
-        if let connection = idle.popLast() {
-            condition.unlock()
-            return connection
+        let taken: PostgresConnection?? = pool.wait { [size] pool in
+            if let connection = pool.idle.popLast() { return .some(connection) }
+            guard pool.open < size else { return nil }
+            // A place for a new connection: counted now, so no one else takes it.
+            pool.open += 1
+            return .some(nil)
         }
-        open += 1
-        condition.unlock()
+        if let connection = taken ?? nil { return connection }
         do {
             let connection = try PostgresConnection(conninfo: conninfo, password: password, connectTimeout: 5)
             try connection.execute(
@@ -90,26 +92,17 @@ public final class FleetDatabase: @unchecked Sendable {
                 [String(Self.statementTimeout * 1000), writable ? "off" : "on"])
             return connection
         } catch {
-            condition.lock()
-            open -= 1
-            condition.signal()
-            condition.unlock()
+            pool.change { $0.open -= 1 }
             throw error
         }
     }
 
     private func give(_ connection: PostgresConnection) {
-        condition.lock()
-        idle.append(connection)
-        condition.signal()
-        condition.unlock()
+        pool.change { $0.idle.append(connection) }
     }
 
     private func discard(_ connection: PostgresConnection) {
         connection.close()
-        condition.lock()
-        open -= 1
-        condition.signal()
-        condition.unlock()
+        pool.change { $0.open -= 1 }
     }
 }

@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import Synchronization
 
 /// Why the database cannot be used now: facts, for the collector to say and act on.
 public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -61,13 +62,20 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
 /// A connection to PostgreSQL: the only place airloc touches libpq.
 ///
 /// Contract:
-/// - One connection, used from one thread at a time (the collector's); every command is
-///   parameterised (`$1`), text in and text out, so no value is ever spliced into SQL.
+/// - One connection: commands from several threads take turns (libpq's connection is not
+///   for two at once); every command is parameterised (`$1`), text in and text out, so no value is ever spliced into SQL.
 /// - `connectTimeout` bounds the connection attempt; libpq's TCP keepalives (on by
 ///   default) notice a server that vanished. A broken connection makes every later
 ///   command fail with SQLSTATE class 08 (``isBroken``): the caller opens a new one.
-package final class PostgresConnection: @unchecked Sendable {
-    private var handle: OpaquePointer?
+package final class PostgresConnection: Sendable {
+    /// libpq's connection; nil once closed. Under the mutex: one command at a time.
+    private let handle: Mutex<Handle?>
+
+    /// libpq's connection pointer.
+    // @unchecked: a C handle, used only under the mutex that holds it.
+    private struct Handle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
 
     /// Connects to `conninfo` (a libpq connection string or a postgresql:// URI), with
     /// `password` (read from a file by the caller; nil: libpq's own PGPASSFILE or none).
@@ -79,18 +87,20 @@ package final class PostgresConnection: @unchecked Sendable {
             if connection != nil { airloc_pq_finish(connection) }
             throw .connect(reason)
         }
-        handle = connection
+        handle = Mutex(connection.map(Handle.init))
     }
 
     deinit { close() }
 
     package func close() {
-        if let handle { airloc_pq_finish(handle) }
-        handle = nil
+        handle.withLock { handle in
+            if let handle { airloc_pq_finish(handle.pointer) }
+            handle = nil
+        }
     }
 
     /// The server's version as libpq reports it (150018 for 15.18).
-    package var serverVersion: Int { handle.map { Int(airloc_pq_server_version($0)) } ?? 0 }
+    package var serverVersion: Int { handle.withLock { $0.map { Int(airloc_pq_server_version($0.pointer)) } ?? 0 } }
 
     /// Runs `command` with `parameters` ($1, $2, ...; nil is NULL) and returns its rows,
     /// each column as text or nil.
@@ -111,12 +121,16 @@ package final class PostgresConnection: @unchecked Sendable {
     package func withResult<T>(
         _ command: String, _ parameters: [String?] = [], _ body: (PostgresCells) throws(DatabaseError) -> T
     ) throws(DatabaseError) -> T {
-        guard let handle else { throw .command(state: "08003", message: "the connection is closed") }
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
         let values = copies.map { UnsafePointer($0) }
-        let result = values.withUnsafeBufferPointer {
-            airloc_pq_exec(handle, command, Int32(parameters.count), $0.baseAddress)
+        // The connection is held for the command alone: its result is libpq's own memory,
+        // read after the next command may have begun.
+        let result = try handle.withLock { handle throws(DatabaseError) -> OpaquePointer? in
+            guard let handle else { throw .command(state: "08003", message: "the connection is closed") }
+            return values.withUnsafeBufferPointer {
+                airloc_pq_exec(handle.pointer, command, Int32(parameters.count), $0.baseAddress)
+            }
         }
         defer { airloc_pq_clear(result) }
         guard airloc_pq_result_ok(result) == 1 else {

@@ -9,6 +9,8 @@ import Synchronization
 /// ``GazetteerDamage``, so the lookup ends with a wrong but harmless value and the caller
 /// can tell the user the file is damaged — never a crash. The check is one compare per
 /// read; the offsets of a sound file never fail it.
+// @unchecked: it wraps C memory (a read-only mapping) and an unowned reference, both
+// outlived by the Gazetteer that hands readers out.
 struct SectionReader: @unchecked Sendable {
     let base: UnsafeRawPointer
     let count: Int

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A request as a handler sees it: method, path, head size, the client's address, and its
 /// headers and query arguments by name.
@@ -79,7 +80,7 @@ public struct ServedReply: Sendable {
 /// ordinary requests. The handler runs on the connection's own thread, never on Swift's
 /// cooperative pool, so a handler that blocks (a database, a large read) holds only its
 /// own connection. ``stop()`` ends every event stream, then every connection.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     /// The server's own limits.
     public struct Limits: Sendable {
         /// Connections at once.
@@ -110,14 +111,26 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// The port it listens on.
-    public private(set) var port = 0
-    // @unchecked: `server` is set once in init and cleared once by stop(), under `lock`.
-    private var server: UnsafeMutableRawPointer?
-    private let lock = NSLock()
-    private let handler: @Sendable (ServedRequest) -> ServedReply
-    private let quick: @Sendable (ServedRequest) -> ServedReply?
-    private let streams: StreamRegistry
+    public let port: Int
+    /// libmicrohttpd's daemon while it runs; nil once stopped.
+    private let server: Mutex<UnsafeMutableRawPointer?>
+    private let answering: Answering
     private let onStop: @Sendable () -> Void
+
+    /// What libmicrohttpd's threads call back into (the context it holds): made before
+    /// the daemon starts, kept by the server until it has stopped.
+    private final class Answering: Sendable {
+        let handler: @Sendable (ServedRequest) -> ServedReply
+        let quick: @Sendable (ServedRequest) -> ServedReply?
+        let streams: StreamRegistry
+
+        init(
+            handler: @escaping @Sendable (ServedRequest) -> ServedReply,
+            quick: @escaping @Sendable (ServedRequest) -> ServedReply?, streams: StreamRegistry
+        ) {
+            (self.handler, self.quick, self.streams) = (handler, quick, streams)
+        }
+    }
 
     /// Starts listening on `host`:`port` and answers every request with `quick` when it has
     /// an answer at once, else with `handler`, both on the connection's own thread (they may
@@ -128,10 +141,9 @@ public final class HTTPServer: @unchecked Sendable {
         quick: @escaping @Sendable (ServedRequest) -> ServedReply? = { _ in nil },
         handler: @escaping @Sendable (ServedRequest) -> ServedReply
     ) throws(StartError) {
-        self.handler = handler
-        self.quick = quick
-        self.onStop = onStop
-        streams = StreamRegistry(limit: limits.streams, perClient: limits.streamsPerClient)
+        let answering = Answering(
+            handler: handler, quick: quick,
+            streams: StreamRegistry(limit: limits.streams, perClient: limits.streamsPerClient))
         var bound: Int32 = 0
         var error = [CChar](repeating: 0, count: 512)
         let cLimits = airloc_http_limits(
@@ -139,32 +151,34 @@ public final class HTTPServer: @unchecked Sendable {
             timeout: UInt32(limits.timeout), head_timeout: UInt32(limits.headTimeout), memory: limits.memory)
         let started = airloc_http_start(
             host, Int32(port), cLimits, HTTPServer.answer, HTTPServer.read, HTTPServer.release,
-            Unmanaged.passUnretained(self).toOpaque(), &bound, &error, error.count)
+            Unmanaged.passUnretained(answering).toOpaque(), &bound, &error, error.count)
         guard let started else {
             let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw StartError(description: message, libraryMissing: message.contains("needs libmicrohttpd"))
         }
-        server = started
+        server = Mutex(started)
         self.port = Int(bound)
+        self.answering = answering
+        self.onStop = onStop
     }
 
     deinit { stop() }
 
     /// Ends the event streams, stops accepting, closes every connection and waits for them.
     public func stop() {
-        lock.lock()
-        let running = server
-        server = nil
-        lock.unlock()
-        guard let running else { return }
-        streams.endAll()
+        guard
+            let running = server.withLock({ server in
+                defer { server = nil }; return server
+            })
+        else { return }
+        answering.streams.endAll()
         onStop()
         airloc_http_stop(running)
     }
 
     private static let answer: airloc_http_handler = { context, connection, method, path, headBytes, reply in
         guard let context, let connection, let method, let path, let reply else { return }
-        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        let server = Unmanaged<Answering>.fromOpaque(context).takeUnretainedValue()
         var address = [CChar](repeating: 0, count: 64)
         airloc_http_client(connection, &address, address.count)
         var request = ServedRequest(

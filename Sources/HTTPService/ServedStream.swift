@@ -35,9 +35,9 @@ final class StreamRegistry: Sendable {
         var streams: [ObjectIdentifier: Weak] = [:]
         var byClient: [String: Int] = [:]
     }
-    private struct Weak: @unchecked Sendable {
-        // A weak reference to a Sendable stream; read under the registry's lock.
-        weak var stream: (any ServedStream)?
+    private struct Weak: Sendable {
+        /// A stream, not kept alive by the registry.
+        weak let stream: (any ServedStream)?
     }
     private let open = Mutex(Open())
     private let limit: Int

@@ -12,9 +12,9 @@ import Synchronization
 /// Threaded mode lets `publish` and `subscribe` be called from any thread: they queue the
 /// packet and wake the loop. Reconnection is airloc's (``Backoff``), not libmosquitto's:
 /// its own gives up for good when the very first connection fails.
-package final class MQTTConnection: MQTTClient, @unchecked Sendable {
+package final class MQTTConnection: MQTTClient, Sendable {
     package let options: MQTTOptions
-    package let name: String
+    package let name: ServiceName
     package let events: AsyncStream<MQTTEvent>
     private let post: AsyncStream<MQTTEvent>.Continuation
     /// The handle; nil once destroyed. Held while another thread calls into it, so that the
@@ -24,7 +24,8 @@ package final class MQTTConnection: MQTTClient, @unchecked Sendable {
     private let doorbell = Doorbell()
     private let started = Atomic<Bool>(false)
 
-    /// libmosquitto's client: thread-safe in threaded mode, so it may cross threads.
+    /// libmosquitto's client.
+    // @unchecked: a C handle, thread-safe in libmosquitto's threaded mode, destroyed under the mutex.
     private struct Handle: @unchecked Sendable {
         let client: OpaquePointer
     }
@@ -52,7 +53,7 @@ package final class MQTTConnection: MQTTClient, @unchecked Sendable {
         var tlsDetail: String?
     }
 
-    init(options: MQTTOptions, name: String) throws(MQTTError) {
+    init(options: MQTTOptions, name: ServiceName) throws(MQTTError) {
         self.options = options
         self.name = name
         (events, post) = AsyncStream<MQTTEvent>.makeStream()

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The other way from ``BlockingWork``: an async operation waited for on a thread of the
 /// program's own (a web server's connection thread), which must not block one of Swift's
 /// cooperative threads for it.
@@ -12,18 +10,12 @@ import Dispatch
 public enum AwaitFromThread {
     /// `operation`'s value, waited for on this thread.
     public static func result<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
-        let box = Box<T>()
-        let done = DispatchSemaphore(value: 0)
+        let value = GuardedState<T?>(nil)
         Task {
-            box.value = await operation()
-            done.signal()
+            let made = await operation()
+            value.change { $0 = made }
         }
-        done.wait()
-        return box.value!
-    }
-
-    private final class Box<T>: @unchecked Sendable {
-        // Written by the task before the semaphore is signalled, read after the wait.
-        var value: T?
+        // The wait has no end: it ends when the operation does, whatever it returned.
+        return value.wait { $0 }!
     }
 }

@@ -14,7 +14,7 @@ import Foundation
 /// `/dev/airloc-pm` and the `ttyUSB0` it points at are one lock. It is held with `flock`,
 /// so a holder that died (SIGKILL, power) holds nothing; a file left behind is taken over.
 /// A directory that cannot be written means no lock, as before there was one.
-public final class DeviceLock: @unchecked Sendable {
+public final class DeviceLock: Sendable {
     private let descriptor: Int32
     private let path: String
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A wake-up for a loop on a thread of its own that waits between its steps (a back-off,
 /// a paused connection): any other thread rings, the loop's wait ends at once and it looks
 /// at what changed. ``StopSignal`` is the one-way kind; this one is rung again and again.
@@ -8,36 +6,21 @@ import Foundation
 /// returns at once), and several rings before a wait count as one; ``wait(seconds:)``
 /// returns true when it was rung, false when the time ran out.
 public final class Doorbell: Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`; NSCondition is thread-safe, the flag is only touched under it.
-    nonisolated(unsafe) private var rung = false
+    private let rung = GuardedState(false)
 
     /// A doorbell not rung yet.
     public init() {}
 
     /// Wakes the waiter now, or its next wait.
-    public func ring() {
-        condition.lock()
-        rung = true
-        condition.signal()
-        condition.unlock()
-    }
+    public func ring() { rung.change { $0 = true } }
 
     /// Waits up to `seconds` (`.infinity`: until rung).
     @discardableResult
     public func wait(seconds: Double) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        if seconds.isFinite {
-            let end = Date().addingTimeInterval(max(0, seconds))
-            while !rung {
-                if !condition.wait(until: end) { break }
-            }
-        } else {
-            // Foundation's wait(until: .distantFuture) overflows its timespec: no deadline.
-            while !rung { condition.wait() }
-        }
-        defer { rung = false }
-        return rung
+        rung.wait(seconds: seconds) { rung in
+            guard rung else { return nil }
+            rung = false
+            return true
+        } ?? false
     }
 }

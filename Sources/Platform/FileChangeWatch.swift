@@ -18,10 +18,11 @@ import Foundation
 /// caller's timeout still ends every wait. Writes made through a memory map (SQLite's
 /// `-shm`) are not seen, by design: readers write there too.
 public final class FileChangeWatch: Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    nonisolated(unsafe) private var count = 0
-    nonisolated(unsafe) private var stopped = false
+    private struct Seen: Sendable {
+        var count = 0
+        var stopped = false
+    }
+    private let seen = GuardedState(Seen())
     private let descriptor: Int32
     private let wake: (read: Int32, write: Int32)
 
@@ -46,29 +47,16 @@ public final class FileChangeWatch: Sendable {
     }
 
     /// The writes seen so far.
-    public var changes: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return count
-    }
+    public var changes: Int { seen.withLock { $0.count } }
 
     /// Waits until ``changes`` exceeds `seen`, up to `seconds`; returns the count then.
-    public func wait(after seen: Int, seconds: Double) -> Int {
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while count <= seen && !stopped {
-            if !condition.wait(until: deadline) { break }
-        }
-        return count
+    public func wait(after count: Int, seconds: Double) -> Int {
+        seen.wait(seconds: seconds) { $0.count > count || $0.stopped ? $0.count : nil } ?? changes
     }
 
     /// Ends every wait and the watch.
     public func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        seen.change { $0.stopped = true }
         var one: UInt8 = 1
         if wake.write >= 0 { _ = write(wake.write, &one, 1) }
     }
@@ -85,21 +73,18 @@ public final class FileChangeWatch: Sendable {
             guard polls[0].revents != 0 else { continue }
             let length = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard length > 0 else { continue }
-            var seen = 0
+            var written = 0
             var offset = 0
             // Each event: wd, mask, cookie, len (4 bytes each), then len bytes of name.
             while offset + 16 <= length {
                 let nameLength = buffer[offset + 12..<offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
                 let nameBytes = buffer[(offset + 16)..<min(length, offset + 16 + Int(nameLength))]
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                if name.hasPrefix(prefix) && !name.hasSuffix("-shm") { seen += 1 }
+                if name.hasPrefix(prefix) && !name.hasSuffix("-shm") { written += 1 }
                 offset += 16 + Int(nameLength)
             }
-            guard seen > 0 else { continue }
-            condition.lock()
-            count += seen
-            condition.broadcast()
-            condition.unlock()
+            guard written > 0 else { continue }
+            seen.change { $0.count += written }
         }
     }
 }

@@ -11,6 +11,7 @@ import Foundation
 /// Mapping instead of reading keeps start-up cost independent of the file size: the
 /// kernel pages in only what a lookup touches. An empty file maps to no bytes. Immutable
 /// after init, hence Sendable; `bytes` lives as long as the object.
+/// @unchecked: it wraps C memory (the mapping), read-only and unmapped only at deinit.
 public final class MappedFile: @unchecked Sendable {
     /// The file's bytes, valid while this object lives.
     public let bytes: UnsafeRawBufferPointer

@@ -1,5 +1,4 @@
 import Foundation
-import Platform
 
 /// Metrics written as Prometheus reads them: the text format 0.0.4, or OpenMetrics 1.0 when
 /// the scraper asks for it (Prometheus does, first).

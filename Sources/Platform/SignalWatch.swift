@@ -8,8 +8,9 @@ import Synchronization
 
 /// Runs `handler` once when one of `signals` arrives, instead of the default action
 /// (termination), so a stream can end cleanly and stop its reader thread.
-public final class SignalWatch: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
+public final class SignalWatch: Sendable {
+    /// Dispatch's sources: not Sendable themselves, so only ever touched under the mutex.
+    private let sources: Mutex<[any DispatchSourceSignal]>
 
     /// Runs `handler` once for any of `signals`, which no longer terminate the process.
     public convenience init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
@@ -18,6 +19,7 @@ public final class SignalWatch: @unchecked Sendable {
 
     /// Runs `handler` with the signal's number for any of `signals`.
     public init(signals: [Int32], numbered handler: @escaping @Sendable (Int32) -> Void) {
+        var sources: [any DispatchSourceSignal] = []
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -25,6 +27,7 @@ public final class SignalWatch: @unchecked Sendable {
             source.resume()
             sources.append(source)
         }
+        self.sources = Mutex(sources)
     }
 
     /// SIGINT (Ctrl-C) and SIGTERM (systemd, kill): the signals that ask a stream to end.
@@ -93,6 +96,6 @@ public final class SignalWatch: @unchecked Sendable {
 
     /// Stops watching (the signals' handlers stay ignored).
     public func cancel() {
-        for source in sources { source.cancel() }
+        sources.withLock { sources in for source in sources { source.cancel() } }
     }
 }

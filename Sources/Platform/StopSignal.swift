@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +17,7 @@ import Synchronization
 ///   to look again. It is made on first use: a signal nobody polls (one per web request)
 ///   costs no descriptor.
 /// - Without a descriptor to be had (the process is out of them) the signal still works
-///   for ``isSet`` and ``wait(seconds:)``, which then waits on a condition variable.
+///   for ``isSet`` and ``wait(seconds:)``, which then waits on the flag itself.
 public final class StopSignal: Sendable {
     private struct State {
         var isSet = false
@@ -26,9 +25,7 @@ public final class StopSignal: Sendable {
         var descriptor: Int32 = -1
         var writeEnd: Int32 = -1
     }
-    private let state = Mutex(State())
-    /// Wakes the waiters that have no descriptor (see ``wait(seconds:)``).
-    private let condition = NSCondition()
+    private let state = GuardedState(State())
 
     /// A signal not set yet.
     public init() {}
@@ -63,15 +60,12 @@ public final class StopSignal: Sendable {
 
     /// Asks the loop to stop.
     public func set() {
-        state.withLock { state in
+        // A change wakes the waiters that have no descriptor (see ``wait(seconds:)``).
+        state.change { state in
             guard !state.isSet else { return }
             state.isSet = true
             if state.writeEnd >= 0 { Self.ring(state.writeEnd) }
         }
-        // Taken after the flag is set, so a waiter that saw it unset is already waiting.
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
     }
 
     private static func ring(_ descriptor: Int32) {
@@ -100,12 +94,6 @@ public final class StopSignal: Sendable {
     }
 
     private func waitWithoutDescriptor(seconds: Double) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while !isSet {
-            if !condition.wait(until: end) { return isSet }
-        }
-        return true
+        state.wait(seconds: seconds) { $0.isSet ? true : nil } ?? false
     }
 }

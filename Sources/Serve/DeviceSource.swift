@@ -6,6 +6,7 @@ import Gazetteer
 import Geo
 import Logbook
 import Platform
+import Synchronization
 import Web
 
 /// What `airloc serve` shows of this device: the logbook, opened read-only as `log status`
@@ -18,18 +19,20 @@ import Web
 /// logbook that does not exist yet is looked for again at each request (nil until then).
 /// The report and the status are made again only when the logbook's data version changed
 /// (a commit of the logger's became readable); the status also once a second.
-public final class DeviceSource: @unchecked Sendable {
+public final class DeviceSource: Sendable {
     /// The settings it serves by.
     public let settings: Settings
     /// The place data, for the card's place and the map's names.
     public let gazetteer: Gazetteer
     /// Writes to the logbook's files, as they happen.
     public let watch: FileChangeWatch?
-    private let lock = NSLock()
-    // Guarded by `lock`: the open logbook, and the report and status of the latest change seen.
-    private var opened: Logbook?
-    private var report: (version: Int64, value: AirReport?)?
-    private var status: (version: Int64, made: Date, value: LogStatusJSON?)?
+    /// The open logbook, and the report and status of the latest change seen.
+    private struct Kept: Sendable {
+        var opened: Logbook?
+        var report: (version: Int64, value: AirReport?)?
+        var status: (version: Int64, made: Date, value: LogStatusJSON?)?
+    }
+    private let kept = Mutex(Kept())
 
     /// A source over `settings.logDatabase`.
     public init(settings: Settings, gazetteer: Gazetteer, watching: Bool = true) {
@@ -43,12 +46,12 @@ public final class DeviceSource: @unchecked Sendable {
 
     /// The logbook, or nil while it does not exist or cannot be read.
     public var logbook: Logbook? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let opened { return opened }
-        guard FileManager.default.fileExists(atPath: settings.logDatabase.path) else { return nil }
-        opened = try? Logbook(url: settings.logDatabase, readOnly: true)
-        return opened
+        kept.withLock { kept in
+            if let opened = kept.opened { return opened }
+            guard FileManager.default.fileExists(atPath: settings.logDatabase.path) else { return nil }
+            kept.opened = try? Logbook(url: settings.logDatabase, readOnly: true)
+            return kept.opened
+        }
     }
 
     /// The rows after `seen`, nil without a logbook.
@@ -63,13 +66,13 @@ public final class DeviceSource: @unchecked Sendable {
     /// It reads the logbook on the calling thread (a connection's, never Swift's pool).
     public func now(at date: Date = Date()) -> AirReport? {
         let version = self.version
-        let kept = lock.withLock { () -> AirReport?? in
-            guard let report, report.version == version, version >= 0 else { return nil }
+        let found = kept.withLock { kept -> AirReport?? in
+            guard let report = kept.report, report.version == version, version >= 0 else { return nil }
             return .some(report.value)
         }
-        if let kept { return kept.map { aged($0, at: date) } }
+        if let found { return found.map { aged($0, at: date) } }
         let made = makeReport(at: date)
-        lock.withLock { report = (version, made) }
+        kept.withLock { $0.report = (version, made) }
         return made
     }
 
@@ -173,15 +176,16 @@ public final class DeviceSource: @unchecked Sendable {
     public func status(at date: Date = Date()) -> LogStatusJSON? {
         guard let logbook else { return nil }
         let version = self.version
-        let kept = lock.withLock { () -> LogStatusJSON?? in
-            guard let status, status.version == version, version >= 0, abs(date.timeIntervalSince(status.made)) < 1
+        let found = kept.withLock { kept -> LogStatusJSON?? in
+            guard let status = kept.status, status.version == version, version >= 0,
+                abs(date.timeIntervalSince(status.made)) < 1
             else { return nil }
             return .some(status.value)
         }
-        if let kept { return kept }
+        if let found { return found }
         let made = try? LogStatusJSON(
             logbook, now: date, uploads: settings.uploads.map(LogStatusJSON.UploadSection.init))
-        lock.withLock { status = (version, date, made) }
+        kept.withLock { $0.status = (version, date, made) }
         return made
     }
 

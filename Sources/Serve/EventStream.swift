@@ -3,6 +3,7 @@ import Foundation
 import HTTPService
 import Logbook
 import Platform
+import Synchronization
 import Web
 
 /// One client's `GET /api/events`: Server-Sent Events, event `row`, whose data is each new
@@ -13,53 +14,65 @@ import Web
 /// row: a reconnecting browser misses nothing); its bytes are made only when the server
 /// asks for more, so a client that never reads holds one chunk at most, whatever the
 /// logger writes; ``end()`` ends it (the reader returns nil at once).
-public final class EventStream: ServedStream, @unchecked Sendable {
+public final class EventStream: ServedStream, Sendable {
     /// Seconds between keep-alive comments.
     public static let keepAlive = 5.0
     /// Seconds a stream may go without being read before the server closes it.
     public let silenceLimit = 30
-    // @unchecked: all state is guarded by `lock`; the server calls next() from one thread.
-    private let lock = NSLock()
-    private var pending = Data()
-    private var seen: [RowKind: Int64]
-    private var ended = false
+    private struct State: Sendable {
+        var pending: Data
+        var seen: [RowKind: Int64]
+        var ended = false
+        /// The logbook's writes counted when the stream last looked.
+        var changes: Int
+    }
+    private enum Step {
+        case ended
+        case chunk(Data)
+        case wait(after: Int)
+    }
+    private let state: Mutex<State>
     private let source: DeviceSource
-    private var changes: Int
 
     /// A stream of `source`'s rows after `seen`.
     init(source: DeviceSource, seen: [RowKind: Int64]) {
         self.source = source
-        self.seen = seen
-        changes = source.watch?.changes ?? 0
-        pending = Data("retry: 2000\n: airloc \(AirlocVersion.string)\n\n".utf8)
+        state = Mutex(
+            State(
+                pending: Data("retry: 2000\n: airloc \(AirlocVersion.string)\n\n".utf8), seen: seen,
+                changes: source.watch?.changes ?? 0))
     }
 
     /// The next bytes, at most `capacity`; blocks until there are some; nil once ended.
     public func next(capacity: Int) -> Data? {
         while true {
-            lock.lock()
-            if ended {
-                lock.unlock()
-                return nil
+            let step = state.withLock { state -> Step in
+                if state.ended { return .ended }
+                guard state.pending.isEmpty else {
+                    let chunk = Data(state.pending.prefix(capacity))
+                    state.pending.removeFirst(chunk.count)
+                    return .chunk(chunk)
+                }
+                return .wait(after: state.changes)
             }
-            if !pending.isEmpty {
-                let chunk = pending.prefix(capacity)
-                pending.removeFirst(chunk.count)
-                lock.unlock()
-                return Data(chunk)
+            switch step {
+            case .ended: return nil
+            case .chunk(let chunk): return chunk
+            case .wait(let before):
+                // Waited for outside the lock, so end() is never held up by it.
+                let changes = source.watch?.wait(after: before, seconds: Self.keepAlive) ?? before
+                state.withLock { state in
+                    state.changes = changes
+                    guard !state.ended else { return }
+                    state.pending = changes == before ? Data() : rowEvents(&state.seen)
+                    if state.pending.isEmpty { state.pending = Data(": keep-alive\n\n".utf8) }
+                }
             }
-            lock.unlock()
-            let before = changes
-            changes = source.watch?.wait(after: before, seconds: Self.keepAlive) ?? before
-            lock.lock()
-            if !ended { pending = changes == before ? Data(": keep-alive\n\n".utf8) : rowEvents() }
-            if pending.isEmpty { pending = Data(": keep-alive\n\n".utf8) }
-            lock.unlock()
         }
     }
 
-    /// The events of the rows written since the last ones sent (under `lock`).
-    private func rowEvents() -> Data {
+    /// The events of the rows written since `seen`, which moves past them.
+    private func rowEvents(_ seen: inout [RowKind: Int64]) -> Data {
         guard let rows = source.newRows(after: seen) else { return Data() }
         var text = ""
         for row in rows {
@@ -71,11 +84,7 @@ public final class EventStream: ServedStream, @unchecked Sendable {
     }
 
     /// Ends the stream: the next read returns nil.
-    public func end() {
-        lock.lock()
-        ended = true
-        lock.unlock()
-    }
+    public func end() { state.withLock { $0.ended = true } }
 
     /// The rows a `Last-Event-ID` (`t42`, `s7`) says were seen: that row's kind up to it.
     static func resume(from lastEventID: String?, latest: [RowKind: Int64]) -> [RowKind: Int64] {

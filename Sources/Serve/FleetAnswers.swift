@@ -1,6 +1,7 @@
 import FleetStore
 import Foundation
 import HTTPService
+import Platform
 
 /// The fleet page's answers kept while the rows under them are unchanged: `/`,
 /// `/api/last` and `/metrics` for the second they were made in, and a device's `/api/track` and `/api/map` for as long as
@@ -11,15 +12,21 @@ import HTTPService
 /// together wait for the one making it (a day's track is read once, not ten times); at
 /// most ``limit`` track answers are kept, the oldest dropped first. Only answers the
 /// database gave are kept, never an error.
-final class FleetAnswers: @unchecked Sendable {
+final class FleetAnswers: Sendable {
     /// Answers kept at most (a day of one-second fixes is about 4 MB).
     static let limit = 12
 
-    // @unchecked: every field is guarded by `condition`.
-    private let condition = NSCondition()
-    private var tracks: [String: (version: String, used: UInt64, reply: ServedReply)] = [:]
-    private var making: Set<String> = []
-    private var uses: UInt64 = 0
+    private struct Kept: Sendable {
+        var version: String
+        var used: UInt64
+        var reply: ServedReply
+    }
+    private struct Answers: Sendable {
+        var tracks: [String: Kept] = [:]
+        var making: Set<String> = []
+        var uses: UInt64 = 0
+    }
+    private let answers = GuardedState(Answers())
 
     /// The answer for `key` (`/`, `/api/last`, `/metrics`) in the whole second `now` is
     /// in: the one made in it, or `make`'s.
@@ -33,28 +40,30 @@ final class FleetAnswers: @unchecked Sendable {
     func track(_ key: String, version: String, make: () throws(DatabaseError) -> ServedReply) throws(DatabaseError)
         -> ServedReply
     {
-        condition.lock()
-        while making.contains(key) { condition.wait() }
-        uses += 1
-        if let kept = tracks[key], kept.version == version {
-            tracks[key]?.used = uses
-            condition.unlock()
-            return kept.reply
+        // Waits while another request makes it, then takes the kept one or the making.
+        let kept: ServedReply?? = answers.wait { answers in
+            guard !answers.making.contains(key) else { return nil }
+            answers.uses += 1
+            if let kept = answers.tracks[key], kept.version == version {
+                answers.tracks[key]?.used = answers.uses
+                return .some(kept.reply)
+            }
+            answers.making.insert(key)
+            return .some(nil)
         }
-        making.insert(key)
-        condition.unlock()
+        if let reply = kept ?? nil { return reply }
         var made: ServedReply?
         defer {
-            condition.lock()
-            making.remove(key)
-            if let made {
-                tracks[key] = (version, uses, made)
-                if tracks.count > Self.limit, let oldest = tracks.min(by: { $0.value.used < $1.value.used })?.key {
-                    tracks[oldest] = nil
+            answers.change { [made] answers in
+                answers.making.remove(key)
+                guard let made else { return }
+                answers.tracks[key] = Kept(version: version, used: answers.uses, reply: made)
+                if answers.tracks.count > Self.limit,
+                    let oldest = answers.tracks.min(by: { $0.value.used < $1.value.used })?.key
+                {
+                    answers.tracks[oldest] = nil
                 }
             }
-            condition.broadcast()
-            condition.unlock()
         }
         made = try make()
         return made!

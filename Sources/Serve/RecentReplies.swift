@@ -1,5 +1,6 @@
 import Foundation
 import HTTPService
+import Platform
 
 /// The answers of this second: what `/metrics`, `/api/now`, `/api/status`, `/data.json`
 /// and the page said for the logbook as it is, kept so that the requests that follow are
@@ -16,7 +17,7 @@ import HTTPService
 /// - `.make`: this caller makes it (and must call ``finish(_:reply:version:second:)``);
 ///   another request making it for a newer version is waited for first, up to 5 s.
 /// Without a version (no logbook) nothing is kept. Only 200 answers are kept.
-final class RecentReplies: @unchecked Sendable {
+final class RecentReplies: Sendable {
     /// The paths whose answers depend on nothing but the logbook, the clock and `Accept`.
     static let paths: Set<String> = ["/", "/api/now", "/api/status", "/metrics", "/data.json"]
 
@@ -32,10 +33,11 @@ final class RecentReplies: @unchecked Sendable {
         case make
     }
 
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var kept: [String: Kept] = [:]
-    private var making: Set<String> = []
+    private struct Replies: Sendable {
+        var kept: [String: Kept] = [:]
+        var making: Set<String> = []
+    }
+    private let replies = GuardedState(Replies())
 
     /// The key of `request`, or nil when its answer is never kept.
     static func key(_ request: ServedRequest) -> String? {
@@ -53,32 +55,29 @@ final class RecentReplies: @unchecked Sendable {
     /// ``finish(_:reply:version:second:)``). May wait, so never on Swift's executor.
     func lookUp(_ key: String, version: Int64, second: Int64) -> Lookup {
         guard version >= 0 else { return .make }
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while true {
-            if let found = kept[key], found.version == version {
-                if found.second == second || making.contains(key) { return .kept(found.reply) }
+        let lookup = replies.wait(seconds: 5) { replies -> Lookup? in
+            if let found = replies.kept[key], found.version == version {
+                if found.second == second || replies.making.contains(key) { return .kept(found.reply) }
             }
-            guard making.contains(key) else {
-                making.insert(key)
+            guard replies.making.contains(key) else {
+                replies.making.insert(key)
                 return .make
             }
             // Another request is making it for a change we have not got yet: its answer
             // is the one we want.
-            guard condition.wait(until: deadline) else { return .make }
+            return nil
         }
+        return lookup ?? .make
     }
 
     /// The answer made for `key` after ``lookUp(_:version:second:)`` said `.make` (or by a
     /// caller that did not ask): kept when it is a 200, and the waiting requests woken.
     func finish(_ key: String, reply: ServedReply, version: Int64, second: Int64) {
-        condition.lock()
-        defer { condition.unlock() }
-        making.remove(key)
-        if version >= 0, reply.status == 200, reply.stream == nil {
-            kept[key] = Kept(version: version, second: second, reply: reply)
+        replies.change { replies in
+            replies.making.remove(key)
+            if version >= 0, reply.status == 200, reply.stream == nil {
+                replies.kept[key] = Kept(version: version, second: second, reply: reply)
+            }
         }
-        condition.broadcast()
     }
 }

@@ -1,31 +1,40 @@
 import Foundation
 import Platform
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 // What a signal handler needs to give the terminal back. Globals, because a C signal
-// handler cannot capture; written only while no handler can run (before install).
-nonisolated(unsafe) private var savedAttributes = termios()
-nonisolated(unsafe) private var terminalIsRaw: sig_atomic_t = 0
-nonisolated(unsafe) private var windowChanged: sig_atomic_t = 0
+// handler cannot capture; atomics, because a handler may run on any thread at any moment.
+private let terminalIsRaw = Atomic<Bool>(false)
+private let windowChanged = Atomic<Bool>(false)
+private let savedAttributes = SavedAttributes()
+
+/// The terminal's settings before raw mode, in C memory a signal handler can hand to
+/// `tcsetattr` without a lock or an allocation.
+// @unchecked: it wraps C memory written only by enter(), before the flag that lets a
+// handler read it is set, and read only after that flag is taken.
+private final class SavedAttributes: @unchecked Sendable {
+    let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    init() { pointer.initialize(to: termios()) }
+}
 /// Show the cursor, leave the alternate screen, reset attributes.
 private let restoreBytes: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
 
 /// Restores the terminal and dies of the same signal: SIGTERM, SIGHUP, SIGQUIT, and
 /// the crashes (a trap in a renderer is SIGILL or SIGTRAP, a bad pointer SIGSEGV).
 private func restoreAndReraise(_ signal: Int32) {
-    if terminalIsRaw != 0 {
-        terminalIsRaw = 0
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedAttributes)
+    if terminalIsRaw.exchange(false, ordering: .acquiring) {
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, savedAttributes.pointer)
         restoreBytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
     Glibc.signal(signal, SIG_DFL)
     raise(signal)
 }
 
-private func noteWindowChange(_ signal: Int32) { windowChanged = 1 }
+private func noteWindowChange(_ signal: Int32) { windowChanged.store(true, ordering: .relaxed) }
 
 /// The terminal in raw mode on the alternate screen, for the picker.
 ///
@@ -43,8 +52,9 @@ public enum RawTerminal {
     public static func enter() -> Bool {
         var attributes = termios()
         guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { return false }
-        _ = restoreBytes.count  // initialise the global before any handler can need it
-        savedAttributes = attributes
+        // Initialise the globals before any handler can need them.
+        _ = restoreBytes.count
+        savedAttributes.pointer.pointee = attributes
         attributes.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
         attributes.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | BRKINT | ISTRIP)
         // Output processing stays on: "\n" still moves to the start of the next line.
@@ -62,16 +72,15 @@ public enum RawTerminal {
             for signal in fatalSignals { Glibc.signal(signal, SIG_DFL) }
             return false
         }
-        terminalIsRaw = 1
+        terminalIsRaw.store(true, ordering: .releasing)
         StandardStream.write("\u{1B}[?1049h\u{1B}[H\u{1B}[2J", to: STDERR_FILENO)
         return true
     }
 
     /// Restores the terminal (from a signal handler too).
     public static func leave() {
-        if terminalIsRaw != 0 {
-            terminalIsRaw = 0
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedAttributes)
+        if terminalIsRaw.exchange(false, ordering: .acquiring) {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, savedAttributes.pointer)
             restoreBytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
         for signal in fatalSignals { Glibc.signal(signal, SIG_DFL) }
@@ -89,9 +98,7 @@ public enum RawTerminal {
 
     /// True once after each SIGWINCH.
     public static func takeWindowChange() -> Bool {
-        guard windowChanged != 0 else { return false }
-        windowChanged = 0
-        return true
+        windowChanged.exchange(false, ordering: .relaxed)
     }
 
     /// Draws `lines` from the top left, clearing what was there, and puts the cursor at

@@ -59,6 +59,8 @@ public struct NetworkTransport: HTTPTransport, HTTPSender {
 /// One request in C (Sources/CCurl/include/WebRequest.h), owned here: freed when the
 /// last of the performing thread and the awaiting task lets go, never while either may
 /// still touch it.
+// @unchecked: it wraps a C handle (libcurl's request), which one thread performs while the
+// task that awaits it only reads its result after the performing thread has let go.
 final class WebRequest: @unchecked Sendable {
     private let handle: OpaquePointer
     private let maximumBody: Int
