@@ -251,7 +251,7 @@ public struct ReportJSON: Encodable {
         location = LocationJSON(
             fix: fix, provider: report.provider, authorizedAccuracy: report.accuracy, at: report.generatedAt)
         providers = report.attempts.map(AttemptJSON.init)
-        place = report.place.map { PlaceJSON($0) }
+        place = report.place.map { PlaceJSON($0, at: report.generatedAt) }
         sentCoordinate = CoordinateJSON(
             latitude: report.sentCoordinate.latitude, longitude: report.sentCoordinate.longitude)
         var sources = ["GeoNames (CC BY 4.0)"]

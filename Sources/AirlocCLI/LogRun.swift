@@ -49,7 +49,7 @@ extension CLIError {
             .configuration: .config, .unavailable: .unavailable, .storage: .ioError,
         ]
         let advice = BrokerFinding.credentials("[mqtt]")
-        let message = failure.service == "mqtt" ? "MQTT: \(failure.message); \(advice)" : failure.message
+        let message = failure.service == .mqtt ? "MQTT: \(failure.message); \(advice)" : failure.message
         self.init(code: codes[failure.kind] ?? .software, message: message)
     }
 }

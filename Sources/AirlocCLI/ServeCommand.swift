@@ -62,7 +62,7 @@ enum ServeCommand {
         }
         let console = context.console
         console.err("airloc: serving http://\(server.address)/\n")
-        let group = ServiceGroup([server], stopOrder: ["serve"], notify: { console.err(NoticeText.line($0)) })
+        let group = ServiceGroup([server], notify: { console.err(NoticeText.line($0)) })
         let outcome = await SignalWatch.untilInterrupted { await group.run() }
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok

@@ -5,50 +5,53 @@ import Platform
 /// A broker connection for the benches' simulated devices and subscribers: airloc's own
 /// client, run as its service, with what it says kept to be looked at (a bench paces on
 /// the wall clock and looks; a service waits on the events instead).
-final class BenchClient: @unchecked Sendable {
+final class BenchClient: Sendable {
     let client: any MQTTClient
-    private let lock = NSLock()
-    private var connected = false
-    private var acknowledged: [MQTTMessageID] = []
-    private var received: [(topic: String, payload: String)] = []
-    private let context = ServiceContext(name: "bench") { _ in }
-    private var running: Task<Void, Never>?
-    private var listening: Task<Void, Never>?
+    private struct Heard: Sendable {
+        var connected = false
+        var acknowledged: [MQTTMessageID] = []
+        var received: [(topic: String, payload: String)] = []
+    }
+    private let heard: GuardedState<Heard>
+    private let context: ServiceContext
+    private let running: Task<Void, Never>
+    private let listening: Task<Void, Never>
 
     init(_ options: MQTTOptions) throws {
-        client = try MQTT.client(options)
-        let (client, context) = (self.client, self.context)
+        let client = try MQTT.client(options)
+        let (context, heard) = (ServiceContext(name: .other("bench")) { _ in }, GuardedState(Heard()))
+        (self.client, self.context, self.heard) = (client, context, heard)
         running = Task { try? await client.run(context) }
-        listening = Task { [weak self] in
-            for await event in client.events { self?.record(event) }
+        listening = Task {
+            for await event in client.events { Self.record(event, in: heard) }
         }
     }
 
-    private func record(_ event: MQTTEvent) {
-        lock.withLock {
+    private static func record(_ event: MQTTEvent, in heard: GuardedState<Heard>) {
+        heard.withLock { heard in
             switch event {
-            case .connected: connected = true
-            case .disconnected, .failed: connected = false
-            case .acknowledged(let mid): acknowledged.append(mid)
-            case .message(let topic, let payload): received.append((topic, payload))
+            case .connected: heard.connected = true
+            case .disconnected, .failed: heard.connected = false
+            case .acknowledged(let mid): heard.acknowledged.append(mid)
+            case .message(let topic, let payload): heard.received.append((topic, payload))
             case .unreadable: break
             }
         }
     }
 
-    var isConnected: Bool { lock.withLock { connected } }
+    var isConnected: Bool { heard.withLock { $0.connected } }
 
     func takeAcknowledged() -> [MQTTMessageID] {
-        lock.withLock {
-            defer { acknowledged.removeAll() }
-            return acknowledged
+        heard.withLock { heard in
+            defer { heard.acknowledged.removeAll() }
+            return heard.acknowledged
         }
     }
 
     func takeMessages() -> [(topic: String, payload: String)] {
-        lock.withLock {
-            defer { received.removeAll() }
-            return received
+        heard.withLock { heard in
+            defer { heard.received.removeAll() }
+            return heard.received
         }
     }
 
@@ -61,10 +64,10 @@ final class BenchClient: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let running = self.running
         Task {
-            await running?.value
+            await running.value
             done.signal()
         }
         done.wait()
-        listening?.cancel()
+        listening.cancel()
     }
 }

@@ -18,7 +18,7 @@ import Platform
 ///   still owed; ``report`` then holds what it did.
 public struct Collector: Service {
     /// Its name in the group.
-    public let name = "collect"
+    public let name = ServiceName.collector
     /// What it runs with.
     public let plan: CollectorPlan
     /// The broker connection (a service of the same group).

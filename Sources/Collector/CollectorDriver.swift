@@ -34,7 +34,7 @@ struct CollectorDriver {
     mutating func begin() async throws(ServiceFailure) {
         if let file = plan.statusFile {
             do { try PrivateDirectory.ensure(file.deletingLastPathComponent()) } catch {
-                context.notify(.warning("cannot keep \(file.path) for collect status: \(error)", from: "collect"))
+                context.notify(.warning("cannot keep \(file.path) for collect status: \(error)", from: .collector))
             }
         }
         try await perform(machine.started(at: time.date))

@@ -167,7 +167,7 @@ public struct CollectorMachine: Sendable {
         }
         if !everConnected {
             everConnected = true
-            actions.append(.say(.info("connected to PostgreSQL (server \(serverVersion))", from: "collect")))
+            actions.append(.say(.info("connected to PostgreSQL (server \(serverVersion))", from: .collector)))
         }
         database = .up
         // Connected is not stored: a server that takes connections may still refuse the rows
@@ -190,7 +190,7 @@ public struct CollectorMachine: Sendable {
             return [
                 .fail(
                     ServiceFailure(
-                        service: "collect", kind: .configuration,
+                        service: .collector, kind: .configuration,
                         message: Self.isNewer(error)
                             ? error.description
                             : "\(error.description): check [collect] database, password-file and the role's privileges "
@@ -199,7 +199,7 @@ public struct CollectorMachine: Sendable {
             ]
         }
         if case .library = error {
-            return [.fail(ServiceFailure(service: "collect", kind: .unavailable, message: error.description))]
+            return [.fail(ServiceFailure(service: .collector, kind: .unavailable, message: error.description))]
         }
         return cannotStore(error, reconnect: true, at: now)
     }
@@ -215,7 +215,7 @@ public struct CollectorMachine: Sendable {
         state.databaseFault = StoreFault.label(StoreFault.kind(error))
         database = .down(retryAt: now + pause, reconnect: reconnect)
         let line = fault.happened(error, retryIn: pause, at: now)
-        return (line.map { [.say(.warning($0, from: "collect"))] } ?? []) + [.wake(after: pause)]
+        return (line.map { [.say(.warning($0, from: .collector))] } ?? []) + [.wake(after: pause)]
     }
 
     /// Rows are stored again (or the database answers with none waiting): the fault's end,
@@ -225,7 +225,7 @@ public struct CollectorMachine: Sendable {
         state.databaseError = nil
         state.databaseFault = nil
         backoff.succeeded()
-        return fault.ended(at: now).map { [.say(.info($0, from: "collect"))] } ?? []
+        return fault.ended(at: now).map { [.say(.info($0, from: .collector))] } ?? []
     }
 
     private static func isNewer(_ error: DatabaseError) -> Bool {
@@ -244,12 +244,12 @@ public struct CollectorMachine: Sendable {
             .subscribe(
                 ["\(history)\(settings.topicPrefix)/history"]
                     + ["status", "hello"].map { "\(settings.topicPrefix)/\($0)" }),
-            .say(.info("subscribed to \(history)\(settings.topicPrefix)/history", from: "collect")),
+            .say(.info("subscribed to \(history)\(settings.topicPrefix)/history", from: .collector)),
         ]
         // Trouble is said once when it begins and once when it ends, as the logger says it.
         if brokerProblem != nil {
             brokerProblem = nil
-            actions.append(.say(.info("the broker answers again", from: "collect")))
+            actions.append(.say(.info("the broker answers again", from: .collector)))
         }
         if isUp { actions += acknowledgeAll(at: now, date: date) }
         return actions
@@ -264,7 +264,7 @@ public struct CollectorMachine: Sendable {
             return [
                 .fail(
                     ServiceFailure(
-                        service: "collect", kind: .configuration, message: problem.message(section: "[collect]"),
+                        service: .collector, kind: .configuration, message: problem.message(section: "[collect]"),
                         remedy: .check("[collect] username and broker-password-file")))
             ]
         }
@@ -272,7 +272,7 @@ public struct CollectorMachine: Sendable {
         state.broker = .connecting(message)
         guard message != brokerProblem else { return [] }
         brokerProblem = message
-        return [.say(.warning("\(message); retrying", from: "collect"))]
+        return [.say(.warning("\(message); retrying", from: .collector))]
     }
 
     /// A message on a subscribed topic.
@@ -339,7 +339,7 @@ public struct CollectorMachine: Sendable {
                 .pauseBroker,
                 .say(
                     .warning(
-                        "pausing: rows cannot be stored (\(count: rows.count, "row") held); \(rest)", from: "collect")),
+                        "pausing: rows cannot be stored (\(count: rows.count, "row") held); \(rest)", from: .collector)),
             ]
         }
         return actions
@@ -481,7 +481,7 @@ public struct CollectorMachine: Sendable {
     /// acknowledgements, replays.
     private mutating func due(at now: ContinuousClock.Instant, date: Date) -> [Action] {
         var actions: [Action] = forgetQuiet(at: now)
-        if let line = notes.summary(at: now) { actions.append(.say(.warning(line, from: "collect"))) }
+        if let line = notes.summary(at: now) { actions.append(.say(.warning(line, from: .collector))) }
         if let left = notes.summaryDue(at: now) { actions.append(.wake(after: max(left, .milliseconds(1)))) }
         if settings.devices == .known, isUp {
             if let read = registeredReadAt, now - read < Self.registeredEvery {
@@ -636,12 +636,13 @@ public struct CollectorMachine: Sendable {
         state.refused += 1
         state.refusedByReason[label.rawValue, default: 0] += 1
         var actions: [Action] = []
-        if let line = notes.summary(at: now) { actions.append(.say(.warning(line, from: "collect"))) }
+        if let line = notes.summary(at: now) { actions.append(.say(.warning(line, from: .collector))) }
         if notes.shouldSay(sender: device, at: now) {
             let from = device.map { "from \($0)" } ?? "on a topic without a device name"
             actions.append(
                 .say(
-                    .warning("refused a message \(from): \(reason) (\(state.refused) refused so far)", from: "collect"))
+                    .warning("refused a message \(from): \(reason) (\(state.refused) refused so far)", from: .collector)
+                )
             )
         }
         if let left = notes.summaryDue(at: now) { actions.append(.wake(after: max(left, .milliseconds(1)))) }

@@ -191,7 +191,7 @@ public final class PostgresStore: CollectorStore {
     }
 
     private func say(_ notice: ServiceNotice) {
-        notices.withLock { $0.append(ServiceNotice(level: notice.level, message: notice.message, source: "collect")) }
+        notices.withLock { $0.append(ServiceNotice(level: notice.level, message: notice.message, source: .collector)) }
     }
 
     /// What it did beside the rows (see ``CollectorStore/takeNotices()``).

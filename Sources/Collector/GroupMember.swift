@@ -89,7 +89,7 @@ extension CollectorMachine {
                     .warning(
                         "\(device)'s \(forgot.map(\.rawValue).joined(separator: ", ")) rows were acknowledged "
                             + "beyond what the database holds (restored from a backup?): asking for them again",
-                        from: "collect")))
+                        from: .collector)))
         }
         let first = hello.first.filter { !forgot.contains($0.key) }
         if ledger.declared(device: owner, first: first) != nil { ledger.markDue(owner) }

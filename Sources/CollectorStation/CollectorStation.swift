@@ -52,7 +52,7 @@ public final class CollectorStation: Sendable {
     /// Runs the collector, its connection and its metrics until SIGTERM (or a failure).
     public func run(notify: @escaping @Sendable (ServiceNotice) -> Void) async -> ServiceGroup.Outcome {
         let services: [any Service] = [collector, collector.client] + (metrics.map { [$0] } ?? [])
-        let group = ServiceGroup(services, stopOrder: ["collect", "mqtt", "metrics"], notify: notify)
+        let group = ServiceGroup(services, notify: notify)
         let outcome = await SignalWatch.untilInterrupted { await group.run() }
         withExtendedLifetime(lock) {}
         return outcome
@@ -62,7 +62,7 @@ public final class CollectorStation: Sendable {
 /// The collector's `/metrics` (``CollectorMetrics``) on the one HTTP server, as a service of
 /// its group: bound when made, answering until asked to stop.
 final class MetricsService: Service {
-    let name = "metrics"
+    let name = ServiceName.metrics
     let url: String
     private let server: HTTPServer
 

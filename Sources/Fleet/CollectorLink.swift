@@ -76,12 +76,12 @@ public struct CollectorLink: Sendable {
                     notify(
                         .warning(
                             "the collector's store holds fewer rows than it acknowledged before (a database restored "
-                                + "from a backup?): publishing \(forgotten) again", from: "mqtt"))
+                                + "from a backup?): publishing \(forgotten) again", from: .mqtt))
                 }
                 let covered = try logbook.markStored(through: ack.through, revised: ack.revised)
                 try logbook.setMeta(Logbook.lastAckKey, message.payload)
                 watch.acknowledged(progress: covered > 0, outstanding: try logbook.unstoredCount(), at: now)
-            } catch { notify(.error("cannot mark rows stored: \(error)", from: "mqtt")) }
+            } catch { notify(.error("cannot mark rows stored: \(error)", from: .mqtt)) }
             return true
         }
         if message.topic == replayTopic {
@@ -100,9 +100,9 @@ public struct CollectorLink: Sendable {
                     notify(
                         .info(
                             "the collector asked for \(replay.kind.rawValue) rows from \(replay.from): \(count) again",
-                            from: "mqtt"))
+                            from: .mqtt))
                 }
-            } catch { notify(.error("cannot replay rows: \(error)", from: "mqtt")) }
+            } catch { notify(.error("cannot replay rows: \(error)", from: .mqtt)) }
             return true
         }
         return false
@@ -144,10 +144,10 @@ public struct CollectorLink: Sendable {
     private func requeue(reason: String?, notify: (ServiceNotice) -> Void) -> Bool {
         do {
             let count = try logbook.requeueUnstored()
-            if count > 0, let reason { notify(.warning("\(reason): publishing \(count) again", from: "mqtt")) }
+            if count > 0, let reason { notify(.warning("\(reason): publishing \(count) again", from: .mqtt)) }
             return count > 0
         } catch {
-            notify(.error("cannot publish unstored rows again: \(error)", from: "mqtt"))
+            notify(.error("cannot publish unstored rows again: \(error)", from: .mqtt))
             return false
         }
     }

@@ -39,7 +39,7 @@ import Platform
 ///   rows wait in the logbook). Refused credentials end it with a ``ServiceFailure``.
 public struct FleetPublisher: Service {
     /// Its name in the group.
-    public let name = "publisher"
+    public let name = ServiceName.publisher
     /// The outbox (a connection of its own to the logger's file).
     public let logbook: Logbook
     /// The broker connection (a service of the same group).

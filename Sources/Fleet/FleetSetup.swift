@@ -135,11 +135,11 @@ public enum BrokerProbe {
         options.will = nil
         let client: any MQTTClient
         do {
-            client = try MQTT.client(options, name: "probe")
+            client = try MQTT.client(options, name: .other("probe"))
         } catch {
             return .misconfigured(reason: "\(error)")
         }
-        let context = ServiceContext(name: "probe", time: time) { _ in }
+        let context = ServiceContext(name: .other("probe"), time: time) { _ in }
         let running = Task { try? await client.run(context) }
         let inbox = Mailbox<Input>()
         inbox.forward(client.events) { .mqtt($0) }

@@ -37,7 +37,7 @@ public struct LoggingService: Sendable {
         public var failures: [ServiceFailure]
 
         /// The broker's refusal of the credentials, when that ended the run.
-        public var refused: String? { failures.first { $0.service == "mqtt" }?.message }
+        public var refused: String? { failures.first { $0.service == .mqtt }?.message }
     }
 
     /// The service of these parts.
@@ -54,11 +54,13 @@ public struct LoggingService: Sendable {
     /// Logs `following` until the stop (see the contract).
     public func run(_ following: LocationSession.Following) async -> Outcome {
         let logged = FieldLogService(logger: logger, following: following)
+        // In the order of the stop: the logger writes its last row before the publisher
+        // drains, which it does before its connection closes.
         var services: [any Service] = [logged]
-        if let publisher { services += [publisher, publisher.client] }
+        if let publisher { services.append(publisher) }
         services += uploads
-        let group = ServiceGroup(
-            services, stopOrder: ["logger", "publisher"] + uploads.map(\.name) + ["mqtt"], time: time, notify: notify)
+        if let publisher { services.append(publisher.client) }
+        let group = ServiceGroup(services, time: time, notify: notify)
         let outcome = await group.run()
         return Outcome(written: await logged.written.value, failures: outcome.failures)
     }
@@ -66,7 +68,7 @@ public struct LoggingService: Sendable {
 
 /// The logger as a service of the group: follows until the stop, then hands on what it wrote.
 struct FieldLogService: Service {
-    let name = "logger"
+    let name = ServiceName.logger
     let logger: FieldLogger
     let following: LocationSession.Following
     let written = OnceCell<FieldLogger.Written>()

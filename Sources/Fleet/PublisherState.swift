@@ -58,7 +58,7 @@ struct PublisherState {
             connected = false
             if problem.isPermanent {
                 throw ServiceFailure(
-                    service: "mqtt", kind: .configuration, message: problem.message(section: "[mqtt]"),
+                    service: .mqtt, kind: .configuration, message: problem.message(section: "[mqtt]"),
                     remedy: .check("[mqtt] username and password-file"))
             }
             report(problem)
@@ -67,7 +67,7 @@ struct PublisherState {
                 do {
                     try logbook.markSent([done])
                     acknowledged += 1
-                } catch { say(.error("cannot mark rows sent: \(error)", from: "mqtt")) }
+                } catch { say(.error("cannot mark rows sent: \(error)", from: .mqtt)) }
             }
             fill()
         case .mqtt(.message(let topic, let payload)):
@@ -109,7 +109,7 @@ struct PublisherState {
         let message = problem.message(section: "[mqtt]")
         guard message != reportedError else { return }
         reportedError = message
-        say(.warning("\(message); retrying (the rows wait in the logbook)", from: "mqtt"))
+        say(.warning("\(message); retrying (the rows wait in the logbook)", from: .mqtt))
     }
 
     /// The collector's next deadline as a timer (one at a time).
@@ -135,7 +135,7 @@ struct PublisherState {
             link.greet(client, at: context.time.now, notify: say)
             collector = link
         }
-        say(.info("connected to the broker; publishing to \(prefix)", from: "mqtt"))
+        say(.info("connected to the broker; publishing to \(prefix)", from: .mqtt))
     }
 
     private func publishDiscovery() {
@@ -153,7 +153,7 @@ struct PublisherState {
         // Row key → the revision in flight (the newest, when an older one is still unacknowledged).
         let published = Dictionary(inFlight.values.map { ($0.key, $0.revision) }, uniquingKeysWith: max)
         do { entries = try logbook.unsent(excluding: published, limit: room) } catch {
-            say(.error("cannot read the outbox: \(error)", from: "mqtt"))
+            say(.error("cannot read the outbox: \(error)", from: .mqtt))
             return
         }
         var skipped: [(key: String, revision: Int64)] = []
@@ -171,7 +171,7 @@ struct PublisherState {
                 if published[entry.key] != nil { inFlight = inFlight.filter { $0.value.key != entry.key } }
                 inFlight[mid] = (entry.key, entry.revision)
             } catch {
-                say(.warning("\(error)", from: "mqtt"))
+                say(.warning("\(error)", from: .mqtt))
                 return
             }
             publishState(entry.row, now: now)

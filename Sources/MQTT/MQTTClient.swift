@@ -39,7 +39,7 @@ public enum MQTT {
     /// A libmosquitto client with these options, named `name` in its group; nothing is
     /// sent until it runs. Throws when libmosquitto is missing or refuses an option (an
     /// unreadable CA file), with its reason.
-    public static func client(_ options: MQTTOptions, name: String = "mqtt") throws(MQTTError) -> any MQTTClient {
+    public static func client(_ options: MQTTOptions, name: ServiceName = .mqtt) throws(MQTTError) -> any MQTTClient {
         try MQTTConnection(options: options, name: name)
     }
 }

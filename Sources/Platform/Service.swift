@@ -14,8 +14,9 @@ import Synchronization
 ///   soon as it can, and what it held may be cut short.
 /// - It waits on events (a stream, a timer on the context's clock), never polls.
 public protocol Service: Sendable {
-    /// A short name for the journal and for a failure ("logger", "mqtt", "upload.home").
-    var name: String { get }
+    /// Which service it is, for the journal and for a failure (``ServiceName/logger``,
+    /// ``ServiceName/mqtt``, ``ServiceName/upload(_:)``).
+    var name: ServiceName { get }
     func run(_ context: ServiceContext) async throws(ServiceFailure)
 }
 
@@ -32,8 +33,8 @@ public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case storage
     }
 
-    /// The service that failed ("mqtt", "upload.home").
-    public var service: String
+    /// The service that failed.
+    public var service: ServiceName
     /// Configuration, unavailable or storage: what the command's exit status says.
     public var kind: Kind
     /// What is wrong, in words a person can act on (no secret, no position).
@@ -42,7 +43,7 @@ public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertibl
     public var remedy: ServiceNotice.Remedy?
 
     /// A failure of `service`.
-    public init(service: String, kind: Kind, message: String, remedy: ServiceNotice.Remedy? = nil) {
+    public init(service: ServiceName, kind: Kind, message: String, remedy: ServiceNotice.Remedy? = nil) {
         self.service = service
         self.kind = kind
         self.message = message
@@ -61,7 +62,7 @@ public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertibl
 /// should only hand the news on (yield into a stream, set a ``StopSignal``).
 public final class ServiceContext: Sendable {
     /// The service's name in its group.
-    public let name: String
+    public let name: ServiceName
     /// The clock its timers and deadlines use (a manual one in tests).
     public let time: any TimeSource
     /// Where it says what happens (the journal).
@@ -70,8 +71,9 @@ public final class ServiceContext: Sendable {
     private let actions = Mutex<[@Sendable () -> Void]>([])
 
     /// A context for the service `name`, on `time`, speaking through `notify`.
-    public init(name: String, time: any TimeSource = SystemTime(), notify: @escaping @Sendable (ServiceNotice) -> Void)
-    {
+    public init(
+        name: ServiceName, time: any TimeSource = SystemTime(), notify: @escaping @Sendable (ServiceNotice) -> Void
+    ) {
         self.name = name
         self.time = time
         self.notify = notify

@@ -1,4 +1,4 @@
-/// Services run together until a stop, then stopped one at a time in a declared order:
+/// Services run together until a stop, then stopped one at a time in the order given:
 /// what `airloc log run`, `airloc collect` and `airloc serve` each run until a signal.
 ///
 /// Contract:
@@ -6,20 +6,16 @@
 ///   (SIGTERM through ``SignalWatch/untilInterrupted(_:)``: the orderly stop), or until a
 ///   service fails (``ServiceFailure``: the others are then stopped too), or until every
 ///   service has returned on its own.
-/// - The stop asks each service that is still running to stop, in `stopOrder` (the order
-///   the services were given in, unless said), and waits for it to return before asking
-///   the next: the logger writes its last row before the publisher drains, the publisher
+/// - The stop asks each service that is still running to stop, in the order of the
+///   `services` array, and waits for it to return before asking the next: the logger writes its last row before the publisher drains, the publisher
 ///   drains before its connection closes.
 /// - A service that has not returned `stopTimeout` after it was asked is cancelled (the
 ///   hard stop), and the next one is asked.
 /// - The outcome lists the failures in the order they happened; a service that failed
 ///   during the stop is listed too.
 public struct ServiceGroup: Sendable {
-    /// The services, in the order they are started (all at once).
+    /// The services, all started at once, and asked to stop in this order.
     public var services: [any Service]
-    /// Names of `services`, the order they are asked to stop in; services not named are
-    /// stopped after them, in the order given.
-    public var stopOrder: [String]
     /// How long a service asked to stop may take before it is cancelled.
     public var stopTimeout: Duration = .seconds(30)
     /// The clock of the services' contexts and of the stop timeout.
@@ -32,16 +28,15 @@ public struct ServiceGroup: Sendable {
         /// The failures, in the order they happened (empty after an orderly stop).
         public var failures: [ServiceFailure]
         /// The services that had to be cancelled because they did not stop when asked.
-        public var cancelled: [String]
+        public var cancelled: [ServiceName]
     }
 
-    /// A group of `services`, stopped in `stopOrder` (by name; the rest in the order given).
+    /// A group of `services`, stopped in the order given.
     public init(
-        _ services: [any Service], stopOrder: [String] = [], time: any TimeSource = SystemTime(),
+        _ services: [any Service], time: any TimeSource = SystemTime(),
         notify: @escaping @Sendable (ServiceNotice) -> Void = { _ in }
     ) {
         self.services = services
-        self.stopOrder = stopOrder
         self.time = time
         self.notify = notify
     }
@@ -69,7 +64,7 @@ public struct ServiceGroup: Sendable {
             }
         }
         let stopping = Stopping(
-            services: services, contexts: contexts, tasks: tasks, order: order, time: time, stopTimeout: stopTimeout)
+            services: services, contexts: contexts, tasks: tasks, time: time, stopTimeout: stopTimeout)
         // The coordinator is unstructured too: a cancelled task's stream iteration ends at
         // once, and the coordinator must read on through the stop.
         let coordinator = Task { await stopping.coordinate(happenings, post: post) }
@@ -86,7 +81,6 @@ public struct ServiceGroup: Sendable {
         let services: [any Service]
         let contexts: [ServiceContext]
         let tasks: [Task<Void, Never>]
-        let order: [Int]
         let time: any TimeSource
         let stopTimeout: Duration
 
@@ -101,7 +95,7 @@ public struct ServiceGroup: Sendable {
                 Self.record(happening, running: &running, outcome: &outcome)
                 if !outcome.failures.isEmpty { break }
             }
-            for index in order where running.contains(index) {
+            for index in tasks.indices where running.contains(index) {
                 contexts[index].requestStop()
                 let (time, stopTimeout) = (self.time, self.stopTimeout)
                 let timer = Task {
@@ -126,16 +120,5 @@ public struct ServiceGroup: Sendable {
             running.remove(index)
             if let failure { outcome.failures.append(failure) }
         }
-    }
-
-    /// Indices of `services` in the order they are stopped.
-    var order: [Int] {
-        var order: [Int] = []
-        for name in stopOrder {
-            for (index, service) in services.enumerated() where service.name == name && !order.contains(index) {
-                order.append(index)
-            }
-        }
-        return order + services.indices.filter { !order.contains($0) }
     }
 }

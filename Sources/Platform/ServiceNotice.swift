@@ -39,10 +39,10 @@ public struct ServiceNotice: Sendable, Equatable, CustomStringConvertible {
     /// What can help, if anything.
     public var remedy: Remedy?
     /// The part that speaks (`mqtt`, `collect`); nil for the logger.
-    public var source: String?
+    public var source: ServiceName?
 
     /// A notice of `level`.
-    public init(level: Level, message: String, remedy: Remedy? = nil, source: String? = nil) {
+    public init(level: Level, message: String, remedy: Remedy? = nil, source: ServiceName? = nil) {
         self.level = level
         self.message = message
         self.remedy = remedy
@@ -50,17 +50,20 @@ public struct ServiceNotice: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An informational notice from `source`.
-    public static func info(_ message: String, from source: String? = nil) -> ServiceNotice {
+    public static func info(_ message: String, from source: ServiceName? = nil) -> ServiceNotice {
         ServiceNotice(level: .info, message: message, source: source)
     }
 
     /// A warning from `source`, with what can help.
-    public static func warning(_ message: String, from source: String? = nil, remedy: Remedy? = nil) -> ServiceNotice {
+    public static func warning(_ message: String, from source: ServiceName? = nil, remedy: Remedy? = nil)
+        -> ServiceNotice
+    {
         ServiceNotice(level: .warning, message: message, remedy: remedy, source: source)
     }
 
     /// An error from `source`, with what can help.
-    public static func error(_ message: String, from source: String? = nil, remedy: Remedy? = nil) -> ServiceNotice {
+    public static func error(_ message: String, from source: ServiceName? = nil, remedy: Remedy? = nil) -> ServiceNotice
+    {
         ServiceNotice(level: .error, message: message, remedy: remedy, source: source)
     }
 

@@ -14,7 +14,7 @@ import Platform
 /// to stop, then ends every event stream and closes every connection.
 public final class DeviceServer: Service {
     /// "serve".
-    public let name = "serve"
+    public let name = ServiceName.serve
     /// The port it listens on (the one chosen when `listen` said port 0).
     public let port: Int
     /// What it serves.
@@ -37,17 +37,17 @@ public final class DeviceServer: Service {
         MemoryRelease.limitArenas()
         let serve = settings.serve
         if let refusal = serve.refusal {
-            throw ServiceFailure(service: "serve", kind: .configuration, message: refusal)
+            throw ServiceFailure(service: .serve, kind: .configuration, message: refusal)
         }
         var password: String?
         if let file = serve.passwordFile {
             do { password = try SecretFile.read(file) } catch {
                 throw ServiceFailure(
-                    service: "serve", kind: .configuration, message: "[serve] password-file: \(error.description)")
+                    service: .serve, kind: .configuration, message: "[serve] password-file: \(error.description)")
             }
         }
         let source = DeviceSource(settings: settings, gazetteer: gazetteer, watching: serve.source == .logbook)
-        let fleet = serve.source == .collector ? (try Self.fleet(settings), FleetReadiness(ready: false)) : nil
+        let fleet = try serve.source == .collector ? Self.fleetAndReadiness(settings) : nil
         let notices = self.notices
         do throws(HTTPServer.StartError) {
             if let fleet {
@@ -70,7 +70,7 @@ public final class DeviceServer: Service {
             }
         } catch {
             throw ServiceFailure(
-                service: "serve", kind: error.libraryMissing ? .unavailable : .configuration,
+                service: .serve, kind: error.libraryMissing ? .unavailable : .configuration,
                 message: error.libraryMissing
                     ? error.description : "[serve] listen = \(serve.listen): \(error.description)")
         }
@@ -84,8 +84,18 @@ public final class DeviceServer: Service {
     static func fleet(_ settings: Settings) throws(ServiceFailure) -> FleetDatabase {
         do { return try FleetDatabase(settings: settings.collect) } catch {
             throw ServiceFailure(
-                service: "serve", kind: .configuration, message: "[serve] source = collector: \(error.description)")
+                service: .serve, kind: .configuration, message: "[serve] source = collector: \(error.description)")
         }
+    }
+
+    /// The fleet's database and whether it is ready now: a page whose database answers
+    /// at start is ready when it says where it serves (a script's first request is not a
+    /// 503); one that is not is waited for by ``run(_:)``.
+    static func fleetAndReadiness(_ settings: Settings) throws(ServiceFailure) -> (FleetDatabase, FleetReadiness) {
+        let database = try fleet(settings)
+        let version = try? database.schemaVersion()
+        let ready = version.map { $0 >= FleetDatabase.shareSchema && $0 <= FleetDatabase.newestSchema } ?? false
+        return (database, FleetReadiness(ready: ready))
     }
 
     /// Checks that `fleet` holds a collector schema with share links, at once (for a
@@ -94,12 +104,12 @@ public final class DeviceServer: Service {
         let version: Int
         do { version = try fleet.schemaVersion() } catch {
             throw ServiceFailure(
-                service: "serve", kind: error.isConfiguration ? .configuration : .unavailable,
+                service: .serve, kind: error.isConfiguration ? .configuration : .unavailable,
                 message: "[serve] source = collector: \(fleet.name): \(error.description)")
         }
         guard version >= FleetDatabase.shareSchema else {
             throw ServiceFailure(
-                service: "serve", kind: .configuration,
+                service: .serve, kind: .configuration,
                 message: "[serve] source = collector: \(fleet.name) holds collector schema \(version); "
                     + "`airloc collect` of this version brings it to \(FleetDatabase.shareSchema) when it starts")
         }

@@ -53,12 +53,12 @@ public final class FleetReadiness: Sendable {
                 waiting.withLock { $0 = nil }
                 if said != nil {
                     context.notify(
-                        .info("\(fleet.name) is ready (collector schema \(version)): serving the fleet", from: "serve"))
+                        .info("\(fleet.name) is ready (collector schema \(version)): serving the fleet", from: .serve))
                 }
                 return nil
             case .success(let version) where version > FleetDatabase.newestSchema:
                 return ServiceFailure(
-                    service: "serve", kind: .configuration,
+                    service: .serve, kind: .configuration,
                     message: "[serve] source = collector: \(fleet.name): "
                         + DatabaseError.newerSchema(found: version, known: FleetDatabase.newestSchema).description)
             case .success(let version):
@@ -69,11 +69,11 @@ public final class FleetReadiness: Sendable {
                         + "\(FleetDatabase.shareSchema) when it starts"
             case .failure(let error):
                 if case .library = error {
-                    return ServiceFailure(service: "serve", kind: .unavailable, message: error.description)
+                    return ServiceFailure(service: .serve, kind: .unavailable, message: error.description)
                 }
                 if error.isConfiguration {
                     return ServiceFailure(
-                        service: "serve", kind: .configuration,
+                        service: .serve, kind: .configuration,
                         message: "[serve] source = collector: \(fleet.name): \(error.description)")
                 }
                 problem = error.description
@@ -82,7 +82,7 @@ public final class FleetReadiness: Sendable {
             if problem != said {
                 said = problem
                 context.notify(
-                    .warning("waiting for \(fleet.name): \(problem); the page answers 503 meanwhile", from: "serve"))
+                    .warning("waiting for \(fleet.name): \(problem); the page answers 503 meanwhile", from: .serve))
             }
             try? await context.time.sleep(for: backoff.failed())
         }

@@ -69,11 +69,14 @@ public struct FleetRoutes: Sendable {
         default: break
         }
         let now = clock()
-        if let refusal = readiness.refusal() { return refusal }
-        if let token = request.arguments["share"] { return shared(request, token: token, now: now) }
+        if let token = request.arguments["share"] {
+            return readiness.refusal() ?? shared(request, token: token, now: now)
+        }
+        // The password first: a client without it learns nothing, not even the database's state.
         if let refusal = ServedReplies.unauthorized(request, password: password, gate: gate, now: now) {
             return refusal
         }
+        if let refusal = readiness.refusal() { return refusal }
         do {
             switch request.path {
             case "/":

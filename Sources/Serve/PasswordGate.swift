@@ -63,7 +63,7 @@ final class PasswordGate: Sendable {
             notify(
                 .warning(
                     "\(Self.limit) wrong passwords from \(client) within a minute: refusing it (429) until the minute is over",
-                    from: "serve"))
+                    from: .serve))
         }
     }
 }

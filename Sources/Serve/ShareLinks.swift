@@ -130,7 +130,7 @@ public struct ShareLinks: Sendable {
     func database() throws(ServiceFailure) -> FleetDatabase {
         let fleet: FleetDatabase
         do { fleet = try FleetDatabase(settings: settings.collect, size: 1, writable: true) } catch {
-            throw ServiceFailure(service: "serve", kind: .configuration, message: error.description)
+            throw ServiceFailure(service: .serve, kind: .configuration, message: error.description)
         }
         try DeviceServer.schema(fleet)
         return fleet

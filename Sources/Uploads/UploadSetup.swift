@@ -53,7 +53,7 @@ extension Uploader {
             options.password = plan.secret
         }
         options.inFlight = 10
-        do { return try MQTT.client(options, name: "mqtt.upload.\(plan.name)") } catch {
+        do { return try MQTT.client(options, name: ServiceName(.mqtt, instance: "upload.\(plan.name)")) } catch {
             throw UploadSetupError(plan.name, .mqtt(error))
         }
     }

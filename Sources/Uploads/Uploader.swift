@@ -29,7 +29,7 @@ public struct Uploader: Service {
     }
 
     /// Its name in the group (`upload.NAME`).
-    public var name: String { "upload.\(plan.name)" }
+    public var name: ServiceName { .upload(plan.name) }
     /// The section as it runs.
     public let plan: UploadPlan
     /// Its own connection to the logger's file.

@@ -83,7 +83,7 @@ import Testing
             var plan = try CollectorPlan(settings: settings, stateDirectory: URL(fileURLWithPath: "/nonexistent"))
             plan.statusFile = nil
             let collector = Collector(plan: plan, client: broker, store: store)
-            context = ServiceContext(name: "collect", time: time) { _ in }
+            context = ServiceContext(name: .collector, time: time) { _ in }
             let context = self.context
             run = collector.start(context)
         }

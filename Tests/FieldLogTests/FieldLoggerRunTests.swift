@@ -26,7 +26,7 @@ import Web
             logbook: logbook, settings: settings, gazetteer: try FieldLoggerTests.gazetteer.get(), accuracy: .full,
             transport: services, time: time, bootID: "test-boot", bootSeconds: { 1000 + time.elapsed.seconds })
         let (events, post) = AsyncStream<FollowEvent>.makeStream()
-        let context = ServiceContext(name: "logger", time: time) { _ in }
+        let context = ServiceContext(name: .logger, time: time) { _ in }
         let run = Task {
             var running = logger
             await running.run(LocationSession.Following(accuracy: .full, events: events), until: context)

@@ -37,7 +37,7 @@ import Testing
                 publisher.collector = CollectorLink(
                     logbook: outbox, prefix: publisher.prefix, deviceID: "pi", ackTimeout: .seconds(120))
             }
-            let context = ServiceContext(name: "publisher", time: time) { _ in }
+            let context = ServiceContext(name: .publisher, time: time) { _ in }
             self.context = context
             let running = publisher
             run = running.start(context)

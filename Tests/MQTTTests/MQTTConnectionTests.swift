@@ -20,7 +20,7 @@ struct MQTTConnectionTests {
 
         init(_ options: MQTTOptions) throws {
             let client = try MQTT.client(options)
-            let context = ServiceContext(name: "test") { _ in }
+            let context = ServiceContext(name: .other("test")) { _ in }
             let log = Log()
             logged = log
             self.client = client

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The runtime under `log run`, `collect` and `serve`: services started together, stopped
-/// one at a time in the declared order, a failure stopping the rest, a stuck one cancelled.
+/// one at a time in the group's order, a failure stopping the rest, a stuck one cancelled.
 @Suite struct ServiceGroupTests {
     /// What the services did, in order, across tasks.
     final class Journal: Sendable {
@@ -17,7 +17,7 @@ import Testing
     /// A service that runs until asked to stop, then takes `finishing` of the clock to wrap
     /// up (the publisher's drain), or fails at once.
     struct Recorder: Service {
-        let name: String
+        let name: ServiceName
         let journal: Journal
         var finishing: Duration = .zero
         var failure: ServiceFailure?
@@ -38,15 +38,15 @@ import Testing
         }
     }
 
-    @Test func servicesStopOneAtATimeInTheDeclaredOrder() async throws {
+    @Test func servicesStopOneAtATimeInTheGroupsOrder() async throws {
         let journal = Journal()
         let time = ManualTime(sleepers: .waitForAdvance)
         let group = ServiceGroup(
             [
-                Recorder(name: "mqtt", journal: journal),
-                Recorder(name: "publisher", journal: journal, finishing: .seconds(3)),
-                Recorder(name: "logger", journal: journal),
-            ], stopOrder: ["logger", "publisher", "mqtt"], time: time)
+                Recorder(name: .logger, journal: journal),
+                Recorder(name: .publisher, journal: journal, finishing: .seconds(3)),
+                Recorder(name: .mqtt, journal: journal),
+            ], time: time)
         let run = Task { await group.run() }
         try await Poll.until("every service started") { journal.all.count == 3 }
         run.cancel()
@@ -66,11 +66,11 @@ import Testing
 
     @Test func aFailureStopsTheOthersAndIsTheOutcome() async {
         let journal = Journal()
-        let refused = ServiceFailure(service: "mqtt", kind: .configuration, message: "bad credentials")
+        let refused = ServiceFailure(service: .mqtt, kind: .configuration, message: "bad credentials")
         let group = ServiceGroup(
             [
-                Recorder(name: "logger", journal: journal),
-                Recorder(name: "mqtt", journal: journal, failure: refused),
+                Recorder(name: .logger, journal: journal),
+                Recorder(name: .mqtt, journal: journal, failure: refused),
             ], time: ManualTime(sleepers: .waitForAdvance))
         let outcome = await group.run()
         #expect(outcome.failures == [refused])
@@ -81,7 +81,10 @@ import Testing
         let journal = Journal()
         let time = ManualTime(sleepers: .waitForAdvance)
         var group = ServiceGroup(
-            [Recorder(name: "stuck", journal: journal, ignoresStop: true), Recorder(name: "mqtt", journal: journal)],
+            [
+                Recorder(name: .other("stuck"), journal: journal, ignoresStop: true),
+                Recorder(name: .mqtt, journal: journal),
+            ],
             time: time)
         group.stopTimeout = .seconds(30)
         let run = Task { await group.run() }
@@ -91,13 +94,13 @@ import Testing
         await time.waitForSleepers(2)
         time.advance(by: .seconds(30))
         let outcome = await run.value
-        #expect(outcome.cancelled == ["stuck"])
+        #expect(outcome.cancelled == [.other("stuck")])
         #expect(journal.all.contains("stuck cancelled") && journal.all.last == "mqtt stopped", "\(journal.all)")
     }
 
     @Test func servicesThatEndOnTheirOwnEndTheGroup() async {
         struct Once: Service {
-            let name = "once"
+            let name = ServiceName.other("once")
             func run(_ context: ServiceContext) async throws(ServiceFailure) {}
         }
         let outcome = await ServiceGroup([Once(), Once()]).run()

@@ -20,7 +20,7 @@ public final class InProcessBroker: MQTTClient, @unchecked Sendable {
     }
 
     public let options: MQTTOptions
-    public let name: String
+    public let name: ServiceName
     public let events: AsyncStream<MQTTEvent>
     private let post: AsyncStream<MQTTEvent>.Continuation
     private let lock = NSLock()
@@ -39,7 +39,7 @@ public final class InProcessBroker: MQTTClient, @unchecked Sendable {
     public private(set) var paused = false
 
     public init(
-        options: MQTTOptions = MQTTOptions(host: "broker.test", port: 1883, clientID: "test"), name: String = "mqtt"
+        options: MQTTOptions = MQTTOptions(host: "broker.test", port: 1883, clientID: "test"), name: ServiceName = .mqtt
     ) {
         self.options = options
         self.name = name
