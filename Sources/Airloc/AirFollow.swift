@@ -30,8 +30,12 @@ public protocol AirFollowConsumer {
     mutating func measured(
         _ name: String, _ result: Result<ClimateSample, SensorFailure>, fix: Fix?, provider: String?
     ) async
-    /// Time passed (about once a second), at `now` of the injected clock.
+    /// Time passed: a deadline of the loop's came (``nextTick(after:)``'s, or another's),
+    /// at `now` of the injected clock.
     mutating func ticked(at now: Date) async
+    /// When the consumer next has something to do without an event (nil: nothing), asked
+    /// after every event and tick: the loop sleeps until the earliest deadline of all.
+    func nextTick(after now: Date) -> Date?
     /// An event or tick has been handled in full.
     mutating func settled() async
 }
@@ -55,6 +59,8 @@ extension AirFollowConsumer {
     ) async {}
     /// Nothing by default.
     public mutating func ticked(at now: Date) async {}
+    /// Never, by default.
+    public func nextTick(after now: Date) -> Date? { nil }
     /// Nothing by default.
     public mutating func settled() async {}
 }
@@ -67,6 +73,11 @@ extension AirFollowConsumer {
 /// - Times come from the events (when this device received a fix) and from the injected
 ///   clock (`time`) for ticks: never from the wall clock directly, so the loop runs on
 ///   ``ManualTime`` in tests.
+/// - It sleeps between inputs: after each one it asks for a tick at its next deadline
+///   (``nextDeadline(after:)``: a sensor's next reading, the air's next hourly value or
+///   retry, the consumer's own) and for none when nothing is due, so a device with nothing
+///   to do is not woken. A deadline that a tick left where it was is looked at again a
+///   second after that tick, never in a busy loop.
 /// - A fix: ``AirFollowConsumer/arrived(_:provider:received:)``, then the trigger's actions
 ///   in its order — a point to record before the fetch it may bring, so the air row can
 ///   name the point's segment.
@@ -96,8 +107,10 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     /// The particulate sensor, read every `[sensor] interval`.
     public let sensor: (any ParticulateSensor)?
     private var lastFix: (fix: Fix, provider: String)?
+    /// When ``tick()`` last looked at what is due.
+    private var lastTick: Date?
     private var schedule: SensorSchedule
-    private var readings: AsyncStream<FollowInput>.Continuation?
+    private var readings: FollowInputs?
     /// The reading in progress, ended (the sensor put to sleep) when the loop ends.
     private var reading: Task<Void, Never>?
     /// The CO₂ and climate sensors, read every `[sensor.NAME] interval`.
@@ -139,22 +152,37 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     /// Time passed: what is due without a new fix (an hourly fetch, a retry).
     public mutating func tick() async {
         let now = time.date
+        lastTick = now
         await consumer.ticked(at: now)
         if let sensor, let readings, schedule.due(at: now) {
             schedule.started(at: now)
-            reading = Task { readings.yield(.measured(await sensor.reading())) }
+            reading = Task { readings.post(.measured(await sensor.reading())) }
         }
         if let readings {
             for (section, sensor) in climate where climateSchedules[section.name]?.due(at: now) == true {
                 let name = section.name
                 climateSchedules[name]?.started(at: now)
-                climateReadings[name] = Task { readings.yield(.climate(name, await sensor.read())) }
+                climateReadings[name] = Task { readings.post(.climate(name, await sensor.read())) }
             }
         }
         guard let last = lastFix else { return }
         for action in trigger.tick(at: now) {
             if case .fetchAir = action { await fetchAir(last.fix, provider: last.provider, at: now) }
         }
+    }
+
+    /// When something is next due without an event: the earliest of the sensors' next
+    /// readings, the air's next fetch (once there is a fix) and the consumer's own
+    /// deadline; nil when only an event can bring work.
+    public func nextDeadline(after now: Date) -> Date? {
+        var dates: [Date] = []
+        if sensor != nil, let next = schedule.nextStart { dates.append(next) }
+        for (section, _) in climate {
+            if let next = climateSchedules[section.name]?.nextStart { dates.append(next) }
+        }
+        if lastFix != nil, let next = trigger.nextAirCheck { dates.append(next) }
+        if let next = consumer.nextTick(after: now) { dates.append(next) }
+        return dates.min()
     }
 
     /// No position (`reason`): after a loss the next point opens a new segment; a
@@ -189,24 +217,34 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
         await consumer.measured(name, result, fix: lastFix?.fix, provider: lastFix?.provider)
     }
 
-    /// Follows `following` until the task is cancelled (or `stop` asks it to), with a tick
-    /// every second of `time` (also after its events end: a fixed place reports once). A
-    /// reading in progress is ended on the way out, and waited for: the sensor goes to sleep
-    /// before the program ends.
+    /// Follows `following` until the task is cancelled (or `stop` asks it to), asleep
+    /// between its inputs and its deadlines (also after its events end: a fixed place
+    /// reports once, then the air's hours are fetched when they come). A reading in
+    /// progress is ended on the way out, and waited for: the sensor goes to sleep before
+    /// the program ends.
     public mutating func run(_ following: LocationSession.Following, until stop: ServiceContext? = nil) async {
-        let (measurements, continuation) = AsyncStream<FollowInput>.makeStream()
-        readings = continuation
-        defer { continuation.finish() }
+        let inputs = FollowInputs(following, time: time, until: stop)
+        readings = inputs
+        defer { inputs.wake(at: nil) }
         await tick()
         await consumer.settled()
-        await follow(following.withTicks(time: time, also: measurements, until: stop))
+        setAlarm(inputs)
+        await follow(inputs)
         let inProgress = [reading].compactMap { $0 } + climateReadings.values
         for task in inProgress { task.cancel() }
         for task in inProgress { await task.value }
     }
 
-    private mutating func follow(_ inputs: AsyncStream<FollowInput>) async {
-        for await input in inputs {
+    /// Asks `inputs` for a tick at the next deadline; one that the last tick did not move
+    /// (a fetch postponed, a value late) is looked at a second after it, never in a busy loop.
+    private func setAlarm(_ inputs: FollowInputs) {
+        guard var next = nextDeadline(after: time.date) else { return inputs.wake(at: nil) }
+        if let lastTick, next <= lastTick { next = lastTick.addingTimeInterval(1) }
+        inputs.wake(at: next)
+    }
+
+    private mutating func follow(_ inputs: FollowInputs) async {
+        for await input in inputs.stream {
             if Task.isCancelled { return }
             switch input {
             case .event(let event):
@@ -221,6 +259,7 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
                     break
                 }
             case .tick:
+                inputs.fired()
                 await tick()
             case .measured(let result):
                 if Task.isCancelled { return }
@@ -231,6 +270,7 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
             }
             if Task.isCancelled { return }
             await consumer.settled()
+            setAlarm(inputs)
         }
     }
 }

@@ -231,20 +231,50 @@ struct UnconfiguredManualProvider: LocationProvider {
 }
 
 extension LocationSession {
-    /// A followed location: what the authorization left out, and the stream of events.
+    /// A followed location: what the authorization left out, and its events.
+    ///
+    /// Contract: ``start`` begins following and hands each event to its callback as it
+    /// happens, in order, on whatever thread brought it (nil once the events end); the
+    /// function it returns stops following. ``events`` is the same as a stream. Each is
+    /// for one consumer: a second start follows again.
     public struct Following: Sendable {
         /// Providers left out for lack of authorization, and why.
         public var warnings: [String]
         /// The accuracy the authorization allows (every fix is limited to it).
         public var accuracy: AccuracyAuthorization
-        /// The events, in order.
-        public var events: AsyncStream<FollowEvent>
+        /// Begins following (see the contract).
+        public let start: @Sendable (_ deliver: @escaping @Sendable (FollowEvent?) -> Void) -> @Sendable () -> Void
+
+        /// The events, in order, as a stream.
+        public var events: AsyncStream<FollowEvent> {
+            let start = self.start
+            return AsyncStream { continuation in
+                let stop = start { event in
+                    if let event { continuation.yield(event) } else { continuation.finish() }
+                }
+                continuation.onTermination = { _ in stop() }
+            }
+        }
 
         /// Events of the program's own (a replay, a test) followed as a session's would be.
         public init(warnings: [String] = [], accuracy: AccuracyAuthorization, events: AsyncStream<FollowEvent>) {
+            self.init(warnings: warnings, accuracy: accuracy) { deliver in
+                let task = Task {
+                    for await event in events { deliver(event) }
+                    deliver(nil)
+                }
+                return { task.cancel() }
+            }
+        }
+
+        /// Events handed on by `start` (see the contract).
+        public init(
+            warnings: [String] = [], accuracy: AccuracyAuthorization,
+            start: @escaping @Sendable (_ deliver: @escaping @Sendable (FollowEvent?) -> Void) -> @Sendable () -> Void
+        ) {
             self.warnings = warnings
             self.accuracy = accuracy
-            self.events = events
+            self.start = start
         }
     }
 
@@ -257,34 +287,13 @@ extension LocationSession {
         let start = LocationFollower(
             provider: primary.provider.name, accuracy: accuracy, hasFallback: !fallbacks.links.isEmpty,
             maximumFixes: maximumFixes)
-        let time = self.time
-        let events = AsyncStream<FollowEvent> { continuation in
-            let task = Task {
-                var follower = start
-                updates: for await update in primary.provider.updates() {
-                    var action = follower.received(update, at: time.date)
-                    while true {
-                        switch action {
-                        case .none: continue updates
-                        case .report(let event):
-                            continuation.yield(event)
-                            continue updates
-                        case .reportAndFinish(let event):
-                            continuation.yield(event)
-                            break updates
-                        case .reportAndAskFallback(let event):
-                            continuation.yield(event)
-                            guard let answer = try? await fallbacks.locate(mayRun: { _ in nil }) else {
-                                continue updates
-                            }
-                            action = follower.fallbackAnswered(answer.fix, provider: answer.provider, at: time.date)
-                        }
-                    }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        let (time, provider) = (self.time, primary.provider)
+        // On the receiver's thread, straight to the loop that reads the events: no task
+        // woken in between for a fix (a device on a battery wakes once a fix, not thrice).
+        return Following(warnings: warnings, accuracy: accuracy) { deliver in
+            let relay = FollowRelay(follower: start, fallbacks: fallbacks, time: time, deliver: deliver)
+            relay.start(provider)
+            return { relay.cancel() }
         }
-        return Following(warnings: warnings, accuracy: accuracy, events: events)
     }
 }

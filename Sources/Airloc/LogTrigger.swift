@@ -53,6 +53,9 @@ public struct LogTrigger: Sendable {
         case fetching(at: Coordinate)
         case fetched(at: Coordinate, nextValueAt: Date)
         case failing(retryAt: Date)
+        /// The fetch could not run yet (the consumer's clock not judged): due again at
+        /// once, at the next fix, or a second later without one.
+        case postponed(since: Date)
     }
 
     /// The rules.
@@ -119,10 +122,11 @@ public struct LogTrigger: Sendable {
     }
 
     /// The fetch just asked for cannot run yet (the clock is not yet judged): it is due
-    /// again at the next fix or tick, without counting as a failure.
+    /// again at the next fix, or a second later (``nextAirCheck``), without counting as a
+    /// failure.
     public mutating func airPostponed(at now: Date) {
         guard case .fetching = air else { return }
-        air = .failing(retryAt: now)
+        air = .postponed(since: now)
     }
 
     /// The logger restarted or gpsd came back: the next point opens a segment.
@@ -134,6 +138,8 @@ public struct LogTrigger: Sendable {
         switch air {
         case .fetched(_, let next): return next
         case .failing(let retryAt): return retryAt
+        // Looked at again a second later: not at once, which would be a busy loop.
+        case .postponed(let since): return since.addingTimeInterval(1)
         case .never, .fetching: return nil
         }
     }
@@ -150,6 +156,7 @@ public struct LogTrigger: Sendable {
         case .fetched(let at, let next):
             due = now >= next || at.distance(to: position) > options.airDistance
         case .failing(let retryAt): due = now >= retryAt
+        case .postponed(let since): due = now >= since
         }
         guard due else { return nil }
         air = .fetching(at: position)

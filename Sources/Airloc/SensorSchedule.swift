@@ -21,6 +21,12 @@ public struct SensorSchedule: Sendable {
         return now.timeIntervalSince(lastStart) >= interval
     }
 
+    /// When the next reading should start (nil while one runs: its end comes as an event).
+    public var nextStart: Date? {
+        guard !running else { return nil }
+        return lastStart.map { $0.addingTimeInterval(interval) } ?? .distantPast
+    }
+
     /// A reading started at `now`.
     public mutating func started(at now: Date) {
         lastStart = now

@@ -10,7 +10,8 @@ import Web
 /// place following the position, and the sensors' latest readings beside it.
 ///
 /// Contract: after every event and tick (``settled()``) `show` is called with the report
-/// as of the injected clock (nil before the first, with `waiting` saying why), and whether
+/// as of the injected clock (with `ticking`, a tick every second, for a screen whose ages
+/// count up; without, only the loop's own deadlines) (nil before the first, with `waiting` saying why), and whether
 /// it changed since the last call: a new reading or place, a sensor's reading, or the
 /// first position lost. A failed fetch is handed to `warn` (the caller decides where it
 /// goes); the report shown keeps the sensors' readings across fetches.
@@ -22,6 +23,8 @@ public struct WatchedReport: AirFollowConsumer, Sendable {
     public let time: any TimeSource
     let show: @Sendable (_ report: AirReport?, _ waiting: String, _ changed: Bool) -> Void
     let warn: @Sendable (String) -> Void
+    /// A tick every second: what is shown holds ages that count.
+    let ticking: Bool
     /// The report shown (nil before the first).
     public private(set) var report: AirReport?
     private var waiting = "Waiting for a position…"
@@ -33,12 +36,16 @@ public struct WatchedReport: AirFollowConsumer, Sendable {
 
     /// A watch drawing with `show`, saying a failed fetch with `warn`.
     public init(
-        settings: Settings, gazetteer: Gazetteer, time: any TimeSource,
+        settings: Settings, gazetteer: Gazetteer, time: any TimeSource, ticking: Bool = false,
         show: @escaping @Sendable (_ report: AirReport?, _ waiting: String, _ changed: Bool) -> Void,
         warn: @escaping @Sendable (String) -> Void
     ) {
         (self.settings, self.gazetteer, self.time, self.show, self.warn) = (settings, gazetteer, time, show, warn)
+        self.ticking = ticking
     }
+
+    /// A second from now when ``ticking``: the screen's ages count up.
+    public func nextTick(after now: Date) -> Date? { ticking ? now.addingTimeInterval(1) : nil }
 
     /// A new fix: kept in the report; a change of the place it is in is a change.
     public mutating func arrived(_ fix: Fix, provider: String, received: Date) async {

@@ -33,7 +33,7 @@ struct NowWatch {
         if screen { console.enterScreen() }
         let (options, watch) = (options, self)
         let shown = WatchedReport(
-            settings: settings, gazetteer: gazetteer, time: SystemTime(),
+            settings: settings, gazetteer: gazetteer, time: SystemTime(), ticking: screen,
             show: { report, waiting, changed in
                 if screen {
                     // Every second on a terminal: the fix age ticks.

@@ -16,8 +16,14 @@ struct CollectorDriver {
     /// wake makes the machine look at everything that is due).
     private var wakeAt: ContinuousClock.Instant?
     private var wakeTimer: Mailbox<Collector.Input>.Timer?
-    /// How often the status file is replaced.
+    /// How long a change of the status waits before the file is replaced (the changes of
+    /// that time are written together).
     static let statusEvery = Duration.seconds(2)
+    /// The status last written, without its time: a status that has not changed is not
+    /// written again, so an idle collector never wakes for it.
+    private var statusWritten: CollectorState?
+    /// A write of the status file is due (its timer is set).
+    private var statusDue = false
 
     init(collector: Collector, context: ServiceContext, inbox: Mailbox<Collector.Input>) {
         self.collector = collector
@@ -39,14 +45,14 @@ struct CollectorDriver {
         }
         try await perform(machine.started(at: time.date))
         collector.current.set(machine.status(at: time.date))
-        if plan.statusFile != nil {
-            writeStatus()
-            inbox.wake(after: Self.statusEvery, on: time, with: .writeStatus)
-        }
+        writeStatus()
     }
 
     mutating func handle(_ input: Collector.Input) async throws(ServiceFailure) -> Next {
-        defer { collector.current.set(machine.status(at: time.date)) }
+        defer {
+            collector.current.set(machine.status(at: time.date))
+            statusChanged()
+        }
         let (now, date) = (time.now, time.date)
         switch input {
         case .mqtt(.connected(let generation)):
@@ -66,8 +72,8 @@ struct CollectorDriver {
             wakeTimer = nil
             try await perform(machine.woke(at: now, date: date))
         case .writeStatus:
+            statusDue = false
             writeStatus()
-            inbox.wake(after: Self.statusEvery, on: time, with: .writeStatus)
         case .stop:
             try await perform(machine.stopping(at: now, date: date))
             try await perform(machine.finishing(at: time.now, date: time.date))
@@ -134,8 +140,28 @@ struct CollectorDriver {
         wakeTimer = inbox.wake(after: max(instant - time.now, .zero), on: time, with: .wake)
     }
 
-    private func writeStatus() {
+    /// Sets the status file's timer when the status changed since it was written.
+    private mutating func statusChanged() {
+        guard plan.statusFile != nil, !statusDue, Self.timeless(machine.status(at: time.date)) != statusWritten
+        else { return }
+        statusDue = true
+        inbox.wake(after: Self.statusEvery, on: time, with: .writeStatus)
+    }
+
+    /// Replaces the status file when the status changed since it was last written.
+    private mutating func writeStatus() {
         guard let file = plan.statusFile else { return }
-        try? machine.status(at: time.date).json.write(to: file, atomically: true, encoding: .utf8)
+        let status = machine.status(at: time.date)
+        guard Self.timeless(status) != statusWritten else { return }
+        if (try? status.json.write(to: file, atomically: true, encoding: .utf8)) != nil {
+            statusWritten = Self.timeless(status)
+        }
+    }
+
+    /// `status` without the moment it was made, for comparing two.
+    private static func timeless(_ status: CollectorState) -> CollectorState {
+        var status = status
+        status.written = nil
+        return status
     }
 }

@@ -99,9 +99,9 @@ public struct FieldLogger: Sendable {
     /// The followed provider went away: the next point opens a new segment.
     public mutating func gap(_ reason: String) { engine.lost(reason, kind: .lost) }
 
-    /// Logs `following` until the task is cancelled (SIGTERM), waking once a second for
-    /// due air fetches — also after its events end (a fixed place reports once and is
-    /// then logged on the air's own schedule).
+    /// Logs `following` until the task is cancelled (SIGTERM), asleep until the next event
+    /// or deadline (a sensor's reading, the air's next hour, the hourly prune) — also after
+    /// its events end (a fixed place reports once and is then logged on the air's own schedule).
     public mutating func run(_ following: LocationSession.Following) async { await engine.run(following) }
 
     /// ``run(_:)`` until `context` asks it to stop: the event being handled is finished

@@ -109,6 +109,12 @@ public struct LogbookWriter: AirFollowConsumer, Sendable {
         }
     }
 
+    /// Old rows are looked at hourly (with `[log] keep`), the first time at once.
+    public func nextTick(after now: Date) -> Date? {
+        guard settings.logKeep != nil else { return nil }
+        return lastPrune.map { $0.addingTimeInterval(3600) } ?? now
+    }
+
     /// Time passed: old rows may be due for pruning.
     public mutating func ticked(at now: Date) async {
         if let keep = settings.logKeep, lastPrune.map({ now.timeIntervalSince($0) >= 3600 }) ?? true {

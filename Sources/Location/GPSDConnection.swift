@@ -61,7 +61,8 @@ final class GPSDConnection {
         airloc_gps_send(data, "?POLL;") == 0
     }
 
-    /// Waits up to `seconds` for data, or until `stop` is set, and reads one message.
+    /// Waits up to `seconds` for data (`.infinity`: no limit), or until `stop` is set, and
+    /// reads one message.
     func next(wait seconds: Double, stop: StopSignal) -> ReadResult {
         // libgps may hold a message it read already: gps_waiting looks there first.
         if !gps_waiting(data, 0) {
@@ -69,7 +70,9 @@ final class GPSDConnection {
                 pollfd(fd: Int32(data.pointee.gps_fd), events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = Glibc.poll(&entries, 2, Int32(max(0, seconds) * 1000))
+            // Rounded up: a wait that ends early would find the deadline not yet come.
+            let milliseconds = seconds.isFinite ? Int32(min(max(0, seconds) * 1000, 86_400_000).rounded(.up)) : -1
+            let ready = Glibc.poll(&entries, 2, milliseconds)
             // A stop, or nothing within the wait (or a signal): nothing read. A dead socket
             // shows up as readable with a failing read, handled below.
             if entries[1].revents & Int16(POLLIN) != 0 || ready <= 0 || entries[0].revents == 0 { return .idle }

@@ -74,6 +74,15 @@ public struct GPSDProvider: LocationProvider {
         }
     }
 
+    /// The same updates, handed on from the watch's own thread.
+    public func pushUpdates(to deliver: @escaping @Sendable (LocationUpdate?) -> Void) -> StopSignal? {
+        let (options, timing) = (self.options, self.timing)
+        return BlockingWork.detached("airloc-gpsd-watch") { stop in
+            GPSDProvider.watch(options: options, timing: timing, stop: stop) { deliver($0) }
+            deliver(nil)
+        }
+    }
+
     /// A POLL answer is used only when it is known to be current: the receiver's time of
     /// the fix and gpsd's clock agree within `staleAfter`. A receiver with a wrong clock
     /// (week rollover, a replayed log) costs one report interval instead.
@@ -182,11 +191,12 @@ public struct GPSDProvider: LocationProvider {
             case .failure(let error):
                 delay = perform(tracker.connectionFailed(reason: error.description, at: Date()))
             }
-            // Back off a second at a time, so stale/lost are still reported; a stop ends
-            // the wait at once.
+            // The back-off, woken for the tracker's deadlines so stale and lost are still
+            // reported on time; a stop ends the wait at once.
             let until = Date().addingTimeInterval(delay ?? 0)
             while !stop.isSet && Date() < until {
-                stop.wait(seconds: min(1, until.timeIntervalSinceNow))
+                let next = min(until, tracker.nextCheck ?? until)
+                stop.wait(seconds: max(0.001, next.timeIntervalSinceNow))
                 _ = perform(tracker.tick(at: Date()))
             }
         }
@@ -199,8 +209,9 @@ public struct GPSDProvider: LocationProvider {
     ) -> Double? {
         var epoch = GPSDEpoch()
         while !stop.isSet {
-            // A second at most without a look at the clock: the tracker's stale and lost.
-            switch connection.next(wait: 1, stop: stop) {
+            // Until the tracker's next deadline (stale, lost, the first fix overdue) at most.
+            let wait = tracker.nextCheck.map { $0.timeIntervalSinceNow } ?? .infinity
+            switch connection.next(wait: wait, stop: stop) {
             case .closed:
                 for report in epoch.flush() { _ = perform(tracker.received(report, at: Date())) }
                 let reason = "gpsd at \(options.host):\(options.port) closed the connection"

@@ -90,6 +90,22 @@ public struct GPSDTracker: Sendable {
         return tick(at: now)
     }
 
+    /// When ``tick(at:)`` next has news without a report: the held fix going stale or
+    /// lost, or the first fix overdue (nil: only a report or the connection can bring
+    /// any). The loop waits for data until then, not longer, and not on a fixed step.
+    public var nextCheck: Date? {
+        var dates: [Date] = []
+        if lastFix != nil, let lastFixAt {
+            switch freshness {
+            case .fresh: dates.append(lastFixAt.addingTimeInterval(min(timing.staleAfter, timing.lostAfter)))
+            case .stale, .none: dates.append(lastFixAt.addingTimeInterval(timing.lostAfter))
+            case .lost: break
+            }
+        }
+        if case .connected(let since, false) = state { dates.append(since.addingTimeInterval(timing.firstFix)) }
+        return dates.min()
+    }
+
     /// Time passed with no report (the loop calls this between reads).
     public mutating func tick(at now: Date) -> Action {
         if let lastFix, let lastFixAt {

@@ -1,12 +1,14 @@
 import Foundation
 import Geo
+import Platform
 
 /// Something that can tell where the device is.
 ///
 /// Contract: ``currentFix(timeout:)`` returns a fix or throws within `timeout` (plus a
 /// small scheduling margin), whatever the backend does — a provider never hangs its
 /// caller. Cancelling the calling task ends the wait early with `CancellationError`.
-/// ``updates()`` streams positions until the consumer stops iterating.
+/// ``updates()`` streams positions until the consumer stops iterating;
+/// ``pushUpdates(to:)``, where a provider has a thread of its own, hands them on from it.
 public protocol LocationProvider: Sendable {
     /// Short name for messages and JSON ("gpsd", "ip", "manual").
     var name: String { get }
@@ -18,11 +20,19 @@ public protocol LocationProvider: Sendable {
     func updates() -> AsyncStream<LocationUpdate>
     /// Seconds between two questions to a source that cannot push (nil: ask once).
     var refreshInterval: Double? { get }
+    /// The updates handed to `deliver` on the provider's own thread as they happen (nil
+    /// once they end), until the returned signal is set; nil when the provider has no
+    /// thread of its own (then ``updates()``). No task is woken between the source and
+    /// `deliver`, which must not block.
+    func pushUpdates(to deliver: @escaping @Sendable (LocationUpdate?) -> Void) -> StopSignal?
 }
 
 extension LocationProvider {
     /// None by default: ask once.
     public var refreshInterval: Double? { nil }
+
+    /// None by default: ``updates()``.
+    public func pushUpdates(to deliver: @escaping @Sendable (LocationUpdate?) -> Void) -> StopSignal? { nil }
 
     /// By default, the current fix every ``refreshInterval`` (or once).
     public func updates() -> AsyncStream<LocationUpdate> {

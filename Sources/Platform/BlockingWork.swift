@@ -18,6 +18,9 @@ import Foundation
 ///   result, when it comes, is then dropped; the signal is set so that it stops.
 /// - ``stream(_:_:)`` runs a producer on a thread of its own for as long as the stream is
 ///   consumed: ending the consumption (or cancelling the consuming task) sets the signal.
+/// - ``detached(_:_:)`` runs a producer on a thread of its own that hands what it makes
+///   on itself (a callback on that thread, no task woken in between) until it returns or
+///   the signal it returns is set.
 public enum BlockingWork {
     /// Runs `body` on a thread of its own and returns its result (see the type's contract).
     public static func run<T: Sendable>(
@@ -60,6 +63,13 @@ public enum BlockingWork {
                 continuation.finish()
             }
         }
+    }
+
+    /// Runs `body` on a thread of its own until it returns or the returned signal is set.
+    public static func detached(_ name: String, _ body: @escaping @Sendable (StopSignal) -> Void) -> StopSignal {
+        let stop = StopSignal()
+        start(name) { body(stop) }
+        return stop
     }
 
     /// A thread of its own, named for `ps -L` and for a debugger.

@@ -88,6 +88,16 @@ struct AirFollowTests {
         #expect(rig.fetches == 2, "fetched again once the next value exists")
     }
 
+    /// Nothing is due before a fix (no sensor, a consumer without deadlines): the loop asks
+    /// for no tick at all; after the first fetch, only the air's next value is due.
+    @Test func theLoopsDeadlineIsWhatIsDueAndNothingElse() async throws {
+        var rig = try Rig()
+        #expect(rig.engine.nextDeadline(after: rig.time.date) == nil)
+        await rig.fix()
+        let next = try #require(rig.engine.trigger.nextAirCheck)
+        #expect(next > rig.time.date && rig.engine.nextDeadline(after: rig.time.date) == next)
+    }
+
     /// A lost provider opens a new segment at the next point; a receiver without a fix
     /// yet does not.
     @Test func aLossOpensANewSegmentAndNoFixYetDoesNot() async throws {
@@ -105,14 +115,17 @@ struct AirFollowTests {
     }
 
     /// A consumer that may not fetch yet (the logger before its clock is judged) postpones
-    /// the fetch without a failure; it runs at the next tick it may.
+    /// the fetch without a failure; the loop looks again a second later (not at once, in a
+    /// busy loop) and it runs at the first tick it may.
     @Test func aPostponedFetchRunsWhenTheConsumerMay() async throws {
         var rig = try Rig()
         rig.engine.consumer.allowFetch = false
         await rig.fix()
         await rig.engine.tick()
         #expect(rig.fetches == 0 && !rig.engine.trigger.airIsFailing)
+        #expect(rig.engine.nextDeadline(after: rig.time.date) == rig.time.date.addingTimeInterval(1))
         rig.engine.consumer.allowFetch = true
+        rig.time.advance(by: .seconds(1))
         await rig.engine.tick()
         #expect(rig.fetches == 1 && rig.engine.consumer.calls.last == "fetched 41")
     }

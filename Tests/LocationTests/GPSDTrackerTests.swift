@@ -72,6 +72,21 @@ import Testing
         #expect(tracker.tick(at: at(41)) == .none)
     }
 
+    /// The reader waits for data until the tracker's next deadline and no longer: the
+    /// first fix overdue, then the fix going stale, then lost, then nothing to wait for.
+    @Test func theNextCheckIsTheNextThingTheTrackerWouldSay() {
+        var tracker = GPSDTracker(timing: timing)
+        #expect(tracker.nextCheck == nil, "not connected: nothing to say without a connection")
+        _ = tracker.connected(at: at(0))
+        #expect(tracker.nextCheck == at(10), "the first fix overdue")
+        _ = tracker.received(report(mode: .threeD), at: at(1))
+        #expect(tracker.nextCheck == at(6), "stale 5 s after the fix")
+        _ = tracker.tick(at: tracker.nextCheck!)
+        #expect(tracker.nextCheck == at(31), "lost 30 s after it")
+        #expect(tracker.tick(at: tracker.nextCheck!) != .none)
+        #expect(tracker.nextCheck == nil, "lost: only a report can change anything")
+    }
+
     @Test func firstFixDeadlineIsReportedOncePerConnection() {
         var tracker = GPSDTracker(timing: timing)
         _ = tracker.connected(at: at(0))
