@@ -267,5 +267,11 @@ scripts/bench-serve.sh "$bin"
 echo "== log run: scripts/bench-logger.sh $bin ${BASELINE:-}"
 scripts/bench-logger.sh "$bin" ${BASELINE:+"$BASELINE"}
 
+# The logger's wake-ups (context switches a minute) beside gpxlogger on the same feed; perf
+# is installed for this alone, as for make hot-functions.
+scripts/install-deps.sh linux-perf >/dev/null
+echo "== log run wake-ups: scripts/bench-wakeups.sh $bin ${BASELINE:-}"
+scripts/bench-wakeups.sh "$bin" ${BASELINE:+"$BASELINE"}
+
 # The machine speed at the end, to compare with the start.
 taskset -c 0 .build/release/airloc-bench speed
