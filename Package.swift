@@ -45,30 +45,36 @@ let package = Package(
         .target(name: "Gazetteer", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Location", dependencies: ["Geo", "Web", "Platform", "CGPS"]),
         .target(name: "AirQuality", dependencies: ["Geo", "Web", "Platform"]),
-        .target(name: "Sensors", dependencies: ["AirQuality", "Platform"]),
+        // What a sensor reading is, as values: made by Sensors, kept by Logbook, carried by the wire.
+        .target(name: "Readings", dependencies: ["AirQuality"]),
+        .target(name: "Sensors", dependencies: ["Readings", "Platform"]),
         // libmosquitto's one file and the connection; the fleet's wire below its users.
         .target(name: "FleetWire", dependencies: ["Geo", "Platform"]),
         .target(name: "MQTT", dependencies: ["Platform", "FleetWire", "CMosquitto"]),
         .target(
             name: "Airloc",
-            dependencies: ["Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Sensors", "FleetWire"]),
+            dependencies: [
+                "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Sensors", "Readings", "FleetWire",
+            ]),
         .target(
             name: "Configuration",
             dependencies: [
-                "Airloc", "AirQuality", "Sensors", "Platform", "Location", "Web", "FleetWire", "CINIH",
+                "Airloc", "AirQuality", "Sensors", "Readings", "Platform", "Location", "Web", "FleetWire", "CINIH",
             ]),
         // Storage only: the SQLite file, its rows, outbox, cursors and exports.
-        .target(name: "Logbook", dependencies: ["Geo", "Platform", "AirQuality", "Sensors", "FleetWire", "CSQLite"]),
+        .target(name: "Logbook", dependencies: ["Geo", "Platform", "AirQuality", "Readings", "FleetWire", "CSQLite"]),
         // The logger service over it.
         .target(
             name: "FieldLog",
             dependencies: [
-                "Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "Sensors", "Logbook",
+                "Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "Sensors", "Readings",
+                "Logbook",
             ]),
         .target(
             name: "Fleet",
             dependencies: [
-                "Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "FieldLog", "Sensors", "MQTT", "FleetWire",
+                "Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "FieldLog", "Readings", "MQTT",
+                "FleetWire",
             ]),
         // The fleet's database: its schema, libpq's one file, and what the fleet page reads.
         .target(name: "FleetStore", dependencies: ["FleetWire", "Geo", "Platform", "CPostgres"]),
@@ -91,20 +97,20 @@ let package = Package(
         .target(name: "HTTPService", dependencies: ["Platform", "CMicroHTTPD"]),
         .target(
             name: "Uploads",
-            dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Sensors", "Web"]),
+            dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Readings", "Web"]),
         .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "Platform", "CRsvg"]),
         // `airloc serve`: the device's page, API, metrics and airrohr's data.json over HTTP;
         // with `[serve] source = collector`, the fleet's page over the collector's database.
         .target(
             name: "Serve",
             dependencies: [
-                "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "Plot", "Platform", "Sensors", "FleetWire",
+                "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "Plot", "Platform", "Readings", "FleetWire",
                 "Web",
                 "HTTPService", "FleetStore",
             ]),
         .target(
             name: "TerminalUI",
-            dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Sensors", "CWideChar"]),
+            dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Readings", "CWideChar"]),
         .target(
             name: "AirlocCLI",
             dependencies: [
@@ -127,14 +133,14 @@ let package = Package(
             name: "airloc-bench",
             dependencies: [
                 "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "FieldLog", "MQTT", "FleetWire",
-                "Fleet", "Airloc", "Platform", "Sensors", "FleetStore", "Collector", "Uploads",
+                "Fleet", "Airloc", "Platform", "Sensors", "Readings", "FleetStore", "Collector", "Uploads",
             ],
             path: "Sources/Bench"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),
         .target(
             name: "TestSupport", dependencies: ["Geo", "Web", "Platform", "MQTT", "CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "AirQuality", "TestSupport"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Readings", "AirQuality", "TestSupport"]),
         .testTarget(name: "PlotTests", dependencies: ["Plot"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
@@ -147,7 +153,7 @@ let package = Package(
             dependencies: ["AirlocCLI", "Arguments", "Configuration", "Platform", "TestSupport"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "Gazetteer", "Geo", "Airloc", "AirQuality", "Sensors"]),
+            dependencies: ["TerminalUI", "Gazetteer", "Geo", "Airloc", "AirQuality", "Sensors", "Readings"]),
         .testTarget(
             name: "FieldLogTests",
             dependencies: [
@@ -155,11 +161,11 @@ let package = Package(
             ]),
         .testTarget(
             name: "LogbookTests",
-            dependencies: ["Logbook", "FieldLog", "FleetWire", "Airloc", "Sensors", "TestSupport"]),
+            dependencies: ["Logbook", "FieldLog", "FleetWire", "Airloc", "Sensors", "Readings", "TestSupport"]),
         .testTarget(
             name: "FleetTests",
             dependencies: [
-                "Fleet", "FieldLog", "MQTT", "FleetWire", "Logbook", "Airloc", "Geo", "Platform", "Sensors",
+                "Fleet", "FieldLog", "MQTT", "FleetWire", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "Readings",
                 "TestSupport",
             ]),
         .testTarget(
@@ -167,14 +173,15 @@ let package = Package(
             dependencies: [
                 "Serve", "FleetStore", "HTTPService", "Airloc", "AirQuality", "Gazetteer", "Logbook", "Geo",
                 "Platform",
-                "Sensors", "Web",
+                "Sensors", "Readings", "Web",
                 "TestSupport",
             ]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Platform", "TestSupport"]),
         .testTarget(
             name: "UploadsTests",
             dependencies: [
-                "Uploads", "MQTT", "FleetWire", "Airloc", "Logbook", "Web", "Geo", "Platform", "Sensors", "TestSupport",
+                "Uploads", "MQTT", "FleetWire", "Airloc", "Logbook", "Web", "Geo", "Platform", "Sensors", "Readings",
+                "TestSupport",
             ]),
         .testTarget(
             name: "CollectorTests",

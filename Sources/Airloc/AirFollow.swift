@@ -2,6 +2,7 @@ import AirQuality
 import Foundation
 import Geo
 import Platform
+import Readings
 import Sensors
 import Web
 

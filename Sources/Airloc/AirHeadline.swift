@@ -1,4 +1,5 @@
 import AirQuality
+import Readings
 import Sensors
 
 /// What the card leads with: the air measured here when there is a fresh reading with an

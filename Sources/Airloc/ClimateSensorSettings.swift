@@ -1,4 +1,5 @@
 import Foundation
+import Readings
 import Sensors
 
 /// A `[sensor.NAME]` section: a CO₂ or climate sensor beside the particulate one of

@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import Readings
 import Sensors
 import Synchronization
 import Web

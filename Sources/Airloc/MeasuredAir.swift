@@ -1,5 +1,6 @@
 import AirQuality
 import Foundation
+import Readings
 import Sensors
 
 /// What the particulate sensor says beside the model's value: a reading (made now, or the

@@ -1,5 +1,6 @@
 import AirQuality
 import Foundation
+import Readings
 import Sensors
 
 /// A `[sensor.NAME]` CO₂ or climate sensor's reading for a report made now: the logger's

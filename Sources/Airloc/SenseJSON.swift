@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Readings
 import Sensors
 
 /// `airloc sense --json`, schema `airloc.sense/1` (docs/json-schema.md): one reading of the

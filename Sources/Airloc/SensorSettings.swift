@@ -1,4 +1,5 @@
 import Foundation
+import Readings
 import Sensors
 
 /// `[sensor]`: the particulate sensor on the serial port, if there is one (docs/sensors.md).

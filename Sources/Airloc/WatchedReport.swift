@@ -3,6 +3,7 @@ import Foundation
 import Gazetteer
 import Geo
 import Platform
+import Readings
 import Sensors
 import Web
 

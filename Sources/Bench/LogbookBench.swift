@@ -2,7 +2,7 @@ import AirQuality
 import Foundation
 import Geo
 import Logbook
-import Sensors
+import Readings
 
 /// The logbook's figures for docs/performance.md, and the write loop the crash test kills.
 enum LogbookBench {

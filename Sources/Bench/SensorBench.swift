@@ -1,4 +1,5 @@
 import Foundation
+import Readings
 import Sensors
 
 /// `airloc-bench sensor-decode`: each family's decoder over a long stream of frames, one

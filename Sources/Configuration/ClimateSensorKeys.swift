@@ -1,6 +1,7 @@
 import Airloc
 import Foundation
 import Platform
+import Readings
 import Sensors
 
 /// The keys of a `[sensor.NAME]` section (docs/sensors.md): any number of CO₂ and climate

@@ -1,4 +1,5 @@
 import Airloc
+import Readings
 import Sensors
 
 extension ConfigurationKey {

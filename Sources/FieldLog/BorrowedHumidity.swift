@@ -1,6 +1,7 @@
 import Airloc
 import Foundation
 import Logbook
+import Readings
 import Sensors
 
 /// `[sensor] humidity-from = NAME`: the humidity another sensor measured, lent to the

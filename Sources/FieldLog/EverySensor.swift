@@ -2,6 +2,7 @@ import Airloc
 import Foundation
 import Logbook
 import Platform
+import Readings
 import Sensors
 
 /// One configured sensor's reading for `airloc sense`: the particulate one of `[sensor]`
@@ -151,7 +152,8 @@ extension EverySensor {
             return (await reading.read(), nil)
         }
         let logbook = try? Logbook(url: settings.logDatabase, readOnly: true)
-        guard let row = try? logbook?.latestSensorRecord(named: name), let sample = row.climate(reading) else {
+        guard let row = try? logbook?.latestSensorRecord(named: name), let sample = row.climate(source: reading.source)
+        else {
             return (.failure(.held(plan.device, pid: pid)), nil)
         }
         return (.success(sample), (pid, max(0, now.timeIntervalSince(row.time))))

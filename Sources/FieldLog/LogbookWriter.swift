@@ -6,6 +6,7 @@ import Geo
 import Location
 import Logbook
 import Platform
+import Readings
 import Sensors
 import Web
 

@@ -77,7 +77,7 @@ extension MeasuredNow {
                 guard let model = section.model, case .success(let reading) = section.reading else { continue }
                 let fresh = max(120, 2 * section.interval)
                 if let row = try? logbook?.latestSensorRecord(named: section.name),
-                    now.timeIntervalSince(row.time) < fresh, let logged = row.climate(reading)
+                    now.timeIntervalSince(row.time) < fresh, let logged = row.climate(source: reading.source)
                 {
                     let age = max(0, now.timeIntervalSince(row.time))
                     group.addTask {

@@ -1,6 +1,6 @@
 import Airloc
 import Foundation
-import Sensors
+import Readings
 import Web
 
 /// Home Assistant MQTT discovery for one device: retained config messages that make its

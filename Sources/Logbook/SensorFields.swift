@@ -1,7 +1,7 @@
 import FleetWire
 import Foundation
 import Geo
-import Sensors
+import Readings
 
 /// A sensor row's fields in each export format (``LogFields`` has the rules).
 extension LogFields {

@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import Sensors
+import Readings
 
 /// One measured reading (a row of the `sensor` table): the mean of a sample window of one
 /// sensor, with the fix in force when it was made. The particulate sensor of `[sensor]`
@@ -227,11 +227,12 @@ extension LogbookRows {
 /// A row as the reading it records: what `now`, `sense` and the device's page show of
 /// the latest logged reading.
 extension SensorRecord {
-    /// The row as a climate sensor's reading of `reading` (nil for a particulate row).
-    public func climate(_ reading: ClimateReading) -> ClimateSample? {
+    /// The row as a climate sensor's reading, read at `source` (its serial device or sysfs
+    /// directory; nil for a particulate row).
+    public func climate(source: String) -> ClimateSample? {
         guard let climate, let model = ClimateModel(rawValue: model) else { return nil }
         var sample = ClimateSample(
-            model: model, source: reading.source, readings: [climate], windowSeconds: windowSeconds,
+            model: model, source: source, readings: [climate], windowSeconds: windowSeconds,
             faults: flags)
         sample.samples = samples
         return sample

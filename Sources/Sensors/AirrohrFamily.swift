@@ -1,3 +1,5 @@
+import Readings
+
 /// How airrohr, the sensor.community firmware, sends a climate sensor's family: the
 /// `X-Pin` sensor.community files it under, and the prefix of its value types in the
 /// station's own `/data.json` (`BME280_temperature`; sensor.community gets them without

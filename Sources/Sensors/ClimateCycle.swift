@@ -1,3 +1,5 @@
+import Readings
+
 /// One reading of a CO₂ sensor on a serial port (MH-Z19, SenseAir S8, SCD30): the driver's
 /// state machine, beside ``SensorCycle`` for the particulate sensors.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import Readings
 
 /// One reading of a CO₂ or climate sensor, however it is reached: on a serial port
 /// (``ClimateCycle``) or through the kernel's driver (``KernelReading``).

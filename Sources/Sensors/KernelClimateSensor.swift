@@ -1,4 +1,5 @@
 import Foundation
+import Readings
 
 #if canImport(Glibc)
     import Glibc
@@ -139,6 +140,17 @@ public enum KernelSensorError: Error, Sendable, Equatable, CustomStringConvertib
         case .malformed(let path, let text): return "\(path) does not hold a number: \"\(text.prefix(40))\""
         case .nothingMeasured(let path):
             return "\(path) has no temperature, humidity, pressure or CO₂ channel"
+        }
+    }
+}
+
+extension ClimateModel {
+    /// The kernel subsystem whose driver reads it, nil for a UART-only model.
+    public var kernelBus: KernelClimateSensor.Bus? {
+        switch self {
+        case .mhZ19, .senseairS8: return nil
+        case .scd30, .scd4x, .bme280, .bmp280, .bme680, .dht11: return .iio
+        case .sht3x, .sht4x, .htu21: return .hwmon
         }
     }
 }

@@ -1,3 +1,5 @@
+import Readings
+
 /// The Winsen MH-Z19B/C's serial protocol (datasheet; 9600 8N1): 9-byte commands and
 /// replies, `FF` first, a checksum last.
 ///

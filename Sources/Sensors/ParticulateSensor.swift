@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import Readings
 
 /// Something that measures the air where the device is, as ``LocationProvider`` is
 /// something that says where it is: one reading per call.

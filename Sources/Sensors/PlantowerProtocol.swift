@@ -1,3 +1,5 @@
+import Readings
+
 /// The Plantower PMS family's serial protocol: frames `42 4D len… values… ck`, commands
 /// `42 4D cmd dH dL ckH ckL`.
 ///

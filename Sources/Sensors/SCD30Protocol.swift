@@ -1,3 +1,5 @@
+import Readings
+
 /// The Sensirion SCD30's Modbus mode (19200 8N1, address 0x61; "Interface Description
 /// Sensirion SCD30", and the kernel's drivers/iio/chemical/scd30_serial.c).
 ///

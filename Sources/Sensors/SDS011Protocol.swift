@@ -1,3 +1,5 @@
+import Readings
+
 /// The Nova SDS011's serial protocol (datasheet V1.3): 10-byte frames from the sensor,
 /// 19-byte commands to it.
 ///

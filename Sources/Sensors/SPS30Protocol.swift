@@ -1,4 +1,5 @@
 import Foundation
+import Readings
 
 /// The Sensirion SPS30's UART protocol: SHDLC frames `7E adr cmd len data… ck 7E` to the
 /// sensor and `7E adr cmd state len data… ck 7E` back, with byte stuffing.

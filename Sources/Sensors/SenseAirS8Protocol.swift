@@ -1,3 +1,5 @@
+import Readings
+
 /// The SenseAir S8's Modbus RTU (9600 8N1; "Modbus on Senseair S8", TDE2067): input
 /// registers read with function 0x04 from the any-sensor address 0xFE.
 ///

@@ -1,3 +1,5 @@
+import Readings
+
 /// What airloc sends a sensor of each family at each step of a reading, and how its bytes
 /// are read back: the family-specific half of a driver (``SensorCycle`` is the other).
 ///

@@ -1,3 +1,5 @@
+import Readings
+
 /// One reading of a sensor, from waking it to putting it back to sleep: the driver's state
 /// machine (the family's commands are ``SensorCommands``).
 ///

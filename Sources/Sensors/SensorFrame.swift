@@ -1,3 +1,5 @@
+import Readings
+
 /// What a decoder makes of the bytes: a reading, a reply to a command, or a frame that
 /// was refused (and skipped: the decoder resynchronises on the next header).
 public enum SensorFrame: Sendable, Equatable {

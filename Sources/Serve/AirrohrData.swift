@@ -1,6 +1,6 @@
 import Airloc
 import Foundation
-import Sensors
+import Readings
 import Web
 
 /// `GET /data.json` as airrohr's firmware serves it, so Home Assistant setups and scripts

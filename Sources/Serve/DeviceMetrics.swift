@@ -4,7 +4,7 @@ import Foundation
 import HTTPService
 import Logbook
 import Platform
-import Sensors
+import Readings
 import Web
 
 /// `GET /metrics`: the device in the Prometheus text format 0.0.4, or OpenMetrics 1.0

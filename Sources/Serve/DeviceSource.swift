@@ -132,7 +132,8 @@ public final class DeviceSource: Sendable {
     func climate(_ logbook: Logbook, at date: Date) -> [MeasuredClimate] {
         settings.climateSensors.compactMap { section in
             guard let model = section.model, case .success(let reading) = section.reading,
-                let row = try? logbook.latestSensorRecord(named: section.name), let sample = row.climate(reading)
+                let row = try? logbook.latestSensorRecord(named: section.name),
+                let sample = row.climate(source: reading.source)
             else { return nil }
             return MeasuredClimate(
                 name: section.name, model: model, place: reading.place, outcome: .success(sample),

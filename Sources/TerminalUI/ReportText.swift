@@ -2,7 +2,7 @@ import AirQuality
 import Airloc
 import Foundation
 import Geo
-import Sensors
+import Readings
 
 /// Renders an ``AirReport`` for a person: the seed app's "Your Location" card as text.
 public struct ReportText {

@@ -2,7 +2,7 @@ import AirQuality
 import Airloc
 import Foundation
 import Geo
-import Sensors
+import Readings
 
 /// `airloc sense` for a person: the mean PM values, how the mean was made, and the flags.
 public struct SensorText {

@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 import Logbook
-import Sensors
+import Readings
 import Web
 
 /// The public air maps: sensor.community and openSenseMap, which receive only what the

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Readings
 import Sensors
 import TestSupport
 import Testing

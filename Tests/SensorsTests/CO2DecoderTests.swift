@@ -1,4 +1,5 @@
 import Foundation
+import Readings
 import Testing
 
 @testable import Sensors

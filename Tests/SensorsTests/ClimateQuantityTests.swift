@@ -1,4 +1,5 @@
 import AirQuality
+import Readings
 import Testing
 
 @testable import Sensors

@@ -1,3 +1,4 @@
+import Readings
 import TestSupport
 import Testing
 

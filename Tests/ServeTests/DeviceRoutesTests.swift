@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import HTTPService
 import Logbook
+import Readings
 import Sensors
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Airloc
 import Foundation
 import Logbook
+import Readings
 import Sensors
 import TestSupport
 import Testing

@@ -6,6 +6,7 @@ import Geo
 import HTTPService
 import Logbook
 import Platform
+import Readings
 import Sensors
 import TestSupport
 import Web

@@ -1,6 +1,7 @@
 import AirQuality
 import Foundation
 import Geo
+import Readings
 import Sensors
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Logbook
 import Platform
+import Readings
 import Sensors
 import TestSupport
 import Testing

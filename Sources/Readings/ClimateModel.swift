@@ -21,15 +21,6 @@ public enum ClimateModel: String, Sendable, CaseIterable {
     /// True for the models airloc reads on a serial port itself.
     public var speaksUART: Bool { self == .mhZ19 || self == .senseairS8 || self == .scd30 }
 
-    /// The kernel subsystem whose driver reads it, nil for a UART-only model.
-    public var kernelBus: KernelClimateSensor.Bus? {
-        switch self {
-        case .mhZ19, .senseairS8: return nil
-        case .scd30, .scd4x, .bme280, .bmp280, .bme680, .dht11: return .iio
-        case .sht3x, .sht4x, .htu21: return .hwmon
-        }
-    }
-
     /// The name people know it by ("MH-Z19", "SenseAir S8", "BME280").
     public var displayName: String {
         switch self {
