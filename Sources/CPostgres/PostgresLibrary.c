@@ -8,11 +8,13 @@
 #include <libpq-fe.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define PQ_FUNCTIONS(X)                                                                              \
     X(connectdbParams) X(exec) X(status) X(errorMessage) X(finish) X(serverVersion) X(execParams)            \
     X(resultStatus) X(resultErrorMessage) X(resultErrorField) X(ntuples) X(nfields) X(getvalue)       \
-    X(getisnull) X(clear) X(setNoticeProcessor)
+    X(getisnull) X(clear) X(setNoticeProcessor) X(conninfoParse) X(conninfoFree) X(freemem)
 
 static struct {
 #define FIELD(name) __typeof__(PQ##name) *name;
@@ -54,16 +56,45 @@ static void quiet(void *arg, const char *message) {
 }
 
 airloc_pq_conn *airloc_pq_connect(const char *conninfo, const char *password, int connect_timeout) {
+    return airloc_pq_connect_host(conninfo, password, connect_timeout, NULL, NULL, NULL);
+}
+
+airloc_pq_conn *airloc_pq_connect_host(const char *conninfo, const char *password, int connect_timeout,
+                                       const char *host, const char *hostaddr, const char *port) {
     char timeout[16];
     snprintf(timeout, sizeof timeout, "%d", connect_timeout);
     // Later keywords override earlier ones: the timeout first, so a connection string
-    // that sets its own wins; the password file's password last.
-    const char *keywords[] = {"connect_timeout", "application_name", "dbname", "password", NULL};
-    const char *values[] = {timeout, "airloc-collect", conninfo, password, NULL};
-    if (password == NULL) keywords[3] = NULL;
+    // that sets its own wins; then the one host picked from its list; the password file's
+    // password last.
+    const char *keywords[8] = {"connect_timeout", "application_name", "dbname"};
+    const char *values[8] = {timeout, "airloc-collect", conninfo};
+    int n = 3;
+    if (host != NULL) keywords[n] = "host", values[n++] = host;
+    if (hostaddr != NULL) keywords[n] = "hostaddr", values[n++] = hostaddr;
+    if (port != NULL) keywords[n] = "port", values[n++] = port;
+    if (password != NULL) keywords[n] = "password", values[n++] = password;
+    keywords[n] = NULL, values[n] = NULL;
     PGconn *conn = api.connectdbParams(keywords, values, 1);
     if (conn != NULL) api.setNoticeProcessor(conn, quiet, NULL);
     return (airloc_pq_conn *)conn;
+}
+
+char *airloc_pq_conninfo_value(const char *conninfo, const char *keyword, int *ok) {
+    char *error = NULL;
+    PQconninfoOption *options = api.conninfoParse(conninfo, &error);
+    *ok = options != NULL;
+    if (options == NULL) {
+        if (error != NULL) api.freemem(error);
+        return NULL;
+    }
+    char *found = NULL;
+    for (PQconninfoOption *option = options; option->keyword != NULL; option++) {
+        if (strcmp(option->keyword, keyword) == 0 && option->val != NULL && option->val[0] != 0) {
+            found = strdup(option->val);
+        }
+    }
+    api.conninfoFree(options);
+    return found;
 }
 
 int airloc_pq_ok(const airloc_pq_conn *conn) {

@@ -98,6 +98,7 @@ struct CollectorDriver {
                 case .failure(let error):
                     queue += machine.databaseFailed(error, at: time.now)
                 }
+                for notice in store.takeNotices() { context.notify(notice) }
             case .store(let batch):
                 let started = ContinuousClock.now
                 switch await store.write(batch) {

@@ -77,6 +77,9 @@ public final class PostgresStore: CollectorStore {
     private let kept = Mutex<(months: Set<PartitionMonth.Needed>, applied: Date, refusedUntil: Date)>(
         ([], .distantPast, .distantPast))
     private let notices = Mutex<[ServiceNotice]>([])
+    /// The lineage of the server last written to in this run: a server behind it is
+    /// refused (``ServerLineage``).
+    private let lineage = Mutex<ServerLineage?>(nil)
 
     /// The database `plan` names.
     public init(plan: CollectorPlan) { self.plan = plan }
@@ -86,8 +89,11 @@ public final class PostgresStore: CollectorStore {
         let plan = self.plan
         let opened = await BlockingWork.run("airloc-collect-db") { _ in
             Result { () throws(DatabaseError) -> (PostgresConnection, StoreOpening) in
-                let connection = try PostgresConnection(
-                    conninfo: plan.conninfo, password: plan.password, connectTimeout: plan.connectTimeout)
+                let (connection, lineage, passedOver) = try PostgresConnection.writable(
+                    conninfo: plan.conninfo, password: plan.password, connectTimeout: plan.connectTimeout,
+                    after: self.lineage.withLock { $0 })
+                if let lineage { self.lineage.withLock { $0 = lineage } }
+                for refusal in passedOver { self.say(.warning("PostgreSQL at \(refusal)")) }
                 do throws(DatabaseError) {
                     // Its statements are short: compiling one (PostgreSQL's JIT, for a plan
                     // over many months' partitions) took half a second and saved nothing.

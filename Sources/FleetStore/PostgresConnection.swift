@@ -79,9 +79,55 @@ package final class PostgresConnection: Sendable {
 
     /// Connects to `conninfo` (a libpq connection string or a postgresql:// URI), with
     /// `password` (read from a file by the caller; nil: libpq's own PGPASSFILE or none).
-    package init(conninfo: String, password: String?, connectTimeout: Int = 10) throws(DatabaseError) {
+    package convenience init(conninfo: String, password: String?, connectTimeout: Int = 10) throws(DatabaseError) {
+        try self.init(conninfo: conninfo, password: password, connectTimeout: connectTimeout, server: nil)
+    }
+
+    /// One server of a connection string's host list (nil: the list as libpq takes it).
+    package struct Server: Sendable, Equatable, CustomStringConvertible {
+        /// Its `host` (a name, an address or a socket directory), `hostaddr` and `port`.
+        package var host: String?, hostaddr: String?, port: String?
+
+        /// The server at `host` (or `hostaddr`) and `port`.
+        package init(host: String? = nil, hostaddr: String? = nil, port: String? = nil) {
+            (self.host, self.hostaddr, self.port) = (host, hostaddr, port)
+        }
+
+        /// "host:port", for messages.
+        package var description: String { "\(host ?? hostaddr ?? "localhost"):\(port ?? "5432")" }
+    }
+
+    /// The servers `conninfo` names, in its order: one per entry of its `host` (or
+    /// `hostaddr`) list, with the port of the same place (one port serves them all). Empty
+    /// when it names one server or none (libpq's defaults), or cannot be read.
+    package static func servers(in conninfo: String) -> [Server] {
+        guard airloc_pq_load() == nil else { return [] }
+        func list(_ keyword: String) -> [String] {
+            var ok: Int32 = 0
+            guard let value = airloc_pq_conninfo_value(conninfo, keyword, &ok) else { return [] }
+            defer { free(value) }
+            return String(cString: value).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let (hosts, addresses, ports) = (list("host"), list("hostaddr"), list("port"))
+        let count = max(hosts.count, addresses.count)
+        guard count > 1 else { return [] }
+        func item(_ values: [String], _ index: Int) -> String? {
+            let value = values.count == 1 ? values[0] : index < values.count ? values[index] : ""
+            return value.isEmpty ? nil : value
+        }
+        return (0..<count).map { Server(host: item(hosts, $0), hostaddr: item(addresses, $0), port: item(ports, $0)) }
+    }
+
+    /// Connects to `server` of `conninfo`'s list (nil: as libpq picks from the whole list).
+    package init(conninfo: String, password: String?, connectTimeout: Int = 10, server: Server?)
+        throws(DatabaseError)
+    {
         if let missing = airloc_pq_load() { throw .library(String(cString: missing)) }
-        let connection = airloc_pq_connect(conninfo, password, Int32(connectTimeout))
+        let connection =
+            server.map { server in
+                airloc_pq_connect_host(
+                    conninfo, password, Int32(connectTimeout), server.host, server.hostaddr, server.port)
+            } ?? airloc_pq_connect(conninfo, password, Int32(connectTimeout))
         guard airloc_pq_ok(connection) == 1 else {
             let reason = Self.oneLine(String(cString: airloc_pq_error_message(connection)))
             if connection != nil { airloc_pq_finish(connection) }

@@ -69,6 +69,66 @@ public final class PostgresServer: @unchecked Sendable {
         return server
     }
 
+    /// A streaming standby of `primary` (`pg_basebackup -R`, WAL streamed), started on a
+    /// port and socket directory of its own: what a failover promotes.
+    public static func standby(of primary: PostgresServer) async throws -> PostgresServer {
+        let server = PostgresServer(
+            port: try GPSFake.freePort(), directory: try TemporaryDirectory(), binaries: primary.binaries,
+            asPostgres: primary.asPostgres)
+        if server.asPostgres {
+            try await server.command("/bin/chown", ["-R", "postgres:postgres", server.directory.url.path], root: true)
+            chmod(server.directory.url.path, 0o700)
+        }
+        try await server.command(
+            server.binaries.appendingPathComponent("pg_basebackup").path,
+            [
+                "-h", primary.directory.url.path, "-p", "\(primary.port)", "-U", "postgres", "-D", server.data.path,
+                "-X", "stream", "-R", "--no-sync",
+            ])
+        // The copy has the primary's settings: its own port and socket come after them.
+        let settings = "port = \(server.port)\nunix_socket_directories = '\(server.directory.url.path)'\n"
+        let configuration = server.data.appendingPathComponent("postgresql.conf")
+        try await server.command("/bin/sh", ["-c", "cat >> '\(configuration.path)'"], stdin: settings)
+        try await server.start()
+        return server
+    }
+
+    /// A standby stops receiving WAL (its `primary_conninfo` emptied and reloaded): what
+    /// its primary commits from now on, it never has, as with a network cut or a lagging
+    /// asynchronous replica at the moment of a failover.
+    public func cutReplication() async throws {
+        _ = try await query("ALTER SYSTEM SET primary_conninfo = ''")
+        _ = try await query("SELECT pg_reload_conf()")
+        try await Poll.until("the standby's WAL receiver stopped") {
+            (try await self.query("SELECT count(*) FROM pg_stat_wal_receiver"))
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+        }
+    }
+
+    /// A standby becomes a primary on a new timeline (`pg_ctl promote`, waited for).
+    public func promote() async throws {
+        try await command(binaries.appendingPathComponent("pg_ctl").path, ["-D", data.path, "-w", "promote"])
+    }
+
+    /// SIGKILL to the postmaster, as a machine that died; waited for until it is gone. Its
+    /// directory can be started again (crash recovery), as it was.
+    public func kill() async throws {
+        let pidFile = data.appendingPathComponent("postmaster.pid")
+        guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
+            let pid = Int32(text.split(separator: "\n").first ?? "")
+        else { throw FixtureError("no postmaster.pid in \(data.path)") }
+        Glibc.kill(pid, SIGKILL)
+        // pg_ctl's daemon belongs to init, which in a container may never reap it: a zombie
+        // is gone too. PostgreSQL would take the zombie for a live postmaster (its pid
+        // answers kill 0), so its lock files go with it, as a reboot would clear them.
+        try await Poll.until("the postmaster is gone") {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            return Glibc.kill(pid, 0) != 0 || stat.contains(") Z ")
+        }
+        try? FileManager.default.removeItem(at: pidFile)
+        try? FileManager.default.removeItem(at: directory.file(".s.PGSQL.\(port).lock"))
+    }
+
     /// Starts (or starts again) the server and waits until it accepts connections.
     public func start() async throws {
         try await command(

@@ -16,6 +16,14 @@ const char *airloc_pq_load(void);
 /// PQconnectdbParams with expand_dbname: `conninfo` may be a connection string or a
 /// postgresql:// URI; `password` (may be NULL) and `connect_timeout` (seconds) are added.
 airloc_pq_conn *airloc_pq_connect(const char *conninfo, const char *password, int connect_timeout);
+/// airloc_pq_connect to one of the connection string's hosts: `host`, `hostaddr` and
+/// `port` (each may be NULL: the string's own) override its lists.
+airloc_pq_conn *airloc_pq_connect_host(const char *conninfo, const char *password, int connect_timeout,
+                                       const char *host, const char *hostaddr, const char *port);
+/// The value `conninfo` gives `keyword` ("host", "hostaddr", "port": comma-separated lists
+/// for several hosts), as PQconninfoParse reads it (a string or a URI); NULL when it gives
+/// none. `*ok` is 0 when the string cannot be read. The caller frees the value (free).
+char *airloc_pq_conninfo_value(const char *conninfo, const char *keyword, int *ok);
 /// 1 when the connection is usable (CONNECTION_OK).
 int airloc_pq_ok(const airloc_pq_conn *conn);
 const char *airloc_pq_error_message(const airloc_pq_conn *conn);
