@@ -7,8 +7,9 @@ import Sensors
 /// breathe; the model's grid cell stays beside it as context.
 ///
 /// Contract: ``of(_:)`` is `.measured` exactly when the report holds a reading (readings in
-/// a report are fresh: ``MeasuredNow`` passes on the logger's only while younger than two
-/// intervals) whose US AQI is known; its index is the NowCast of the logbook's hours when
+/// a report are fresh: ``MeasuredNow`` passes on the logger's only while younger than
+/// ``SensorSettings/freshness``, and one that carries its window leads only within it)
+/// whose US AQI is known; its index is the NowCast of the logbook's hours when
 /// there is one, else the reading's own (of the corrected PM2.5 where a correction
 /// applies), with the European index of its PM beside it for `--scale eu`. `.model`
 /// carries the service's indices; nil when there is neither.
@@ -44,8 +45,9 @@ public struct AirHeadline: Sendable, Equatable {
     }
 
     /// The measured air's index: the NowCast, else the reading's own; nil when the reading
-    /// has none.
+    /// has none, or is past its window (``MeasuredReading/isFresh``).
     public static func measured(_ reading: MeasuredReading) -> AirHeadline? {
+        guard reading.isFresh else { return nil }
         let sample = reading.sample
         let european = EuropeanAQICategory.index(
             pm2_5: sample.correctedPM2_5 ?? sample.mean.pm2_5, pm10: sample.mean.pm10)

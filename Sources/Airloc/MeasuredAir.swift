@@ -26,15 +26,22 @@ public struct MeasuredReading: Sendable {
     public var nowcastUSAQI: Int?
     /// The logger that holds the sensor, when the reading is its latest for that reason.
     public var heldBy: Int32?
+    /// How old it may be and still stand for now (``SensorSettings/freshness``; nil: made
+    /// for this report).
+    public var window: Double?
+
+    /// Whether it still stands for now: a reading past its window (a sensor unplugged, a
+    /// logger stopped) leads nothing, and its values are left out where "now" is served.
+    public var isFresh: Bool { window.map { ageSeconds < $0 } ?? true }
 
     /// A reading, `ageSeconds` old.
     public init(
         sample: SensorSample, ageSeconds: Double = 0, fromLogbook: Bool = false, nowcastUSAQI: Int? = nil,
-        heldBy: Int32? = nil
+        heldBy: Int32? = nil, window: Double? = nil
     ) {
         (self.sample, self.ageSeconds, self.fromLogbook, self.nowcastUSAQI) =
             (sample, ageSeconds, fromLogbook, nowcastUSAQI)
-        self.heldBy = heldBy
+        (self.heldBy, self.window) = (heldBy, window)
     }
 }
 

@@ -35,6 +35,11 @@ public struct SensorSettings: Sendable, Equatable {
     /// The defaults (docs/sensors.md).
     public init() {}
 
+    /// How old the logger's latest reading may be and still stand for now: two intervals,
+    /// at least two minutes. The one rule of every outlet: older, it leads neither the card
+    /// (`now`, the page, `/api/now`), nor `/metrics`' measured series, nor `/data.json`.
+    public var freshness: TimeInterval { max(120, 2 * interval) }
+
     /// The link the udev rule makes, and the adapter's usual node without it.
     public static let preferredDevice = "/dev/airloc-pm"
     /// The device when none is set.

@@ -15,7 +15,7 @@ import Sensors
 public enum MeasuredNow {
     /// How old the logger's latest reading may be to stand for now: two intervals, at
     /// least two minutes.
-    public static func freshness(_ settings: Settings) -> TimeInterval { max(120, 2 * settings.sensor.interval) }
+    public static func freshness(_ settings: Settings) -> TimeInterval { settings.sensor.freshness }
 
     /// The measured air for a report made at `now`.
     public static func measure(

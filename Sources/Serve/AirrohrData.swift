@@ -18,7 +18,8 @@ enum AirrohrData {
         var values: [(String, String)] = []
         var age = ""
         let report = source.now(at: now)
-        if case .reading(let reading)? = report?.measured {
+        // A reading past its window is no reading now (a sensor unplugged): airrohr's empty list.
+        if case .reading(let reading)? = report?.measured, reading.isFresh {
             age = String(Int(reading.ageSeconds.rounded()))
             let v = reading.sample.mean
             func pm(_ type: String, _ value: Double?) {

@@ -28,14 +28,28 @@ struct DeviceMetrics {
         }
         let report = source.now(at: now)
         let model = report.flatMap { try? $0.air.get() }
-        var measured: MeasuredReading?
-        if case .reading(let reading)? = report?.measured { measured = reading }
-        let headline = report.flatMap(AirHeadline.of)
-        var aqi: [(String, Double?)] = [("scale=\"us\"", headline.map { Double($0.usAQI) })]
-        if source.settings.scale == .eu {
-            aqi.append(("scale=\"eu\"", (headline?.europeanAQI ?? model?.europeanAQI).map(Double.init)))
+        // The latest reading, and the same while it stands for now: a stale one keeps its
+        // age series and leaves its values out, as any unknown value is.
+        var latest: MeasuredReading?
+        if case .reading(let reading)? = report?.measured { latest = reading }
+        let measured = latest.flatMap { $0.isFresh ? $0 : nil }
+        let measuredIndex = measured.flatMap(AirHeadline.measured)
+        let eu = source.settings.scale == .eu
+        var aqi: [(String, Double?)] = [
+            ("scale=\"us\",source=\"model\"", model.map { Double($0.usAQI) }),
+            ("scale=\"us\",source=\"measured\"", measuredIndex.map { Double($0.usAQI) }),
+        ]
+        if eu {
+            aqi.append(("scale=\"eu\",source=\"model\"", model?.europeanAQI.map(Double.init)))
+            aqi.append(("scale=\"eu\",source=\"measured\"", measuredIndex?.europeanAQI.map(Double.init)))
         }
-        add("airloc_aqi", "The air quality index the card leads with (measured when fresh, else the model).", aqi)
+        add("airloc_aqi", "The air quality index, by source: the model's hour, and the sensor's fresh reading.", aqi)
+        let headline = report.flatMap(AirHeadline.of)
+        var leading: [(String, Double?)] = [("scale=\"us\"", headline.map { Double($0.usAQI) })]
+        if eu { leading.append(("scale=\"eu\"", (headline?.europeanAQI ?? model?.europeanAQI).map(Double.init))) }
+        add(
+            "airloc_headline_aqi", "The index the card leads with: the measured one while fresh, else the model's.",
+            leading)
         add(
             "airloc_pm2_5", "PM2.5 in µg/m³: the model's hour, and the sensor's latest reading.",
             [("source=\"model\"", model?.concentrations[.pm2_5]), ("source=\"measured\"", measured?.sample.mean.pm2_5)])
@@ -49,7 +63,7 @@ struct DeviceMetrics {
             [("", point?.mode.map(Double.init))])
         add(
             "airloc_fix_age_seconds", "Seconds since the latest logged fix.",
-            [("", point.map { max(0, now.timeIntervalSince($0.time)) })])
+            [("", point.map { Self.age(now.timeIntervalSince($0.time)) })])
         add(
             "airloc_fix_accuracy_meters", "The latest logged fix's horizontal error radius in metres.",
             [("", report?.fix.horizontalAccuracy)])
@@ -64,7 +78,8 @@ struct DeviceMetrics {
         add(
             "airloc_sensor_reading_age_seconds",
             "Seconds since a sensor's latest logged reading ([sensor]'s unlabelled, [sensor.NAME]'s by name).",
-            [("", measured?.ageSeconds)] + climate.map { ("sensor=\"\(Self.label($0.name))\"", $0.ageSeconds) })
+            [("", latest.map { Self.age($0.ageSeconds) })]
+                + climate.map { ("sensor=\"\(Self.label($0.name))\"", Self.age($0.ageSeconds)) })
         for quantity in ClimateQuantity.allCases {
             add(
                 quantity.metric,
@@ -96,4 +111,8 @@ struct DeviceMetrics {
     }
 
     static func label(_ text: String) -> String { MetricsExposition.label(text) }
+
+    /// An age in seconds at the tenth a person or an alert reads (the logbook keeps
+    /// milliseconds; a difference of two such times is float noise below that).
+    static func age(_ seconds: Double) -> Double { (max(0, seconds) * 10).rounded() / 10 }
 }

@@ -101,6 +101,12 @@ struct DevicePage {
                 text += ", model PM2.5 \(formatConcentration(model))"
             }
             text += ")"
+            if !reading.isFresh {
+                // Past its window (a sensor unplugged, a logger stopped): said as such, with
+                // what it last read, never as the air now.
+                let since = UTCTime.iso8601Seconds(now.addingTimeInterval(-reading.ageSeconds))
+                text = "unavailable since \(since) (last: \(text))"
+            }
             rows.append(("measured", "Measured", text))
             rows.append(("measured-age", "Reading", "\(formatAge(reading.ageSeconds)) ago"))
         }

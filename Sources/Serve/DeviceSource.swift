@@ -165,7 +165,7 @@ public final class DeviceSource: Sendable {
         return .reading(
             MeasuredReading(
                 sample: sample, ageSeconds: max(0, date.timeIntervalSince(latest.time)), fromLogbook: true,
-                nowcastUSAQI: nowcast))
+                nowcastUSAQI: nowcast, window: settings.sensor.freshness))
     }
 
     /// `log status --json`'s document, or nil without a logbook.

@@ -75,7 +75,8 @@ struct ServeMetricsEndToEndTests {
             #expect(scraped[series] == value, "\(series): Prometheus has \(scraped[series] ?? .nan), /metrics \(value)")
         }
         for name in [
-            "airloc_aqi{scale=\"us\"}", "airloc_pm2_5{source=\"model\"}", "airloc_fix_mode", "airloc_latitude_degrees",
+            "airloc_aqi{scale=\"us\",source=\"model\"}", "airloc_headline_aqi{scale=\"us\"}",
+            "airloc_pm2_5{source=\"model\"}", "airloc_fix_mode", "airloc_latitude_degrees",
         ] {
             #expect(scraped[name] != nil, "\(name) is scraped: \(scraped)")
         }

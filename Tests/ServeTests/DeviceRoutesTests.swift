@@ -139,7 +139,7 @@ import Web
             #expect(!text.contains("52.52") && !text.contains("13.40"), "\(text)")
         }
         #expect(try await device.get("/api/track").status == 404)
-        #expect(everything[1].contains("airloc_aqi{scale=\"us\"} 113"), "the air is still served")
+        #expect(everything[1].contains("airloc_aqi{scale=\"us\",source=\"measured\"} 113"), "the air is still served")
     }
 
     @Test func dataJSONSpeaksAirrohrsValueTypesForEachFamily() async throws {
