@@ -4,9 +4,11 @@ stand-in for an SDS011, a Plantower PMS or a Sensirion SPS30; and for the CO2 se
 mh-z19, senseair-s8 and scd30, which answer each request and never report on their own).
 
     sensor-double.py MODEL [--pm25 X] [--pm10 X] [--humidity X] [--temperature X]
-                     [--co2 PPM] [--status N] [--fault F] [--link PATH]
+                     [--co2 PPM] [--status N] [--fault F] [--link PATH] [--pm25-file PATH]
 
 --status is the SenseAir S8's meter status word (IR1; 0x20 "out of range").
+--pm25-file: while that file holds a number, it is the PM2.5 of every reading from then
+on (the air changes under a running logger).
 Prints "DEVICE <path>" on stdout once the pty is ready (and makes PATH a symlink to it
 with --link), then one line per command it understood ("CMD sleep", "CMD read", ...) and
 "DATA n" per reading sent, flushed, so a test can wait for them. Frames follow
@@ -27,7 +29,7 @@ if not args or args[0] in ("-h", "--help"):
     sys.exit(0 if args else 64)
 model = args[0]
 opts = {"pm25": 12.3, "pm10": 20.1, "humidity": 45.0, "temperature": 21.5, "co2": 800.0, "status": 0.0,
-        "fault": "", "link": ""}
+        "fault": "", "link": "", "pm25-file": ""}
 i = 1
 while i < len(args):
     key = args[i].lstrip("-")
@@ -36,7 +38,7 @@ while i < len(args):
     else:
         i += 1
         value = args[i]
-    opts[key] = value if key in ("fault", "link") else float(value)
+    opts[key] = value if key in ("fault", "link", "pm25-file") else float(value)
     i += 1
 fault = opts["fault"]
 vanish_after = int(fault.split("=")[1]) if fault.startswith("vanish-after=") else None
@@ -93,8 +95,19 @@ def spoil(frame, index):
     return frame
 
 
+def refresh():
+    if not opts["pm25-file"]:
+        return
+    try:
+        with open(opts["pm25-file"]) as f:
+            opts["pm25"] = float(f.read().strip())
+    except (OSError, ValueError):
+        pass
+
+
 # --- SDS011 -------------------------------------------------------------------------
 def sds_data():
+    refresh()
     p25, p10 = int(round(opts["pm25"] * 10)), int(round(opts["pm10"] * 10))
     body = bytes([p25 & 0xFF, p25 >> 8, p10 & 0xFF, p10 >> 8, 0xA1, 0x60])
     return bytes([0xAA, 0xC0]) + body + bytes([sum(body) & 0xFF, 0xAB])
@@ -134,6 +147,7 @@ def sds_command(frame):
 
 # --- Plantower -----------------------------------------------------------------------
 def pms_data():
+    refresh()
     p25 = int(round(opts["pm25"]))
     p10 = int(round(opts["pm10"]))
     cf1 = int(round(opts["pm25"] * 1.5))
@@ -177,6 +191,7 @@ def shdlc(cmd, data, status=0):
 
 
 def sps_values():
+    refresh()
     p25, p10 = opts["pm25"], opts["pm10"]
     floats = [p25 * 0.6, p25, (p25 + p10) / 2, p10, 30.0, 40.0, 45.0, 46.0, 46.5, 0.6]
     return b"".join(struct.pack(">f", f) for f in floats)

@@ -58,6 +58,21 @@ struct DevicePage {
 
     private var title: String { report?.place?.place.displayName ?? "Your Location" }
 
+    /// `GET /card`: the card alone, as the page renders it; `page.js` puts it in place of
+    /// the page's at every new row, so the headline, its colour, the advice and every line
+    /// follow the air without a reload.
+    var cardHTML: String { report.map(card) ?? empty }
+
+    /// An age the page keeps ticking: "just now" under 5 s, then as ``formatAge(_:)`` says
+    /// it ("12 s ago", "3 min ago"), with the moment itself in the tooltip and in
+    /// `data-at`, from which `page.js` counts on (against the card's `data-now`, the
+    /// device's clock, so a browser's wrong clock does not show).
+    private func ago(_ seconds: Double) -> String {
+        let at = UTCTime.iso8601Seconds(now.addingTimeInterval(-max(0, seconds)))
+        let text = seconds < 5 ? "just now" : "\(formatAge(seconds)) ago"
+        return "<time data-at=\"\(at)\" title=\"\(at)\">\(text)</time>"
+    }
+
     private var empty: String {
         """
         <section class="card cat-unknown" id="card"><h1>Your Location</h1>\
@@ -75,10 +90,10 @@ struct DevicePage {
         var where_ = ""
         if let shown = source.position.shown(report.fix.coordinate) {
             let decimals = source.position.decimals
-            where_ = String(format: "%.\(decimals)f, %.\(decimals)f", shown.latitude, shown.longitude)
+            where_ = escape(String(format: "%.\(decimals)f, %.\(decimals)f", shown.latitude, shown.longitude))
         }
-        if let age = report.fix.age(at: now) { where_ += (where_.isEmpty ? "" : " · ") + "fix \(formatAge(age)) ago" }
-        lines.append("<p class=\"where\" id=\"where\">\(escape(where_))</p>")
+        if let age = report.fix.age(at: now) { where_ += (where_.isEmpty ? "" : " · ") + "fix \(ago(age))" }
+        lines.append("<p class=\"where\" id=\"where\">\(where_)</p>")
         if let headline, let category {
             lines.append(
                 "<p class=\"aqi\"><span id=\"aqi\">\(headline.usAQI)</span> <span id=\"category\">\(escape(category.name))</span> "
@@ -91,6 +106,7 @@ struct DevicePage {
                 lines.append("<p id=\"advice\">\(escape(error.description))</p>")
             }
         }
+        // (id, label, HTML: its texts escaped where they are put in)
         var rows: [(String, String, String)] = []
         if case .reading(let reading)? = report.measured {
             let sample = reading.sample
@@ -107,14 +123,14 @@ struct DevicePage {
                 let since = UTCTime.iso8601Seconds(now.addingTimeInterval(-reading.ageSeconds))
                 text = "unavailable since \(since) (last: \(text))"
             }
-            rows.append(("measured", "Measured", text))
-            rows.append(("measured-age", "Reading", "\(formatAge(reading.ageSeconds)) ago"))
+            rows.append(("measured", "Measured", escape(text)))
+            rows.append(("measured-age", "Reading", ago(reading.ageSeconds)))
         }
         if case .success(let air) = report.air {
             let model = air.concentrations.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.symbol) \(formatConcentration($0.value))" }.joined(separator: " · ")
-            rows.append(("pollutants", measuredLeads ? "Model \(air.usAQI)" : "Pollutants", model + " µg/m³"))
-            rows.append(("pollen", "Pollen", PollenReading.summary(air.pollen)))
+            rows.append(("pollutants", measuredLeads ? "Model \(air.usAQI)" : "Pollutants", escape(model + " µg/m³")))
+            rows.append(("pollen", "Pollen", escape(PollenReading.summary(air.pollen))))
         }
         if case .reading(let reading)? = report.measured,
             let temperature = reading.sample.mean.temperatureC
@@ -123,7 +139,7 @@ struct DevicePage {
             if let humidity = reading.sample.mean.relativeHumidity {
                 text += " · \(Int(humidity.rounded())) % humidity"
             }
-            rows.append(("climate", "Climate", text))
+            rows.append(("climate", "Climate", escape(text)))
         }
         // Each [sensor.NAME] by name (`sensor-NAME`: the page's script updates it live).
         for sensor in report.climateSensors {
@@ -131,11 +147,11 @@ struct DevicePage {
             rows.append(
                 (
                     "sensor-\(sensor.name)", sensor.name,
-                    summary + " (\(sensor.model.displayName), \(formatAge(sensor.ageSeconds)) ago)"
+                    escape(summary + " (\(sensor.model.displayName), ") + ago(sensor.ageSeconds) + ")"
                 ))
         }
         lines.append(
-            "<dl>" + rows.map { "<dt>\(escape($0.1))</dt><dd id=\"\($0.0)\">\(escape($0.2))</dd>" }.joined() + "</dl>")
+            "<dl>" + rows.map { "<dt>\(escape($0.1))</dt><dd id=\"\(escape($0.0))\">\($0.2)</dd>" }.joined() + "</dl>")
         if case .success(let reading) = report.air {
             lines.append(
                 "<p class=\"note\">Model: \(escape(OpenMeteoAirQuality.attribution)) · \(escape(reading.time)) "
@@ -143,7 +159,7 @@ struct DevicePage {
         }
         let heading = report.fix.source == .manual ? "Chosen location" : "Your Location"
         return "<section class=\"card cat-\(category?.rawValue ?? "unknown")\" id=\"card\" "
-            + "data-units=\"\(report.units.rawValue)\"><h1>\(heading) · "
+            + "data-units=\"\(report.units.rawValue)\" data-now=\"\(UTCTime.iso8601Seconds(now))\"><h1>\(heading) · "
             + "<span id=\"place\">\(escape(place))</span></h1>" + lines.joined() + "</section>"
     }
 

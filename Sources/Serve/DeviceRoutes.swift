@@ -99,6 +99,10 @@ public struct DeviceRoutes: Sendable {
         }
         switch request.path {
         case "/": return html(DevicePage(source: source, now: now, report: source.now(at: now)).html)
+        case "/card":
+            var reply = html(DevicePage(source: source, now: now, report: source.now(at: now)).cardHTML)
+            reply.headers.append(("Cache-Control", "no-store"))
+            return reply
         case "/api/now":
             guard let report = source.now(at: now) else {
                 return missing("no track point in the logbook yet: `airloc log run` logs one")

@@ -1,10 +1,14 @@
 /// `GET /page.js`: what makes the device's page live — the map of the day's track with
 /// the device's own Leaflet, and the rows the logger writes, through `/api/events`.
 ///
-/// Contract: it only adds to a page that already reads without it; every text it puts in
-/// the page goes through `textContent` (never `innerHTML`), so nothing from a row or a
-/// place name can become markup; it fetches nothing but the device's own paths and, when
-/// `[serve] tiles` is set, those tiles.
+/// Contract: it only adds to a page that already reads without it. At every new row it
+/// takes the whole card again from `/card` (at most one request at a time, and one more
+/// for the rows that came meanwhile), rendered and escaped by the server as the page is,
+/// so the headline, colour, advice, lines and flags are never half old; every other text
+/// it puts in the page goes through `textContent` (never `innerHTML`), so nothing from a
+/// row or a place name can become markup. Ages (`<time data-at>`) tick every second,
+/// counted on from the card's `data-now` (the device's clock). It fetches nothing but the
+/// device's own paths and, when `[serve] tiles` is set, those tiles.
 enum PageScript {
     /// The map's tiles as `[serve] tiles` says (`data-tiles`), or a plain background: the
     /// device's page and the fleet's draw their map alike.
@@ -31,7 +35,6 @@ enum PageScript {
             var element = document.getElementById(id);
             if (element) element.textContent = text;
           }
-          function fixed(value) { return value === null || value === undefined ? "–" : value.toFixed(1); }
 
           var map = null, line = null, here = null, lastSegment = null;
           var mapElement = document.getElementById("map");
@@ -90,41 +93,70 @@ enum PageScript {
             else here = L.circleMarker(at, { radius: 7, color: "#000", fillColor: "#fff", fillOpacity: 1, className: "here" }).addTo(map);
           }
 
-          // A [sensor.NAME] row's values as the card writes them (docs/sensors.md's CO₂ bands).
-          function climate(row) {
-            var parts = [];
-            var card = document.getElementById("card");
-            var imperial = card && card.dataset.units === "imperial";
-            if (typeof row.co2_ppm === "number") {
-              var band = row.co2_ppm <= 800 ? "Good" : row.co2_ppm <= 1400 ? "Moderate" : "Poor";
-              parts.push("CO₂ " + Math.round(row.co2_ppm) + " ppm " + band);
-            }
-            if (typeof row.temperature_c === "number") {
-              parts.push(imperial ? (row.temperature_c * 9 / 5 + 32).toFixed(1) + " °F" : row.temperature_c.toFixed(1) + " °C");
-            }
-            if (typeof row.relative_humidity === "number") parts.push(Math.round(row.relative_humidity) + " % humidity");
-            if (typeof row.pressure_hpa === "number") parts.push(row.pressure_hpa.toFixed(1) + " hPa");
-            return parts.join(" · ");
-          }
-
           function showRows() {
             set("rows", rows.track + " track · " + rows.air + " air · " + rows.sensor + " measured");
           }
+
+          // Ages: "just now", "12 s ago", "3 min ago", "1.5 h ago", as the server writes them,
+          // counted from the device's clock at render (the card's data-now) plus the time since.
+          var cardNow = 0, cardAt = 0;
+          function stamp() {
+            var card = document.getElementById("card");
+            cardNow = card && card.dataset.now ? Date.parse(card.dataset.now) : Date.now();
+            cardAt = Date.now();
+          }
+          function age(seconds) {
+            if (seconds < 5) return "just now";
+            if (seconds < 90) return Math.round(seconds) + " s ago";
+            if (seconds < 5400) return Math.round(seconds / 60) + " min ago";
+            return (seconds / 3600).toFixed(1) + " h ago";
+          }
+          function tick() {
+            var now = cardNow + (Date.now() - cardAt);
+            var times = document.querySelectorAll("time[data-at]");
+            for (var i = 0; i < times.length; i++) {
+              var at = Date.parse(times[i].dataset.at);
+              if (!isNaN(at)) times[i].textContent = age(Math.max(0, (now - at) / 1000));
+            }
+          }
+          stamp();
+          setInterval(tick, 1000);
+
+          // The whole card again from the server: one request at a time, one more after it
+          // when rows came meanwhile.
+          var asking = false, again = false, refreshed = Date.now();
+          function refreshCard() {
+            if (asking) { again = true; return; }
+            asking = true;
+            refreshed = Date.now();
+            fetch("/card", { credentials: "same-origin", cache: "no-store" })
+              .then(function (r) { return r.ok ? r.text() : null; })
+              .then(function (html) {
+                var old = document.getElementById("card");
+                if (html && old) {
+                  var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("card");
+                  if (fresh) { old.replaceWith(document.adoptNode(fresh)); stamp(); tick(); }
+                }
+              })
+              .catch(function () {})
+              .then(function () {
+                asking = false;
+                if (again) { again = false; refreshCard(); }
+              });
+          }
+
           if (!window.EventSource) return;
           var events = new EventSource("/api/events");
+          window.airlocPage = { events: events, tick: tick };
           events.onopen = function () { set("live", "live"); };
           events.onerror = function () { set("live", "reconnecting…"); };
           events.addEventListener("row", function (event) {
             var row = JSON.parse(event.data);
             if (row.kind in rows) rows[row.kind] += 1;
             showRows();
-            if (row.kind === "sensor" && row.name && row.name !== "sensor") {
-              set("sensor-" + row.name, climate(row) + " (" + String(row.model).toUpperCase() + ", just now (" + row.time + "))");
-            } else if (row.kind === "sensor") {
-              var pm = row.corrected_pm2_5 !== null && row.corrected_pm2_5 !== undefined ? row.corrected_pm2_5 : row.pm2_5;
-              set("measured", "PM2.5 " + fixed(pm) + " µg/m³ · PM10 " + fixed(row.pm10) + " µg/m³ (" + String(row.model).toUpperCase() + ")");
-              set("measured-age", "just now (" + row.time + ")");
-            } else if (row.kind === "track" && row.latitude !== null && map) {
+            // A fix moves the card's place and fix line: at most every 10 s for that alone.
+            if (row.kind === "sensor" || row.kind === "air" || Date.now() - refreshed > 10000) refreshCard();
+            if (row.kind === "track" && row.latitude !== null && map) {
               var at = [row.latitude, row.longitude];
               if (line) line.addLatLng(at);
               moveHere(at);

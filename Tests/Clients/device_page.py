@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """The device's page in headless Chromium, as a phone and a desktop see it.
 
-Usage: device_page.py PORT SCREENSHOT_DIR
+Usage: device_page.py PORT SCREENSHOT_DIR [PM25_FILE]
 
 Opens http://127.0.0.1:PORT/ at 1280 px, reads the card, the map and the logger's
-panel, waits for the next sensor reading to arrive without a reload, then looks at
-the page again at 360 px. Prints one JSON object of what it saw; the Swift test
+panel, waits for the next sensor reading to arrive without a reload; with PM25_FILE
+(the sensor double's --pm25-file), changes the air to PM2.5 60.0 and waits for the card
+to follow; checks that ages tick; then looks at the page again at 360 px. Prints one JSON object of what it saw; the Swift test
 decides what is right. Exit 2 when the browser cannot be started (a missing part is a
 failure, never a skip).
 """
@@ -21,14 +22,17 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 PORT = int(sys.argv[1])
 SHOTS = sys.argv[2]
+PM25_FILE = sys.argv[3] if len(sys.argv) > 3 else None
 BASE = f"http://127.0.0.1:{PORT}"
 # Generous: the next reading comes at the sensor's interval, on a busy machine.
 PATIENCE = 120
 
 
 def text(driver, element_id):
-    found = driver.find_elements(By.ID, element_id)
-    return found[0].text if found else None
+    # In one script: the page replaces its card at every row, so an element found in one
+    # call may be gone by the next.
+    return driver.execute_script(
+        "var e = document.getElementById(arguments[0]); return e ? e.innerText.trim() : null;", element_id)
 
 
 def main():
@@ -51,7 +55,7 @@ def main():
         for element_id in ("place", "aqi", "category", "advice", "measured", "measured-age", "rows", "live",
                            "sensor-room"):
             seen[element_id] = text(driver, element_id)
-        seen["card_class"] = driver.find_element(By.ID, "card").get_attribute("class")
+        seen["card_class"] = driver.execute_script("return document.getElementById('card').className;")
         wait = WebDriverWait(driver, PATIENCE, poll_frequency=0.2)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#map path.here"))
         seen["track_paths"] = len(driver.find_elements(By.CSS_SELECTOR, "#map path.track"))
@@ -63,13 +67,16 @@ def main():
         driver.execute_script("""
             window.__arrived = null;
             new MutationObserver(function () {
-              var age = document.getElementById('measured-age').textContent;
+              var element = document.getElementById('measured-age');
+              var age = element ? element.textContent : '';
               if (window.__arrived === null && age.indexOf('just now') === 0) window.__arrived = Date.now();
-            }).observe(document.getElementById('measured-age'), { childList: true, characterData: true, subtree: true });
+            }).observe(document.body, { childList: true, characterData: true, subtree: true });
         """)
         wait.until(lambda d: (text(d, "measured-age") or "").startswith("just now"))
         seen["live_measured"] = text(driver, "measured")
         seen["live_measured_age"] = text(driver, "measured-age")
+        seen["live_measured_time"] = driver.execute_script(
+            "var t = document.querySelector('#measured-age time'); return t ? t.getAttribute('title') : null;")
         # A [sensor.room] reading arrives too, on its own line, leaving the PM line as it was.
         wait.until(lambda d: "just now" in (text(d, "sensor-room") or ""))
         seen["live_sensor_room"] = text(driver, "sensor-room")
@@ -77,7 +84,35 @@ def main():
         seen["live_rows"] = text(driver, "rows")
         seen["same_load"] = driver.execute_script("return window.__sameLoad || null;")
         seen["arrived_ms"] = driver.execute_script("return window.__arrived;")
+        if PM25_FILE:
+            # The air changes: the whole card follows, its headline and colour too.
+            before = text(driver, "aqi")
+            with open(PM25_FILE, "w") as values:
+                values.write("60.0\n")
+            wait.until(lambda d: "PM2.5 60.0" in (text(d, "measured") or "") and text(d, "aqi") != before)
+            seen["changed_measured"] = text(driver, "measured")
+            seen["changed_aqi"] = text(driver, "aqi")
+            seen["changed_category"] = text(driver, "category")
+            seen["changed_card_class"] = driver.execute_script("return document.getElementById('card').className;")
+            seen["changed_advice"] = text(driver, "advice")
+            seen["changed_same_load"] = driver.execute_script("return window.__sameLoad || null;")
+            with urllib.request.urlopen(BASE + "/api/now", timeout=60) as answer:
+                seen["changed_api_now"] = json.load(answer)
         driver.save_screenshot(os.path.join(SHOTS, "serve-desktop.png"))
+        # Ages tick without a reload or an event: the reading's age set 100 s before the
+        # card's moment (again on each poll, should a new card replace the element).
+        driver.execute_script("window.airlocPage.events.close();")
+        shift = """
+            var t = document.querySelector('#measured-age time');
+            var card = document.getElementById('card');
+            if (t && !t.dataset.shifted) {
+              t.dataset.at = new Date(Date.parse(card.dataset.now) - 100000).toISOString();
+              t.dataset.shifted = 'yes';
+            }
+            return t ? t.textContent : null;
+        """
+        wait.until(lambda d: (d.execute_script(shift) or "").endswith("min ago"))
+        seen["ticked_age"] = text(driver, "measured-age")
 
         driver.set_window_size(360, 780)
         driver.get(BASE + "/")

@@ -21,7 +21,8 @@ struct ServePageEndToEndTests {
         let link = world.home.file("airloc-pm").path
         var environment = world.environment
         environment["AIRLOC_SENSOR_DEVICE"] = link
-        let sensor = try await SensorDouble.start("pms5003t", pm25: 30, humidity: 55, link: link)
+        let air = world.home.file("pm25").path
+        let sensor = try await SensorDouble.start("pms5003t", pm25: 30, humidity: 55, link: link, pm25File: air)
         defer { sensor.stop() }
         let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: environment)
         _ = try await LogEndToEndTests.waitForStatus(world, "a track to draw") {
@@ -37,7 +38,7 @@ struct ServePageEndToEndTests {
 
         let page = try await ChildProcess.run(
             "/usr/bin/python3",
-            [PackagePaths.file("Tests/Clients/device_page.py").path, "\(port)", world.home.url.path],
+            [PackagePaths.file("Tests/Clients/device_page.py").path, "\(port)", world.home.url.path, air],
             environment: [:], timeout: 600)
         #expect(page.status == 0, "\(page)")
         let seen = (try? JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [String: Any]) ?? [:]
@@ -73,15 +74,25 @@ struct ServePageEndToEndTests {
         let before = Self.measuredRows(seen["rows_rendered"] as? String)
         #expect(before >= 1, "the panel as rendered: \(seen)")
         #expect(Self.measuredRows(seen["live_rows"] as? String) > before, "\(seen)")
-        if let arrived = seen["arrived_ms"] as? Double,
-            let stamp = (seen["live_measured_age"] as? String)?.split(separator: "(").last?.dropLast(),
-            let time = ISO8601DateFormatter.withFractions.date(from: String(stamp))
+        if let arrived = seen["arrived_ms"] as? Double, let stamp = seen["live_measured_time"] as? String,
+            let time = ISO8601DateFormatter().date(from: stamp)
         {
             // Measured, not asserted: from the reading's time to the page showing it.
             print(
                 "note: a reading reached the page \(Int(arrived - time.timeIntervalSince1970 * 1000)) ms after its time"
             )
         }
+
+        // The air changed under the open page: the whole card followed, as /api/now says it.
+        let changed = (seen["changed_api_now"] as? [String: Any])?["measured"] as? [String: Any] ?? [:]
+        #expect(changed["leads"] as? Bool == true && changed["pm2_5"] as? Double == 60, "\(changed)")
+        #expect(seen["changed_aqi"] as? String == (changed["headline_us_aqi"] as? Int).map(String.init), "\(seen)")
+        #expect(seen["changed_category"] as? String == changed["category_name"] as? String, "\(seen)")
+        #expect(seen["changed_card_class"] as? String == "card cat-\(changed["category"] as? String ?? "?")", "\(seen)")
+        #expect(seen["changed_advice"] as? String == changed["advice"] as? String, "\(seen)")
+        #expect(seen["changed_same_load"] as? String == "yes", "no reload: \(seen)")
+        // Ages tick on their own: 100 s is "2 min ago" without a reload or an event.
+        #expect(seen["ticked_age"] as? String == "2 min ago", "\(seen)")
 
         #expect(
             seen["phone_inner_width"] as? Int == 360 && seen["phone_scroll_width"] as? Int == 360,
@@ -91,6 +102,12 @@ struct ServePageEndToEndTests {
         for shot in ["serve-desktop.png", "serve-phone.png"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: world.home.file(shot).path)[.size]) as? Int
             #expect((size ?? 0) > 10_000, "\(shot): \(size ?? 0) bytes")
+            // docs/'s screenshots are these: AIRLOC_SCREENSHOTS=docs keeps them.
+            if let keep = ProcessInfo.processInfo.environment["AIRLOC_SCREENSHOTS"] {
+                let kept = URL(fileURLWithPath: keep).appendingPathComponent(shot)
+                try? FileManager.default.removeItem(at: kept)
+                try FileManager.default.copyItem(at: world.home.file(shot), to: kept)
+            }
         }
 
         #expect(try await server.terminate().status == 0)

@@ -19,7 +19,7 @@ public final class SensorDouble: @unchecked Sendable {
     /// `link` a path made a symlink to the pty.
     public static func start(
         _ model: String, pm25: Double = 12.3, pm10: Double = 20.1, humidity: Double = 45, fault: String? = nil,
-        link: String? = nil, co2: Double? = nil, status: Int? = nil
+        link: String? = nil, co2: Double? = nil, status: Int? = nil, pm25File: String? = nil
     ) async throws -> SensorDouble {
         guard let python = ExternalTool.path(of: "python3") else {
             throw FixtureError("python3 is needed for the sensor double but is not installed")
@@ -31,6 +31,8 @@ public final class SensorDouble: @unchecked Sendable {
         if let fault { arguments += ["--fault", fault] }
         if let co2 { arguments += ["--co2", "\(co2)"] }
         if let status { arguments += ["--status", "\(status)"] }
+        // The air changes under a running logger: the PM2.5 the file holds, from then on.
+        if let pm25File { arguments += ["--pm25-file", pm25File] }
         // A stable name for the pty (as udev's /dev/airloc-pm is): a sensor plugged back in.
         if let link { arguments += ["--link", link] }
         let process = try ChildProcess(python, arguments, environment: ProcessInfo.processInfo.environment)
