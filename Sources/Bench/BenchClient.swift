@@ -33,7 +33,7 @@ final class BenchClient: Sendable {
             case .connected: heard.connected = true
             case .disconnected, .failed: heard.connected = false
             case .acknowledged(let mid): heard.acknowledged.append(mid)
-            case .message(let topic, let payload): heard.received.append((topic, payload))
+            case .message(let topic, let payload, _): heard.received.append((topic, payload))
             case .unreadable: break
             }
         }

@@ -16,14 +16,16 @@ struct CollectorDriver {
     /// wake makes the machine look at everything that is due).
     private var wakeAt: ContinuousClock.Instant?
     private var wakeTimer: Mailbox<Collector.Input>.Timer?
-    /// How long a change of the status waits before the file is replaced (the changes of
-    /// that time are written together).
+    /// The status file is replaced at most this often (the changes of a busy spell are
+    /// written together).
     static let statusEvery = Duration.seconds(2)
     /// The status last written, without its time: a status that has not changed is not
     /// written again, so an idle collector never wakes for it.
     private var statusWritten: CollectorState?
-    /// A write of the status file is due (its timer is set).
-    private var statusDue = false
+    /// When the status file's next write is due (its timer is set); nil: none is.
+    private var statusDueAt: ContinuousClock.Instant?
+    /// When the status file was last replaced.
+    private var statusWrittenAt: ContinuousClock.Instant?
 
     init(collector: Collector, context: ServiceContext, inbox: Mailbox<Collector.Input>) {
         self.collector = collector
@@ -61,8 +63,8 @@ struct CollectorDriver {
             try await perform(machine.brokerDown(problem, at: now))
         case .mqtt(.failed(let problem)):
             try await perform(machine.brokerDown(problem, at: now))
-        case .mqtt(.message(let topic, let payload)):
-            try await perform(machine.received(topic: topic, payload: payload, at: now, date: date))
+        case .mqtt(.message(let topic, let payload, let retained)):
+            try await perform(machine.received(topic: topic, payload: payload, retained: retained, at: now, date: date))
         case .mqtt(.unreadable(let topic, let problem)):
             try await perform(machine.unreadable(topic: topic, problem: problem, at: now))
         case .mqtt(.acknowledged):
@@ -72,8 +74,13 @@ struct CollectorDriver {
             wakeTimer = nil
             try await perform(machine.woke(at: now, date: date))
         case .writeStatus:
-            statusDue = false
-            writeStatus()
+            // A timer's message may come late, behind a backlog of the broker's messages (the
+            // write is then done when due, below) or stale (a newer timer is set): only a
+            // write still due is done here.
+            if let due = statusDueAt, time.now >= due {
+                statusDueAt = nil
+                writeStatus()
+            }
         case .stop:
             try await perform(machine.stopping(at: now, date: date))
             try await perform(machine.finishing(at: time.now, date: time.date))
@@ -141,12 +148,28 @@ struct CollectorDriver {
         wakeTimer = inbox.wake(after: max(instant - time.now, .zero), on: time, with: .wake)
     }
 
-    /// Sets the status file's timer when the status changed since it was written.
+    /// Writes the status file when the status changed since it was written, at most every
+    /// 2 s: at once when the last write is older, else by a timer (or at once when the
+    /// timer's time has come but its message waits in the queue).
     private mutating func statusChanged() {
-        guard plan.statusFile != nil, !statusDue, Self.timeless(machine.status(at: time.date)) != statusWritten
-        else { return }
-        statusDue = true
-        inbox.wake(after: Self.statusEvery, on: time, with: .writeStatus)
+        guard plan.statusFile != nil else { return }
+        if let due = statusDueAt {
+            if time.now >= due {
+                statusDueAt = nil
+                writeStatus()
+            }
+            return
+        }
+        guard Self.timeless(machine.status(at: time.date)) != statusWritten else { return }
+        // A change after a quiet spell is written at once (a fault's end shows when it
+        // ends); changes in a busy spell wait for the 2 s since the last write.
+        guard let written = statusWrittenAt, time.now - written < Self.statusEvery else {
+            writeStatus()
+            return
+        }
+        let due = written + Self.statusEvery
+        statusDueAt = due
+        inbox.wake(after: due - time.now, on: time, with: .writeStatus)
     }
 
     /// Replaces the status file when the status changed since it was last written.
@@ -156,6 +179,7 @@ struct CollectorDriver {
         guard Self.timeless(status) != statusWritten else { return }
         if (try? status.json.write(to: file, atomically: true, encoding: .utf8)) != nil {
             statusWritten = Self.timeless(status)
+            statusWrittenAt = time.now
         }
     }
 

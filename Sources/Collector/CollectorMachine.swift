@@ -275,9 +275,11 @@ public struct CollectorMachine: Sendable {
         return [.say(.warning("\(message); retrying", from: .collector))]
     }
 
-    /// A message on a subscribed topic.
+    /// A message on a subscribed topic; `retained`: the broker's stored copy (a status or
+    /// hello handed over at the subscription), which says what the device last said, not
+    /// that it speaks now: it never moves `last_seen`.
     public mutating func received(
-        topic: String, payload: String, at now: ContinuousClock.Instant, date: Date
+        topic: String, payload: String, retained: Bool = false, at now: ContinuousClock.Instant, date: Date
     ) -> [Action] {
         let message = IncomingMessage.judge(
             topic: topic, payload: payload, settings: settings, registered: registered, now: date)
@@ -289,8 +291,9 @@ public struct CollectorMachine: Sendable {
         }
         let device = sender.device
         known.heard(device, prefix: sender.prefix, at: now)
-        var update = updates[device] ?? RowStore.DeviceUpdate(prefix: sender.prefix, seen: date)
+        var update = updates[device] ?? RowStore.DeviceUpdate(prefix: sender.prefix, seen: date, heard: !retained)
         update.seen = date
+        update.heard = update.heard || !retained
         var actions: [Action] = []
         switch message {
         case .row(_, var row):

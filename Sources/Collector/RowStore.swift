@@ -22,8 +22,12 @@ public struct RowStore: Sendable {
     public struct DeviceUpdate: Sendable, Equatable {
         /// The device's topics' prefix.
         public var prefix: String
-        /// When it was last heard from.
+        /// When it was last heard from (or, when not ``heard``, when its retained news came).
         public var seen: Date
+        /// True when the device itself spoke (a message not retained): only then does its
+        /// `last_seen` move. A retained status or hello is what it last said, perhaps long
+        /// ago, handed to a collector that subscribed (restarted) just now.
+        public var heard: Bool
         /// Its status topic's last word ("online", "offline").
         public var status: String?
         /// What it runs.
@@ -35,10 +39,11 @@ public struct RowStore: Sendable {
         /// Its logbook's current incarnation, as its hello said.
         public var incarnation: String?
 
-        /// An update heard at `seen` on `prefix`.
-        public init(prefix: String, seen: Date) {
+        /// An update heard at `seen` on `prefix` (`heard` false: only retained news).
+        public init(prefix: String, seen: Date, heard: Bool = true) {
             self.prefix = prefix
             self.seen = seen
+            self.heard = heard
         }
     }
 
@@ -154,6 +159,13 @@ public struct RowStore: Sendable {
     }
 
     private func writeDevices(_ devices: [String: DeviceUpdate]) throws(DatabaseError) {
+        // Devices that spoke move their last_seen; those with only retained news do not
+        // (one statement each, so that neither looks the other up).
+        try writeDevices(devices.filter(\.value.heard), heard: true)
+        try writeDevices(devices.filter { !$0.value.heard }, heard: false)
+    }
+
+    private func writeDevices(_ devices: [String: DeviceUpdate], heard: Bool) throws(DatabaseError) {
         guard !devices.isEmpty else { return }
         func text(_ value: String?) -> String { value.map(JSONText.quoted) ?? "null" }
         let records = devices.sorted { $0.key < $1.key }.map { device, update in
@@ -171,7 +183,7 @@ public struct RowStore: Sendable {
                 AS d(device_id text, seen timestamptz, status text, software text, prefix text, lag bigint,
                      rewound timestamptz, incarnation text)
             ON CONFLICT (device_id) DO UPDATE SET
-                last_seen = greatest(devices.last_seen, EXCLUDED.last_seen),
+                last_seen = \(heard ? "greatest(devices.last_seen, EXCLUDED.last_seen)" : "devices.last_seen"),
                 status = coalesce(EXCLUDED.status, devices.status),
                 software_version = coalesce(EXCLUDED.software_version, devices.software_version),
                 topic_prefix = EXCLUDED.topic_prefix,

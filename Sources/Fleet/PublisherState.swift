@@ -70,7 +70,7 @@ struct PublisherState {
                 } catch { say(.error("cannot mark rows sent: \(error)", from: .mqtt)) }
             }
             fill()
-        case .mqtt(.message(let topic, let payload)):
+        case .mqtt(.message(let topic, let payload, _)):
             let now = context.time.now
             if var link = collector, link.received((topic, payload), client: client, at: now, notify: say) {
                 collector = link

@@ -127,7 +127,7 @@ package final class MQTTConnection: MQTTClient, Sendable {
                 connection.post.yield(.unreadable(topic: topic, problem: .notUTF8))
                 return
             }
-            connection.post.yield(.message(topic: topic, payload: payload))
+            connection.post.yield(.message(topic: topic, payload: payload, retained: message.pointee.retain))
         }
     }
 

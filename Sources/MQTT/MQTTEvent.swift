@@ -14,8 +14,9 @@ public enum MQTTEvent: Sendable, Equatable {
     case failed(MQTTProblem)
     /// The broker acknowledged a QoS 1 publish (its PUBACK).
     case acknowledged(MQTTMessageID)
-    /// A message arrived on a subscribed topic.
-    case message(topic: String, payload: String)
+    /// A message arrived on a subscribed topic; `retained`: the broker's stored copy, handed
+    /// over at the subscription (not something its sender said just now).
+    case message(topic: String, payload: String, retained: Bool)
     /// A message arrived that is not handed over: its payload is larger than
     /// ``MQTTOptions/maximumPayload`` (it is never copied or decoded), or not UTF-8.
     case unreadable(topic: String, problem: MQTTPayloadProblem)

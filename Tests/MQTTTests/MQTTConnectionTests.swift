@@ -64,7 +64,7 @@ struct MQTTConnectionTests {
         // The subscription is in place once a message published after it comes back.
         try await Poll.until("its own message back") {
             _ = try? running.client.publish("airloc-test/echo", "hello")
-            return running.events.contains(.message(topic: "airloc-test/echo", payload: "hello"))
+            return running.events.contains(.message(topic: "airloc-test/echo", payload: "hello", retained: false))
         }
         let id = try running.client.publish("airloc-test/echo", "again")
         try await running.waitFor("the acknowledgement of \(id)") { $0.contains(.acknowledged(id)) }

@@ -81,7 +81,11 @@ public final class InProcessBroker: MQTTClient, @unchecked Sendable {
     /// Acknowledges everything published and not yet acknowledged.
     public func acknowledgeAll() { acknowledge(pending) }
 
-    public func deliver(_ topic: String, _ payload: String) { post.yield(.message(topic: topic, payload: payload)) }
+    /// A message to the client; `retained`: as the broker hands its stored copy at a
+    /// subscription.
+    public func deliver(_ topic: String, _ payload: String, retained: Bool = false) {
+        post.yield(.message(topic: topic, payload: payload, retained: retained))
+    }
 
     public func publish(_ topic: String, _ payload: String, retain: Bool) throws(MQTTError) -> MQTTMessageID {
         let (id, auto): (MQTTMessageID?, Bool) = lock.withLock {
