@@ -16,6 +16,9 @@ public struct LastPosition: Sendable, Equatable {
     /// Its latest particulate reading: when, the US AQI of it, and its PM2.5 (corrected
     /// when the device corrected it).
     public var measured: (time: Date, aqi: Int?, pm2_5: Double?)?
+    /// Its newest row of any kind (a station without GPS has no track row, a CO₂ sensor no
+    /// particulate one): what says whether the device is still heard from.
+    public var newestRow: Date?
 
     /// A device known by id alone (the rest unknown).
     public init(deviceID: String) { self.deviceID = deviceID }
@@ -24,7 +27,7 @@ public struct LastPosition: Sendable, Equatable {
     public static func == (a: LastPosition, b: LastPosition) -> Bool {
         a.deviceID == b.deviceID && a.time == b.time && a.coordinate == b.coordinate && a.modelAQI == b.modelAQI
             && a.measured?.time == b.measured?.time && a.measured?.aqi == b.measured?.aqi
-            && a.measured?.pm2_5 == b.measured?.pm2_5
+            && a.measured?.pm2_5 == b.measured?.pm2_5 && a.newestRow == b.newestRow
     }
 }
 
@@ -56,7 +59,10 @@ extension FleetDatabase {
             try database.execute(
                 """
                 SELECT d.device_id, extract(epoch FROM t.time), t.latitude, t.longitude, a.us_aqi,
-                       extract(epoch FROM s.time), s.us_aqi, s.pm
+                       extract(epoch FROM s.time), s.us_aqi, s.pm,
+                       extract(epoch FROM greatest(t.time,
+                           (SELECT max(time) FROM air WHERE device_id = d.device_id),
+                           (SELECT max(time) FROM sensor WHERE device_id = d.device_id)))
                 FROM devices d
                 LEFT JOIN LATERAL (SELECT time, latitude, longitude FROM track WHERE device_id = d.device_id
                                    ORDER BY time DESC LIMIT 1) t ON true
@@ -80,6 +86,7 @@ extension FleetDatabase {
                 if let time = Self.date(row[5]) {
                     last.measured = (time, row[6].flatMap { Int($0) }, row[7].flatMap(Double.init))
                 }
+                last.newestRow = row.count > 8 ? Self.date(row[8]) : nil
                 return last
             }
         }

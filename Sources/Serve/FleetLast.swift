@@ -36,6 +36,7 @@ enum FleetLast {
             }
             shown.newest = max(shown.newest ?? measured.time, measured.time)
         }
+        if let newest = last.newestRow { shown.newest = max(shown.newest ?? newest, newest) }
         return shown
     }
 
@@ -71,7 +72,7 @@ enum FleetLast {
         let shown = devices.map { ($0.deviceID, Self.shown($0, now: now)) }
         exposition.gauge(
             "airloc_fleet_device_last_row_timestamp_seconds",
-            "Unix time of each device's newest track or particulate row in the collector's database.",
+            "Unix time of each device's newest row of any kind in the collector's database.",
             shown.map { ("device=\"\(MetricsExposition.label($0.0))\"", $0.1.newest?.timeIntervalSince1970) })
         exposition.gauge(
             "airloc_fleet_device_aqi", "Each device's US AQI as the fleet page colours it (measured when fresh).",

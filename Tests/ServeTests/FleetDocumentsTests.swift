@@ -54,6 +54,22 @@ import Testing
         }
     }
 
+    /// A station without GPS (or with a CO₂ sensor alone) is watched by its newest row of
+    /// any kind: the stale-device alert can fire for it, and it is not called stale while
+    /// it speaks.
+    @Test func aDeviceWithoutTrackRowsIsDatedByItsNewestRowOfAnyKind() throws {
+        var station = try device("station", trackAge: nil, model: 40)
+        station.newestRow = now.addingTimeInterval(-20)
+        let quiet = try device("quiet", trackAge: nil, model: nil)
+        let metrics = FleetLast.metrics([station, quiet], now: now, openMetrics: false)
+        #expect(
+            metrics.contains("airloc_fleet_device_last_row_timestamp_seconds{device=\"station\"} 1796299980"),
+            "\(metrics)")
+        #expect(!metrics.contains("{device=\"quiet\"} "), "a device that never sent a row has no time: \(metrics)")
+        let all = try objects([station])
+        #expect(all[0]["age_seconds"] as? Int == 20 && all[0]["stale"] as? Bool == false, "\(all)")
+    }
+
     @Test func positionsAreAsServeAllowsAndIdsAreQuoted() throws {
         var serve = ServeSettings()
         serve.position = .coarse
