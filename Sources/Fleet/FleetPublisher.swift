@@ -36,7 +36,9 @@ import Platform
 ///   (``LogbookChanges``) and the collector's deadlines, never on a timer of its own. On
 ///   the stop it publishes what is still unsent while the broker keeps acknowledging,
 ///   and ends once nothing is left or after `patience` without an acknowledgement (the
-///   rows wait in the logbook). Refused credentials end it with a ``ServiceFailure``.
+///   rows wait in the logbook); with the collector's acknowledgement, it also waits up to
+///   `collectorPatience` for the collector to say it stored what was published. Refused
+///   credentials end it with a ``ServiceFailure``.
 public struct FleetPublisher: Service {
     /// Its name in the group.
     public let name = ServiceName.publisher
@@ -52,6 +54,10 @@ public struct FleetPublisher: Service {
     public var changes: LogbookChanges?
     /// How long the drain at the stop waits for an acknowledgement before it gives up.
     public var patience: Duration = .seconds(5)
+    /// With the collector's acknowledgement: how long the stop waits, once the broker has
+    /// every row, for the collector to say it stored them (so that `log status` is true
+    /// after the logger ended).
+    public var collectorPatience: Duration = .seconds(3)
     /// The end-to-end acknowledgement, with `[mqtt] end-to-end = collector`.
     public var collector: CollectorLink?
 
@@ -90,6 +96,8 @@ public struct FleetPublisher: Service {
         case stop
         /// The drain waited `patience` since its last progress.
         case patienceOver(progress: Int)
+        /// The stop waited `collectorPatience` for the collector's acknowledgement.
+        case collectorPatienceOver
     }
 
     /// Publishes until the stop (see the contract).

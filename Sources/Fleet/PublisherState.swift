@@ -32,6 +32,8 @@ struct PublisherState {
     private var collector: CollectorLink?
     private var collectorTimer: Mailbox<FleetPublisher.Input>.Timer?
     private var draining = false
+    /// At the stop, with the collector's acknowledgement: its last ack is still awaited.
+    private var awaitingCollector = false
 
     init(publisher: FleetPublisher, context: ServiceContext, inbox: Mailbox<FleetPublisher.Input>) {
         self.publisher = publisher
@@ -92,17 +94,29 @@ struct PublisherState {
         case .stop:
             draining = true
             inbox.wake(after: publisher.patience, on: context.time, with: .patienceOver(progress: acknowledged))
+            if collector != nil {
+                awaitingCollector = true
+                inbox.wake(after: publisher.collectorPatience, on: context.time, with: .collectorPatienceOver)
+            }
+        case .collectorPatienceOver:
+            // The collector is slow or away: what it has not acknowledged waits in the logbook.
+            awaitingCollector = false
         case .patienceOver(let progress):
             // No acknowledgement for `patience`: the rest waits in the logbook.
             if progress == acknowledged { return .done }
             inbox.wake(after: publisher.patience, on: context.time, with: .patienceOver(progress: acknowledged))
         }
         scheduleCollector()
-        if draining && (!connected || (inFlight.isEmpty && (try? logbook.unsentCount()) == 0)) { return .done }
+        if draining && (!connected || (inFlight.isEmpty && (try? logbook.unsentCount()) == 0 && !awaitsStore)) {
+            return .done
+        }
         return .goOn
     }
 
     private func say(_ notice: ServiceNotice) { context.notify(notice) }
+
+    /// The stop still waits for the collector to acknowledge rows it was sent.
+    private var awaitsStore: Bool { awaitingCollector && ((try? logbook.unstoredCount()) ?? 0) > 0 }
 
     /// A trouble of the connection, said once until it changes or the connection is back.
     private mutating func report(_ problem: MQTTProblem) {

@@ -151,7 +151,34 @@ import Testing
         try await Poll.until("t1 again") { rig.history == ["t1", "t1"] }
         rig.context.requestStop()
         rig.broker.acknowledgeAll()
+        // The collector never answers: the stop waits its 3 s for it, then ends; t1 waits
+        // in the logbook, unstored, for the next run.
+        try await Poll.until("the broker's acks taken, the collector's 3 s running") {
+            (try? rig.writer.unsentCount()) == 0 && rig.time.nextWake == .seconds(3)
+        }
+        rig.time.advance(by: .seconds(3))
         #expect(await rig.run.value == nil)
+        #expect(try rig.writer.unstoredCount() == 1)
+    }
+
+    /// The logger stops right after publishing: it waits for the collector's ack of what it
+    /// sent, so that `log status` says every row is stored when it is.
+    @Test func theStopWaitsForTheCollectorsAckOfTheLastRows() async throws {
+        let rig = try Rig(collector: true)
+        defer { rig.directory.remove() }
+        rig.broker.autoAcknowledge = true
+        try await rig.connected()
+        for second in 0..<3 { try rig.write(Double(second)) }
+        try await Poll.until("t1-t3 published and sent") {
+            rig.history.count == 3 && (try? rig.writer.unsentCount()) == 0
+        }
+        rig.context.requestStop()
+        await rig.time.waitForSleepers(2)
+        let ack =
+            #"{"schema":"airloc.ack/1","time":"2026-12-01T10:00:00Z","through":{"track":3},"revised":{},"incarnation":"\#(rig.writer.incarnation)"}"#
+        rig.broker.deliver("airloc/pi/ack", ack)
+        #expect(await rig.run.value == nil)
+        #expect(try rig.writer.unstoredCount() == 0, "the ack that came after the stop was taken before it ended")
     }
 
     /// The collector's database was restored from a backup: its next acknowledgement says
