@@ -15,8 +15,9 @@ import FleetWire
 /// - ``declared(device:first:)``: the device's `hello` says which id of each kind it
 ///   delivers first; ids below it are never expected (rows logged before a broker was
 ///   configured, or stored long ago).
-/// - ``due(at:)``: a gap (an id stored above `through + 1`) that is still open after
-///   `gapGrace` is asked for once, then again every `replayEvery` while it stays open.
+/// - ``due(at:)``: a stream's gaps (ids missing between `through` and the highest id
+///   stored above it) still open after `gapGrace` are asked for at once, each gap its own
+///   range (at most ``rangesAtMost`` a round), then again every `replayEvery` while open.
 /// - A row stored with a revision above 0 is listed in the device's acknowledgements
 ///   (the newest `revisedLimit` such rows), so that the device learns which revision
 ///   of a changed row is stored: `through` alone speaks of ids, not of content.
@@ -278,10 +279,26 @@ public struct StoreLedger: Sendable {
             if let asked = stream.askedAt, now - asked < replayEvery { continue }
             stream.askedAt = now
             streams[key] = stream
-            let until = (stream.above.min() ?? stream.through + 2) - 1
-            requests.append(ReplayRequest(device: key.device, kind: key.kind, from: stream.through + 1, until: until))
+            for (from, until) in Self.gaps(through: stream.through, above: stream.above) {
+                requests.append(ReplayRequest(device: key.device, kind: key.kind, from: from, until: until))
+            }
         }
         return requests
+    }
+
+    /// Gap ranges asked for in one round of a stream at most (the rest the next round).
+    static let rangesAtMost = 256
+
+    /// The ranges missing between `through` and the highest id of `above`, in order.
+    static func gaps(through: Int64, above: Set<Int64>) -> [(from: Int64, until: Int64)] {
+        var ranges: [(from: Int64, until: Int64)] = []
+        var last = through
+        for id in above.sorted() {
+            if id > last + 1 { ranges.append((last + 1, id - 1)) }
+            last = id
+            if ranges.count == rangesAtMost { break }
+        }
+        return ranges
     }
 
     /// How long until ``due(at:)`` may have a request (nil: no gap is open).

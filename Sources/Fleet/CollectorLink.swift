@@ -27,11 +27,16 @@ public struct CollectorLink: Sendable {
     /// The device's id.
     public let deviceID: String
     private var watch: AckWatch
-    /// The last replay done per kind (its range, when): the same one asked again within
-    /// ``replayPause`` is not done twice, so a backlog never goes out twice a minute.
-    private var replays: [RowKind: (from: Int64, until: Int64?, at: ContinuousClock.Instant)] = [:]
+    /// The replays done in the last ``replayPause``, by kind and range: the same one asked
+    /// again within it is not done twice, so a backlog never goes out twice a minute (the
+    /// collector asks for every gap of a stream at once, each its own range).
+    private var replays: [String: ContinuousClock.Instant] = [:]
+    /// When a replay was last said on stderr: one line a minute, however many ranges.
+    private var replaySaid: (at: ContinuousClock.Instant, rows: Int)?
     /// How long the same replay request is not done again.
     public static let replayPause: Duration = .seconds(60)
+    /// Replay ranges done in a minute at most.
+    static let replaysAtMost = 4096
 
     /// The link of this device, publishing again after `ackTimeout`.
     public init(logbook: Logbook, prefix: String, deviceID: String, ackTimeout: Duration) {
@@ -88,19 +93,27 @@ public struct CollectorLink: Sendable {
             guard let replay = CollectorMessages.Replay(json: message.payload),
                 replay.incarnation == logbook.incarnation
             else { return true }
-            if let last = replays[replay.kind], last.from == replay.from, last.until == replay.until,
-                now - last.at < Self.replayPause
-            {
-                return true
-            }
-            replays[replay.kind] = (replay.from, replay.until, now)
+            let key = "\(replay.kind.rawValue):\(replay.from):\(replay.until.map(String.init) ?? "")"
+            if let last = replays[key], now - last < Self.replayPause { return true }
+            replays = replays.filter { now - $0.value < Self.replayPause }
+            // A collector asking for more ranges than that in a minute is not one to follow.
+            guard replays.count < Self.replaysAtMost else { return true }
+            replays[key] = now
             do {
                 let count = try logbook.replay(kind: replay.kind, from: replay.from, until: replay.until)
                 if count > 0 {
-                    notify(
-                        .info(
-                            "the collector asked for \(replay.kind.rawValue) rows from \(replay.from): \(count) again",
-                            from: .mqtt))
+                    if let said = replaySaid, now - said.at < Self.replayPause {
+                        replaySaid?.rows += count
+                    } else {
+                        let earlier =
+                            replaySaid.map { $0.rows > 0 ? " (and \($0.rows) more since the last such line)" : "" }
+                            ?? ""
+                        notify(
+                            .info(
+                                "the collector asked for \(replay.kind.rawValue) rows from \(replay.from): \(count) again"
+                                    + earlier, from: .mqtt))
+                        replaySaid = (now, 0)
+                    }
                 }
             } catch { notify(.error("cannot replay rows: \(error)", from: .mqtt)) }
             return true

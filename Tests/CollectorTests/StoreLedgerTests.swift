@@ -72,6 +72,23 @@ import Testing
         #expect(ledger.acknowledgement(for: "pi").through[.track] == 5)
     }
 
+    /// A member killed in a share group leaves every other id of a device missing: all the
+    /// gaps are asked for in one round, each its own range, not one per round.
+    @Test func everyGapOfAStreamIsAskedForInOneRound() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger(gapGrace: .seconds(10), replayEvery: .seconds(30))
+        _ = ledger.stored([1, 2, 5, 6, 9, 11].map { try! Self.row("pi", "t\($0)") }, at: time.now)
+        time.advance(by: .seconds(10))
+        #expect(
+            ledger.due(at: time.now) == [
+                .init(device: "pi", kind: .track, from: 3, until: 4),
+                .init(device: "pi", kind: .track, from: 7, until: 8),
+                .init(device: "pi", kind: .track, from: 10, until: 10),
+            ])
+        let many = Set((1...2000).map { Int64($0 * 2) })
+        #expect(StoreLedger.gaps(through: 0, above: many).count == StoreLedger.rangesAtMost, "a round is bounded")
+    }
+
     @Test func aHelloSaysWhichIDsAreNeverComing() throws {
         let time = ManualTime()
         var ledger = StoreLedger()
