@@ -250,7 +250,8 @@ extension CollectStatusJSON.Storage {
         if let drop = nextDrop { line += "; next drop: \(drop.month) at \(drop.at)" }
         if rowsOutsideMonths > 0 {
             line +=
-                "; \(rowsOutsideMonths) row\(rowsOutsideMonths == 1 ? "" : "s") outside every month (a clock far off)"
+                "; \(rowsOutsideMonths) row\(rowsOutsideMonths == 1 ? "" : "s") outside every month (a clock far off: "
+                + "kept, never dropped by keep; docs/collector.md says how to see, move or delete them)"
         }
         return line
     }

@@ -396,6 +396,7 @@ public struct CollectorMachine: Sendable {
         state.stored += kept.count
         for row in kept {
             state.storedByKind[row.kind.rawValue, default: 0] += 1
+            if !PartitionMonth(row.time).wanted(now: date, keep: nil) { state.misdated += 1 }
             state.lagSeconds.observe(max(0, date.timeIntervalSince(row.time)))
         }
         state.batchSeconds.observe(max(0, Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))

@@ -32,6 +32,10 @@ public enum CollectorMetrics {
         exposition.counter(
             "airloc_collector_acks", "Acknowledgements published to the devices since the collector started.",
             [("", Double(state.acksPublished))])
+        exposition.counter(
+            "airloc_collector_rows_misdated",
+            "Rows stored by this collector since it started with a time far off (a clock years wrong): in the "
+                + "default partition.", [("", Double(state.misdated))])
         exposition.gauge("airloc_collector_devices", "Devices the collector knows.", [("", Double(state.devices))])
         exposition.gauge(
             "airloc_collector_database_up",

@@ -42,6 +42,10 @@ public struct CollectorState: Sendable, Equatable {
     public var devices = 0
     /// Rows stored by this run, by kind (`/metrics`; not in the file).
     public var storedByKind: [String: Int] = [:]
+    /// Rows stored by this run with a time outside the months the tables keep apart (a
+    /// clock far off: more than ``PartitionMonth/monthsBack`` months back, or over a month
+    /// ahead), which land in the default partition (`/metrics`; not in the file).
+    public var misdated = 0
     /// Messages refused by this run, by reason (`/metrics` and the file's `refused_by_reason`).
     public var refusedByReason: [String: Int] = [:]
     /// Seconds each stored batch's transaction took.

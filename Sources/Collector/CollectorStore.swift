@@ -188,9 +188,6 @@ public final class PostgresStore: CollectorStore {
             if !outcome.dropped.isEmpty {
                 say(.info("[collect] keep: dropped \(outcome.dropped.joined(separator: ", "))"))
             }
-            if outcome.outsideDeleted > 0 {
-                say(.info("[collect] keep: deleted \(outcome.outsideDeleted) rows of months with no partition"))
-            }
         } catch  where !error.isBroken {
             say(.warning("[collect] keep: \(error); trying again in an hour"))
         }

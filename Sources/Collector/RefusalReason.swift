@@ -19,8 +19,6 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case otherDevice = "other_device"
     /// A time that is not ISO 8601.
     case badTime = "bad_time"
-    /// A time more than a day ahead.
-    case futureTime = "future_time"
     /// A value of the wrong type, or out of range.
     case badValue = "bad_value"
     /// A `\u0000` anywhere in the payload.

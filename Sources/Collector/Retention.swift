@@ -10,9 +10,10 @@ import Geo
 /// Contract:
 /// - ``apply(_:now:)`` drops every row table's month partition that ended before
 ///   `now - keep` — detached, then dropped, never a row-by-row DELETE, and never holding
-///   the row table while the month's files are unlinked — deletes the default partition's
-///   rows older than that (the default holds few rows: clocks far off), and deletes the
-///   roll-up's hours older than `now - keep-hourly`. It waits at most 5 s for a lock, so
+///   the row table while the month's files are unlinked — and deletes the roll-up's hours
+///   older than `now - keep-hourly`. It never deletes from the default partition: its
+///   rows' stamps are wrong by definition (a clock far off), so their age is unknown;
+///   `collect status` counts them and says how to move or delete them. It waits at most 5 s for a lock, so
 ///   a long reader delays a drop to the next round instead of stalling the collector.
 /// - ``storage(_:now:)`` says what is kept and when the next drop is, for
 ///   `collect status`.
@@ -34,8 +35,6 @@ public struct Retention: Sendable, Equatable {
     public struct Outcome: Sendable, Equatable {
         /// The partitions dropped (`track_2025_01`).
         public var dropped: [String] = []
-        /// Rows deleted from the default partitions.
-        public var outsideDeleted = 0
         /// Hours deleted from `air_hourly`.
         public var hoursDeleted = 0
     }
@@ -51,10 +50,6 @@ public struct Retention: Sendable, Equatable {
                     try drop(name, of: kind, attached: attached, database)
                     outcome.dropped.append(name)
                 }
-                let deleted = try database.execute(
-                    "WITH gone AS (DELETE FROM \(kind.rawValue)_default WHERE time < $1 RETURNING 1) "
-                        + "SELECT count(*) FROM gone", [UTCTime.iso8601(cutoff)])
-                outcome.outsideDeleted += Self.number(deleted)
             }
         }
         if let keepHourly {

@@ -116,8 +116,9 @@ struct PartitionMonthTests {
         #expect(try store.write(rows: [stray], devices: [:], throughs: [:]).isEmpty)
 
         // keep = 20 days, applied on this month's 2nd day: the month two back ended at least
-        // 28 days before, and goes whole; the month before stays; the default's rows older
-        // than 20 days go. The roll-up is kept, until keep-hourly says otherwise.
+        // 28 days before, and goes whole; the month before stays; the default's rows stay
+        // (their stamps are a clock far off: their age is unknown). The roll-up is kept,
+        // until keep-hourly says otherwise.
         let (keep, day) = (20.0 * 86_400, Self.month.start.addingTimeInterval(86_400))
         let retention = Retention(keep: keep, keepHourly: nil)
         let oldest = PartitionMonth(index: Self.month.index - 2)
@@ -129,17 +130,19 @@ struct PartitionMonthTests {
         #expect(hourly == [["1"]], "s1's hour")
         let outcome = try retention.apply(database, now: day)
         #expect(outcome.dropped == [oldest.name(.track)])
-        #expect(outcome.outsideDeleted == 2, "t4 (2006) and t5 (1980)")
-        #expect(try database.execute("SELECT id FROM track ORDER BY n") == [["t3"]])
+        #expect(
+            try database.execute("SELECT id FROM track ORDER BY n") == [["t3"], ["t4"], ["t5"]],
+            "t4 (2006) and t5 (1980) are kept in the default partition")
         #expect(try database.execute("SELECT count(*) FROM air_hourly") == hourly, "the roll-up is kept")
         let after = try #require(try retention.storage(database, now: day))
         #expect(after.months == months.dropFirst().map(\.text))
-        #expect(after.rowsOutsideMonths == 0)
+        #expect(after.rowsOutsideMonths == 2)
         let nextDrop = UTCTime.iso8601Seconds(Self.month.start.addingTimeInterval(keep))
         #expect(
             after.text
                 == "storage:   3 months (\(after.months[0]) to \(Self.month.next.text)); keep 20d, hourly roll-up all; "
-                + "next drop: \(after.months[0]) at \(nextDrop)")
+                + "next drop: \(after.months[0]) at \(nextDrop); 2 rows outside every month (a clock far off: kept, "
+                + "never dropped by keep; docs/collector.md says how to see, move or delete them)")
         // A month detached by a drop cut short (the collector killed between its steps) is
         // found and dropped by the next round; the roll-up's old hours go by keep-hourly.
         try database.execute("CREATE TABLE track_2001_01 (LIKE track)")

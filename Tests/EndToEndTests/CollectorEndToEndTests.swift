@@ -338,7 +338,8 @@ struct CollectorInputEndToEndTests {
     }
 
     /// Malformed, hostile and foreign messages are refused and counted; the good rows
-    /// around them are stored and acknowledged.
+    /// around them are stored and acknowledged. A row of a clock decades ahead is not
+    /// refused: it is stored (in the default partition), or it would be asked for forever.
     @Test func badRowsAreCountedAndNeverStopTheOthers() async throws {
         let bench = try await Bench.start()
         let (broker, database, collector, running) = (bench.broker, bench.database, bench.collector, bench.running)
@@ -356,13 +357,16 @@ struct CollectorInputEndToEndTests {
         // Mallory writes as herself but claims to be the good device.
         try await Self.publish(broker, "airloc/mallory/history", Self.track(9, extra: #""device":"good","#))
         try await Self.publish(broker, "airloc/good/history", Self.track(2))
-        try await Poll.until("both good rows stored") { try await Self.storedTrack(database).count >= 2 }
+        try await Poll.until("both good rows stored") { try await Self.storedTrack(database).count >= 3 }
         try await Poll.until("the good device's acknowledgement") {
             acks.messages.contains { $0.topic == "airloc/good/ack" && $0.payload.contains(#""track":2"#) }
         }
-        #expect(try await Self.storedTrack(database) == ["good t1 52.52 0", "good t2 52.52 0"])
-        try await Poll.until("six refusals counted") {
-            ((try await collector.status())["collector"] as? [String: Any])?["refused"] as? Int == 6
+        #expect(try await Self.storedTrack(database) == ["bad t2 52.52 0", "good t1 52.52 0", "good t2 52.52 0"])
+        #expect(
+            try await database.query("SELECT tableoid::regclass::text FROM track WHERE device_id = 'bad'")
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "track_default")
+        try await Poll.until("five refusals counted") {
+            ((try await collector.status())["collector"] as? [String: Any])?["refused"] as? Int == 5
         }
         #expect(running.isRunning, "bad input never stops the collector")
         try await acks.stop()
@@ -405,6 +409,10 @@ struct CollectorInputEndToEndTests {
                     broker, "airloc/\(device)/history",
                     Self.track(id).replacingOccurrences(of: "2026-11-30T10:00:0\(id)Z", with: now))
             }
+            // A clock decades ahead: the default partition's row.
+            try await Self.publish(
+                broker, "airloc/\(device)/history",
+                Self.track(4).replacingOccurrences(of: "2026-11-30T10:00:04Z", with: "2099-01-01T00:00:00Z"))
             try await Self.publish(
                 broker, "airloc/\(device)/history",
                 #"{"schema":"airloc.log/1","id":"a1","kind":"air","time":"\#(hour)","latitude":52.52,"longitude":13.4,"us_aqi":41,"category":"good","pm2_5":8.8,"source":"live","segment":1}"#
@@ -416,18 +424,20 @@ struct CollectorInputEndToEndTests {
         }
         try await Poll.until("both devices' rows stored") {
             try await database.query("SELECT (SELECT count(*) FROM track) || ' ' || (SELECT count(*) FROM sensor)")
-                == "6 2\n"
+                == "8 2\n"
         }
         let document = try String(contentsOf: PackagePaths.file("docs/collector.md"), encoding: .utf8)
         // The role of the fleet page is FleetPageEndToEndTests' (it serves through it).
         let queries = document.components(separatedBy: "```sql\n").dropFirst().compactMap {
             $0.components(separatedBy: "```").first
         }.filter { !$0.hasPrefix("CREATE ROLE") }
-        #expect(queries.count == 7)
+        #expect(queries.count == 9)
         for query in queries {
             let answer = try await database.query(query)
             if query.contains("interval '1 hour'") {
                 #expect(answer.isEmpty, "no device is silent yet: \(answer)")
+            } else if query.hasPrefix("DELETE") {
+                #expect(answer.isEmpty, "nothing stored 30 days ago: \(answer)")
             } else {
                 #expect(answer.contains("pi-1") && answer.contains("pi-2"), "\(query)\n→ \(answer)")
             }
