@@ -118,6 +118,9 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     public let climate: [(settings: ClimateSensorSettings, reading: ClimateReading)]
     private var climateSchedules: [String: SensorSchedule] = [:]
     private var climateReadings: [String: Task<Void, Never>] = [:]
+    /// The `[sensor.NAME]` sensors warmed up since their power-on (their first reading
+    /// worked): read without a warm-up from then on, until the device goes away.
+    private var warmed = Set<String>()
 
     /// The loop over `consumer`, fetching with `fetch`.
     public init(
@@ -163,7 +166,8 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
             for (section, sensor) in climate where climateSchedules[section.name]?.due(at: now) == true {
                 let name = section.name
                 climateSchedules[name]?.started(at: now)
-                climateReadings[name] = Task { readings.post(.climate(name, await sensor.read())) }
+                let reading = warmed.contains(name) ? sensor.warm : sensor
+                climateReadings[name] = Task { readings.post(.climate(name, await reading.read())) }
             }
         }
         guard let last = lastFix else { return }
@@ -215,6 +219,13 @@ public struct AirFollow<Consumer: AirFollowConsumer> {
     public mutating func measured(_ name: String, _ result: Result<ClimateSample, SensorFailure>) async {
         climateSchedules[name]?.finished()
         climateReadings[name] = nil
+        switch result {
+        case .success: warmed.insert(name)
+        // Unplugged, or not there: plugged in again, it is powered on again, and warms up.
+        case .failure(.device(_, _, let kind)) where kind == .gone || kind == .missing: warmed.remove(name)
+        case .failure(.noAnswer): warmed.remove(name)
+        case .failure: break
+        }
         await consumer.measured(name, result, fix: lastFix?.fix, provider: lastFix?.provider)
     }
 

@@ -35,6 +35,22 @@ public enum ClimateReading: Sendable, Equatable {
         }
     }
 
+    /// The same reading of a sensor already warm: no warm-up, and nothing sent that is said
+    /// once at power-on (the MH-Z19's ABC setting). Its datasheet's 3 minutes of preheating
+    /// are once per power-on, not before every reading; a sensor that never sleeps is read
+    /// for its sample window alone, and not polled between readings.
+    public var warm: ClimateReading {
+        switch self {
+        case .serial(var plan):
+            plan.warmUp = .zero
+            plan.abc = nil
+            return .serial(plan)
+        case .kernel(var reading):
+            reading.warmUp = .zero
+            return .kernel(reading)
+        }
+    }
+
     /// One reading (see the contract).
     public func read() async -> Result<ClimateSample, SensorFailure> {
         switch self {
