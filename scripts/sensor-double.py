@@ -16,6 +16,8 @@ with --link), then one line per command it understood ("CMD sleep", "CMD read", 
   corrupt      every reading with a wrong checksum
   corrupt-odd  every other reading with a wrong checksum (the rest are good)
   truncate     readings cut short
+  corrupt-first=N  the first N readings with a wrong checksum, the rest good (a line
+               noisy for a while: a reading's whole timeout, then clean)
   garbage      bytes that are never a frame, in place of every answer
   silent       reads commands, never answers
   vanish-after=N  closes the pty after N readings (an adapter pulled out)
@@ -42,6 +44,7 @@ while i < len(args):
     i += 1
 fault = opts["fault"]
 vanish_after = int(fault.split("=")[1]) if fault.startswith("vanish-after=") else None
+corrupt_first = int(fault.split("=")[1]) if fault.startswith("corrupt-first=") else 0
 
 master, slave = os.openpty()
 tty.setraw(slave)
@@ -86,7 +89,7 @@ def reading_sent(asked=True):
 
 
 def spoil(frame, index):
-    if fault == "corrupt" or (fault == "corrupt-odd" and index % 2 == 1):
+    if fault == "corrupt" or (fault == "corrupt-odd" and index % 2 == 1) or index < corrupt_first:
         frame = bytearray(frame)
         frame[len(frame) // 2] ^= 0x01
         return bytes(frame)

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Readings
 import Sensors
 
@@ -44,7 +45,12 @@ extension HealthCheck {
         return checks
     }
 
-    /// One reading without warm-up, one second of samples: does it answer, and what.
+    /// Tries of a serial sensor whose answer was damaged or cut short, before it fails.
+    static let tries = 3
+
+    /// One reading without warm-up, one second of samples: does it answer, and what. A
+    /// sensor the logger holds is not touched (as the particulate sensor's check); a serial
+    /// one whose answer was damaged or cut short is asked again, ``tries`` times in all.
     private static func quickLook(name: String, _ reading: ClimateReading, root: URL) async -> HealthCheck {
         var quick = reading
         switch reading {
@@ -54,13 +60,24 @@ extension HealthCheck {
                     name: name, status: .fail, detail: "\(plan.device) does not exist (\(plan.model.displayName))",
                     advice: "plug the sensor in, or set device in its section")
             }
+            if let pid = DeviceLock.holder(of: plan.device) {
+                return HealthCheck(
+                    name: name, status: .ok,
+                    detail: "\(plan.model.displayName) on \(plan.device) is held by the logger (airloc, PID \(pid)); "
+                        + "not touched (its readings: `airloc log status`, `airloc sense`)")
+            }
             (plan.warmUp, plan.sample) = (.zero, .seconds(1))
             quick = .serial(plan)
         case .kernel(var kernel):
             (kernel.warmUp, kernel.sample, kernel.root) = (.zero, .seconds(1), root)
             quick = .kernel(kernel)
         }
-        switch await quick.read() {
+        var result = await quick.read()
+        for _ in 1..<tries {
+            guard case .serial = quick, case .failure(let failure) = result, failure.isDamagedAnswer else { break }
+            result = await quick.read()
+        }
+        switch result {
         case .success(let sample):
             let values = [
                 sample.mean.co2PPM.map { "CO₂ \(Int($0.rounded())) ppm" },
@@ -74,7 +91,7 @@ extension HealthCheck {
                     + (reading.model == .mhZ19 ? " (not preheated)" : ""),
                 advice: sample.faults.isEmpty ? nil : "the sensor reports: \(sample.faults.joined(separator: ", "))")
         case .failure(let failure):
-            var advice = "check the wiring and the supply"
+            var advice = "check the wiring and the supply of [sensor.\(name.dropFirst("sensor ".count))]"
             if case .kernel = reading { advice = KernelReading.overlay(reading.model) }
             if case .device(_, _, .permission) = failure { advice = "this user may not read it: run as root or airloc" }
             return HealthCheck(name: name, status: .fail, detail: failure.description, advice: advice)

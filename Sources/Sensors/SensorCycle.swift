@@ -168,6 +168,16 @@ public enum SensorFailure: Error, Sendable, Equatable, CustomStringConvertible {
             kind: .held)
     }
 
+    /// Bytes came, but damaged or stopped short (noise on the line, a frame cut in two; a
+    /// wrong baud looks the same): asking again may well work, unlike a device that is not
+    /// there.
+    public var isDamagedAnswer: Bool {
+        switch self {
+        case .silent, .invalidFrames, .notASensor: return true
+        default: return false
+        }
+    }
+
     /// What went wrong with the reading.
     public var description: String {
         switch self {
