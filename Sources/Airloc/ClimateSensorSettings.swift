@@ -82,5 +82,6 @@ public struct ClimateSensorSettings: Sendable, Equatable {
 public struct ClimateSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, naming the section.
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }

@@ -76,7 +76,11 @@ public enum EverySensor {
         var climate: [(ClimateSensorSettings, ClimateReading)] = []
         for section in named {
             switch section.reading {
-            case .success(let reading): climate.append((section, reading))
+            case .success(let reading):
+                if let why = reading.contradiction {
+                    return .failure(Unconfigured(description: "[sensor.\(section.name)]: \(why)"))
+                }
+                climate.append((section, reading))
             case .failure(let error): return .failure(Unconfigured(description: error.description))
             }
         }

@@ -34,6 +34,7 @@ public final class LoggerSensors: Sendable {
         var locks: [DeviceLock] = []
         for section in settings.climateSensors {
             let reading = try section.reading.get()
+            if let why = reading.contradiction { throw ClimateSettingsError("[sensor.\(section.name)]: \(why)") }
             sensors.append((section, reading))
             if case .serial(let plan) = reading, let lock = try? DeviceLock.acquire(plan.device) { locks.append(lock) }
         }

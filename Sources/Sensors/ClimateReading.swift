@@ -51,6 +51,12 @@ public enum ClimateReading: Sendable, Equatable {
         }
     }
 
+    /// Why the configured device cannot be this model (``KernelReading/contradiction()``).
+    public var contradiction: String? {
+        if case .kernel(let reading) = self { return reading.contradiction() }
+        return nil
+    }
+
     /// One reading (see the contract).
     public func read() async -> Result<ClimateSample, SensorFailure> {
         switch self {
@@ -94,6 +100,17 @@ public struct KernelReading: Sendable, Equatable {
         (self.model, self.bus, self.path, self.warmUp, self.sample, self.root) = (
             model, bus, path, warmUp, sample, root
         )
+    }
+
+    /// Why an explicit device cannot be this model: its driver's `name` says it is another
+    /// ("/sys/…/iio:device0 is an scd30 (its name), not the bme280 model = says"); nil when
+    /// it agrees, for `auto`, and when the device cannot be read now (a reading says that).
+    public func contradiction() -> String? {
+        guard let path,
+            let driver = try? KernelClimateSensor(directory: URL(fileURLWithPath: path), bus: bus).driver(),
+            driver != model.rawValue
+        else { return nil }
+        return "\(path) is a \(driver) (its name file), not the \(model.rawValue) that model = says"
     }
 
     /// The device, found now (`auto` looks again at every reading: it may have been bound since).

@@ -156,7 +156,13 @@ struct SenseClimateEndToEndTests {
         #expect(detail.contains("CO₂ 640 ppm"), "\(again)")
         #expect(kitchen.log.components(separatedBy: "CMD read").count - 1 > 12, "\(kitchen.log)")
 
+        // An explicit IIO device whose driver is another sensor than the section's model.
+        let room = try NowClimateEndToEndTests.bme280(home)
         for (bad, said) in [
+            (
+                "[sensor.x]\nmodel = scd4x\niio = \(room)\n",
+                "[sensor.x]: \(room) is a bme280 (its name file), not the scd4x"
+            ),
             ("[sensor.x]\nmodel = bme280\ndevice = /dev/ttyUSB0\n", "is read through the kernel: set iio"),
             ("[sensor.x]\nmodel = mh-z19\n", "needs one of device for model = mh-z19"),
             ("[sensor.x]\nmodel = co2meter\n", "invalid value 'co2meter' for model in [sensor.x]"),
