@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,16 +14,27 @@ import Foundation
 /// `/run/lock` (`AIRLOC_LOCK_DIR` for tests), named after the device's real node, so
 /// `/dev/airloc-pm` and the `ttyUSB0` it points at are one lock. It is held with `flock`,
 /// so a holder that died (SIGKILL, power) holds nothing; a file left behind is taken over.
+/// It follows the device: a reading calls ``follow(_:)`` before it opens the port, so after
+/// a replug onto another node the lock is on that node, and the old node's is let go.
 /// A directory that cannot be written means no lock, as before there was one.
 public final class DeviceLock: Sendable {
-    private let descriptor: Int32
-    private let path: String
+    /// The device as configured (a udev link, say), whose real node the lock is named after.
+    private let device: String
+    private let directory: String
+    /// The lock file held and its descriptor: it moves with the node (``follow()``).
+    private let held: Mutex<(descriptor: Int32, path: String)>
 
-    private init(descriptor: Int32, path: String) { (self.descriptor, self.path) = (descriptor, path) }
+    private init(device: String, directory: String, descriptor: Int32, path: String) {
+        (self.device, self.directory) = (device, directory)
+        held = Mutex((descriptor, path))
+    }
 
     deinit {
+        let (descriptor, path) = held.withLock { $0 }
         unlink(path)
         close(descriptor)
+        // Unless another lock of this process took its place meanwhile.
+        Self.holding.withLock { if $0[device]?.lock == nil { $0[device] = nil } }
     }
 
     /// Where the locks live.
@@ -38,6 +50,45 @@ public final class DeviceLock: Sendable {
     /// throws the holder's PID when another live process holds it.
     public static func acquire(_ device: String, in directory: String = directory) throws(Held) -> DeviceLock? {
         let path = path(for: device, in: directory)
+        guard let descriptor = try take(path, device: device, in: directory) else { return nil }
+        let lock = DeviceLock(device: device, directory: directory, descriptor: descriptor, path: path)
+        holding.withLock { $0[device] = Reference(lock) }
+        return lock
+    }
+
+    /// The locks this process holds, by the device as configured (``follow(_:)``).
+    private static let holding = Mutex<[String: Reference]>([:])
+
+    /// A lock of this process, not kept alive by the list of them.
+    private final class Reference: Sendable {
+        weak let lock: DeviceLock?
+        init(_ lock: DeviceLock) { self.lock = lock }
+    }
+
+    /// After a replug the configured device (a udev link) may point at another node: the
+    /// lock moves to that node's name, and the old node's is let go (another device may get
+    /// its number). Nothing changes while the node is the same, or when the new node is
+    /// another program's.
+    public func follow() {
+        let wanted = Self.path(for: device, in: directory)
+        held.withLock { current in
+            guard current.path != wanted,
+                let descriptor = try? Self.take(wanted, device: device, in: directory)
+            else { return }
+            unlink(current.path)
+            close(current.descriptor)
+            current = (descriptor, wanted)
+        }
+    }
+
+    /// ``follow()`` for the lock this process holds on `device`, if any: a reading calls it
+    /// before it opens the port, so the lock is on the node it opens.
+    public static func follow(_ device: String) {
+        holding.withLock { $0[device]?.lock }?.follow()
+    }
+
+    /// The lock file at `path`, locked (its descriptor); nil when none can be made.
+    private static func take(_ path: String, device: String, in directory: String) throws(Held) -> Int32? {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for _ in 0..<3 {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -58,7 +109,7 @@ public final class DeviceLock: Sendable {
             let text = String(format: "%10d\n", getpid())
             _ = ftruncate(descriptor, 0)
             _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
-            return DeviceLock(descriptor: descriptor, path: path)
+            return descriptor
         }
         return nil
     }

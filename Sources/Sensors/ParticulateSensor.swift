@@ -67,6 +67,8 @@ public struct SerialSensor: ParticulateSensor {
     static func drive<Cycle: SerialCycle>(_ start: Cycle, cancelled: StopSignal) -> Result<Cycle.Sample, SensorFailure>
     {
         var cycle = start
+        // This process's lock (the logger's) first moves to the node the link points at now.
+        DeviceLock.follow(cycle.device)
         if let pid = DeviceLock.holder(of: cycle.device) {
             return .failure(.held(cycle.device, pid: pid))
         }
