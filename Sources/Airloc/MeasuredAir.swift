@@ -49,34 +49,8 @@ public struct MeasuredReading: Sendable {
 /// after a failure), how old the reading is, where it came from, the NowCast, and `error`
 /// (null unless the sensor failed).
 public struct MeasuredJSON: Encodable {
-    /// Which sensor.
-    public var model: String?
-    /// Its device.
-    public var device: String?
-    /// Its serial number.
-    public var serial: String?
-    /// PM1.0, µg/m³.
-    public var pm1_0: Double?
-    /// PM2.5, µg/m³.
-    public var pm2_5: Double?
-    /// PM4.0, µg/m³.
-    public var pm4_0: Double?
-    /// PM10, µg/m³.
-    public var pm10: Double?
-    /// PM2.5 at CF=1, µg/m³.
-    public var pm2_5Cf1: Double?
-    /// °C.
-    public var temperatureC: Double?
-    /// %.
-    public var relativeHumidity: Double?
-    /// Frames averaged.
-    public var samples: Int?
-    /// Seconds they span.
-    public var windowS: Double?
-    /// The US AQI of the reading.
-    public var usAqi: Int?
-    /// PM2.5 after the correction.
-    public var correctedPm2_5: Double?
+    /// The reading's values, as `airloc.sense/1` writes them (null after a failure).
+    public var particulate = ParticulateJSON()
     /// What may make it mislead.
     public var flags: [String]?
     /// How old it is, seconds.
@@ -133,8 +107,9 @@ public struct MeasuredJSON: Encodable {
             co2Band = CO2Band(ppm: co2).rawValue
         }
         pressureHpa = MeasuredClimate.first(.pressure, in: sensors)?.value
-        temperatureC = temperatureC ?? MeasuredClimate.first(.temperature, in: sensors)?.value
-        relativeHumidity = relativeHumidity ?? MeasuredClimate.first(.humidity, in: sensors)?.value
+        particulate.temperatureC = particulate.temperatureC ?? MeasuredClimate.first(.temperature, in: sensors)?.value
+        particulate.relativeHumidity =
+            particulate.relativeHumidity ?? MeasuredClimate.first(.humidity, in: sensors)?.value
         self.sensors = sensors.map { sensor in
             var entry = SenseJSON.Sensor(
                 name: sensor.name, model: sensor.model.rawValue, key: sensor.place.key, value: sensor.place.value)
@@ -155,12 +130,8 @@ public struct MeasuredJSON: Encodable {
         case .failed(let failure):
             error = JSONError(code: 69, message: failure.description)
         case .reading(let reading):
-            let sense = SenseJSON(reading.sample)
-            (model, device, serial) = (sense.model, sense.device, sense.serial)
-            (pm1_0, pm2_5, pm4_0, pm10, pm2_5Cf1) = (sense.pm1_0, sense.pm2_5, sense.pm4_0, sense.pm10, sense.pm2_5Cf1)
-            (temperatureC, relativeHumidity) = (sense.temperatureC, sense.relativeHumidity)
-            (samples, windowS, usAqi, correctedPm2_5, flags) =
-                (sense.samples, sense.windowS, sense.usAqi, sense.correctedPm2_5, sense.flags)
+            particulate = ParticulateJSON(reading.sample)
+            flags = reading.sample.flags.map(\.rawValue)
             ageS = (reading.ageSeconds * 10).rounded() / 10
             source = reading.fromLogbook ? "logbook" : "sensor"
             nowcastUsAqi = reading.nowcastUSAQI

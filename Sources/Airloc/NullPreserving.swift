@@ -56,9 +56,21 @@ public struct NullPreserving: Encodable {
                 var c = encoder.container(keyedBy: Key.self)
                 for child in mirror.children {
                     guard let label = child.label else { continue }
+                    // A field set shared by two documents is written as their own keys.
+                    if child.value is any JSONInline {
+                        for field in Mirror(reflecting: child.value).children {
+                            guard let label = field.label else { continue }
+                            try c.encode(NullPreserving(field.value), forKey: Key(label))
+                        }
+                        continue
+                    }
                     try c.encode(NullPreserving(child.value), forKey: Key(label))
                 }
             }
         }
     }
 }
+
+/// A set of fields two documents share (``ParticulateJSON``): a property of this type is
+/// written as its fields, at the level of the document that holds it, not as an object.
+public protocol JSONInline: Encodable {}

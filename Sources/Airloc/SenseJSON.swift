@@ -13,36 +13,11 @@ import Sensors
 public struct SenseJSON: Encodable {
     /// The document's schema.
     public var schema = "airloc.sense/1"
-    /// Which sensor (null without `[sensor]`, when only `[sensor.NAME]` sensors were read).
-    public var model: String?
-    /// Its device.
-    public var device: String?
-    /// Its serial number.
-    public var serial: String?
-    /// PM1.0, µg/m³.
-    public var pm1_0: Double?
-    /// PM2.5, µg/m³.
-    public var pm2_5: Double?
-    /// PM4.0, µg/m³.
-    public var pm4_0: Double?
-    /// PM10, µg/m³.
-    public var pm10: Double?
-    /// PM2.5 at CF=1 (Plantower), µg/m³.
-    public var pm2_5Cf1: Double?
-    /// °C, when the sensor measures it.
-    public var temperatureC: Double?
-    /// %, when the sensor measures it.
-    public var relativeHumidity: Double?
-    /// Frames averaged.
-    public var samples: Int?
-    /// Seconds they span.
-    public var windowS: Double?
-    /// The US AQI of the (corrected) PM2.5.
-    public var usAqi: Int?
+    /// The particulate sensor's values (all null without `[sensor]`, when only
+    /// `[sensor.NAME]` sensors were read).
+    public var particulate = ParticulateJSON()
     /// What the AQI is: of one reading, not a 24-hour mean.
     public var usAqiBasis: String? = "instantaneous estimate"
-    /// PM2.5 after the correction.
-    public var correctedPm2_5: Double?
     /// What may make it mislead.
     public var flags: [String] = []
     /// When the reading ended (ISO 8601 UTC).
@@ -133,12 +108,7 @@ public struct SenseJSON: Encodable {
 
     /// The document of `sample`.
     public init(_ sample: SensorSample) {
-        (model, device, serial) = (sample.model.rawValue, sample.device, sample.serial)
-        let mean = sample.mean
-        (pm1_0, pm2_5, pm4_0, pm10, pm2_5Cf1) = (mean.pm1_0, mean.pm2_5, mean.pm4_0, mean.pm10, mean.pm2_5CF1)
-        (temperatureC, relativeHumidity) = (mean.temperatureC, mean.relativeHumidity)
-        (samples, windowS, usAqi) = (sample.samples, sample.windowSeconds, sample.usAQI)
-        correctedPm2_5 = sample.correctedPM2_5
+        particulate = ParticulateJSON(sample)
         flags = sample.flags.map(\.rawValue)
     }
 

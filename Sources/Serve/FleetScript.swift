@@ -147,30 +147,20 @@ enum FleetScript {
             });
             draw("/api/map?device=" + encodeURIComponent(id) + day(), id);
           }
+        \#(PageScript.trackRuns)
           function draw(path, label) {
             if (!map) return;
             get(path).then(function (data) {
               layer.clearLayers();
-              var bounds = [], run = [], colour = null, segment = null, runs = 0;
-              function flush() {
+              var runs = 0;
+              var bounds = trackRuns(data.points, function (run, colour) {
                 if (run.length > 1) {
                   L.polyline(run, { color: colour, weight: 5, opacity: 0.9, className: "day-track" }).addTo(layer);
-                  runs += 1;
-                } else if (run.length === 1) {
+                } else {
                   L.circleMarker(run[0], { radius: 4, color: colour, className: "day-track" }).addTo(layer);
-                  runs += 1;
                 }
-              }
-              data.points.forEach(function (p) {
-                var at = [p[0], p[1]];
-                bounds.push(at);
-                if (p[2] !== segment) { flush(); run = []; }
-                else if (p[3] !== colour) { flush(); run = [run[run.length - 1]]; }
-                run.push(at);
-                colour = p[3];
-                segment = p[2];
-              });
-              flush();
+                runs += 1;
+              }).bounds;
               fleet.runs = runs;
               fleet.points = data.points.length;
               set("track-note", label + ": " + (data.points.length ? data.points.length + " points drawn" : "no track in that window"));

@@ -22,6 +22,27 @@ enum PageScript {
             }
         """#
 
+    /// The day's points (`[lat, lon, segment, colour]`) cut into runs of one segment and
+    /// one colour, each handed to `draw(points, colour)`: the device's page and the fleet's
+    /// draw their tracks alike. Returns every point (the map's bounds) and the last segment.
+    static let trackRuns = #"""
+              function trackRuns(points, draw) {
+                var bounds = [], run = [], colour = null, segment = null;
+                function flush() { if (run.length) draw(run, colour); }
+                points.forEach(function (p) {
+                  var at = [p[0], p[1]];
+                  bounds.push(at);
+                  if (p[2] !== segment) { flush(); run = []; }
+                  else if (p[3] !== colour) { flush(); run = [run[run.length - 1]]; }
+                  run.push(at);
+                  colour = p[3];
+                  segment = p[2];
+                });
+                flush();
+                return { bounds: bounds, segment: segment };
+              }
+        """#
+
     static let text = #"""
         "use strict";
         (function () {
@@ -58,22 +79,12 @@ enum PageScript {
               if (page.next) load(page.next, day); else draw(day);
             });
           }
+        \#(trackRuns)
           function draw(data) {
-            var bounds = [];
-            var run = [], colour = null, segment = null;
-            function flush() {
+            var drawn = trackRuns(data.points, function (run, colour) {
               if (run.length > 1) L.polyline(run, { color: colour, weight: 5, opacity: 0.9, className: "track" }).addTo(map);
-            }
-            data.points.forEach(function (p) {
-              var at = [p[0], p[1]];
-              bounds.push(at);
-              if (p[2] !== segment) { flush(); run = []; }
-              else if (p[3] !== colour) { flush(); run = [run[run.length - 1]]; }
-              run.push(at);
-              colour = p[3];
-              segment = p[2];
             });
-            flush();
+            var bounds = drawn.bounds, segment = drawn.segment;
             data.places.forEach(function (place) {
               var label = document.createElement("span");
               label.textContent = place.name;
