@@ -42,7 +42,8 @@ public enum ClimateModel: String, Sendable, CaseIterable {
 /// One reading of a CO₂ or climate sensor: the mean of what it said over the sample
 /// window, and what it flagged.
 ///
-/// Contract: a value is the mean of the readings that had it; one no reading had is nil.
+/// Contract: a value is the mean of the readings that had it, at its quantity's precision
+/// (``ClimateQuantity/decimals``); one no reading had is nil.
 /// `faults` are the sensor's own words for a fault it reported (a SenseAir status bit);
 /// a reading with a fault still carries the values that were read.
 public struct ClimateSample: Sendable, Equatable {
@@ -63,15 +64,17 @@ public struct ClimateSample: Sendable, Equatable {
     public init(
         model: ClimateModel, source: String, readings: [ClimateValues], windowSeconds: Double, faults: [String] = []
     ) {
-        func mean(_ value: (ClimateValues) -> Double?) -> Double? {
-            let values = readings.compactMap(value)
-            return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        // Each mean at its quantity's precision (ClimateQuantity.decimals): 1013.2500000000001
+        // hPa is 1013.25 in the logbook, the export, the API and the metrics alike.
+        func mean(_ quantity: ClimateQuantity) -> Double? {
+            let values = readings.compactMap(quantity.value(in:))
+            return values.isEmpty ? nil : quantity.rounded(values.reduce(0, +) / Double(values.count))
         }
         self.model = model
         self.source = source
         self.mean = ClimateValues(
-            co2PPM: mean(\.co2PPM), temperatureC: mean(\.temperatureC), relativeHumidity: mean(\.relativeHumidity),
-            pressureHPa: mean(\.pressureHPa))
+            co2PPM: mean(.co2), temperatureC: mean(.temperature), relativeHumidity: mean(.humidity),
+            pressureHPa: mean(.pressure))
         self.samples = readings.count
         self.windowSeconds = windowSeconds
         self.faults = faults

@@ -20,6 +20,23 @@ public enum ClimateQuantity: String, Sendable, CaseIterable {
         }
     }
 
+    /// The decimals a reading of it is kept, exported and served with (docs/sensors.md):
+    /// CO₂ in whole ppm, °C to 0.01, % to 0.1, hPa to 0.01. Finer digits are the sensor's
+    /// noise and the float's, not the air.
+    public var decimals: Int {
+        switch self {
+        case .co2: return 0
+        case .temperature, .pressure: return 2
+        case .humidity: return 1
+        }
+    }
+
+    /// `value` at ``decimals``.
+    public func rounded(_ value: Double) -> Double {
+        let scale = [1.0, 10, 100][decimals]
+        return (value * scale).rounded() / scale
+    }
+
     /// Its name for people ("CO₂").
     public var displayName: String {
         switch self {

@@ -96,8 +96,9 @@ struct LogClimateEndToEndTests {
         #expect(
             co2["relative_humidity"] as? Double == 41 && co2["pm2_5"] is NSNull && co2["model"] as? String == "scd30")
         let bme = try #require(Self.named(rows, "room").last)
-        #expect(bme["temperature_c"] as? Double == 21.375 && bme["relative_humidity"] as? Double == 45.123, "\(bme)")
-        #expect(abs((bme["pressure_hpa"] as? Double ?? 0) - 1013.25) < 1e-6 && bme["co2_ppm"] is NSNull)
+        // At each quantity's precision (21.375 °C, 45.123 %, 1013.2500000000001 hPa as read).
+        #expect(bme["temperature_c"] as? Double == 21.38 && bme["relative_humidity"] as? Double == 45.1, "\(bme)")
+        #expect(bme["pressure_hpa"] as? Double == 1013.25 && bme["co2_ppm"] is NSNull, "\(bme)")
         let particulate = try #require(Self.named(rows, "sensor").last)
         #expect(particulate["pm2_5"] as? Double == 14.2 && particulate["co2_ppm"] is NSNull, "\(particulate)")
         let csv = try await world.run(["log", "export", "--format", "csv", "--kind", "sensor"])

@@ -99,8 +99,8 @@ struct SenseClimateEndToEndTests {
         #expect(desk["co2_ppm"] as? Double == 1_234 && desk["temperature_c"] as? Double == 21.5, "\(desk)")
         #expect(desk["relative_humidity"] as? Double == 41 && desk["device"] as? String == scd30.device)
         let room = sensors["room"] ?? [:]
-        #expect(room["temperature_c"] as? Double == 21.375 && room["iio"] as? String == bme280, "\(room)")
-        #expect(abs((room["pressure_hpa"] as? Double ?? 0) - 1013.25) < 1e-6 && room["co2_ppm"] is NSNull)
+        #expect(room["temperature_c"] as? Double == 21.38 && room["iio"] as? String == bme280, "\(room)")
+        #expect(room["pressure_hpa"] as? Double == 1013.25 && room["co2_ppm"] is NSNull, "\(room)")
         let garden = sensors["garden"] ?? [:]
         #expect(garden["relative_humidity"] as? Double == nil, "a channel failing with EIO is no value: \(garden)")
         #expect((garden["error"] as? String ?? "").contains("at every try"), "\(garden)")

@@ -70,7 +70,8 @@ import Testing
         }
         let line = try #require(
             try JSONSerialization.jsonObject(with: Data(try export(.ndjson).utf8)) as? [String: Any])
-        #expect(line["name"] as? String == "co2" && line["co2_ppm"] as? Double == 845.5)
+        // 845.5 ppm as averaged, kept in whole ppm (CO₂'s precision).
+        #expect(line["name"] as? String == "co2" && line["co2_ppm"] as? Double == 846)
         #expect(line["temperature_c"] as? Double == 22 && line["relative_humidity"] as? Double == 41.5)
         #expect(line["pm2_5"] is NSNull && line["pressure_hpa"] is NSNull && line["model"] as? String == "scd30")
 
@@ -78,17 +79,17 @@ import Testing
         let header = csv[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let cells = csv[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         func cell(_ name: String) throws -> String { cells[try #require(header.firstIndex(of: name), "\(name)")] }
-        #expect(try cell("co2_ppm") == "845.5" && cell("name") == "co2" && cell("measured_pm2_5").isEmpty)
+        #expect(try cell("co2_ppm") == "846" && cell("name") == "co2" && cell("measured_pm2_5").isEmpty)
 
         let geojson = try #require(
             try JSONSerialization.jsonObject(with: Data(try export(.geojson).utf8)) as? [String: Any])
         let feature = try #require((geojson["features"] as? [[String: Any]])?.first)
         let properties = try #require(feature["properties"] as? [String: Any])
-        #expect(properties["co2_ppm"] as? Double == 845.5 && properties["name"] as? String == "co2")
+        #expect(properties["co2_ppm"] as? Double == 846 && properties["name"] as? String == "co2")
 
         let gpx = try export(.gpx)
         #expect(gpx.contains("<name>co2: CO₂ 846 ppm, 22 °C, 42 %</name>"), "\(gpx)")
-        #expect(gpx.contains("co2_ppm=\"845.5\"") && gpx.contains("name=\"co2\""))
+        #expect(gpx.contains("co2_ppm=\"846\"") && gpx.contains("name=\"co2\""))
         #expect(!gpx.contains("PM2.5"), "a CO₂ reading is not called a PM reading")
     }
 

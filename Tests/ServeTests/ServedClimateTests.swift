@@ -46,8 +46,9 @@ import Testing
         let metrics = try await device.get("/metrics").text
         for line in [
             "airloc_co2_ppm{sensor=\"co2\"} 845", "airloc_temperature_celsius{sensor=\"co2\"} 21.5",
-            "airloc_temperature_celsius{sensor=\"room\"} 21.375",
-            "airloc_relative_humidity_percent{sensor=\"room\"} 45.123",
+            // At each quantity's precision: read as 21.375 °C and 45.123 %.
+            "airloc_temperature_celsius{sensor=\"room\"} 21.38",
+            "airloc_relative_humidity_percent{sensor=\"room\"} 45.1",
             "airloc_pressure_hectopascals{sensor=\"room\"} 1013.25",
 
             "# TYPE airloc_co2_ppm gauge",
@@ -70,7 +71,7 @@ import Testing
             (data["sensordatavalues"] as? [[String: String]] ?? []).map { ($0["value_type"] ?? "", $0["value"] ?? "") }
         ) { first, _ in first }
         #expect(values["SCD30_co2_ppm"] == "845.00" && values["SCD30_temperature"] == "21.50", "\(values)")
-        #expect(values["BME280_pressure"] == "101325.00" && values["BME280_humidity"] == "45.12", "\(values)")
+        #expect(values["BME280_pressure"] == "101325.00" && values["BME280_humidity"] == "45.10", "\(values)")
         #expect(values["SDS_P2"] == "40.20", "the particulate reading stays: \(values)")
 
         let now = try await device.json("/api/now")

@@ -67,7 +67,7 @@ import Web
             (request.headers.first { $0.hasPrefix("X-Pin") } ?? "", Self.values(request))
         }
         #expect(pushes.map(\.0) == ["X-Pin: 11", "X-Pin: 17"], "no pin for the MH-Z19: \(pushes)")
-        #expect(pushes.first?.1 == ["temperature": "21.38", "humidity": "45.12", "pressure": "101325"])
+        #expect(pushes.first?.1 == ["temperature": "21.38", "humidity": "45.1", "pressure": "101325"])
         #expect(pushes.last?.1 == ["co2_ppm": "845", "temperature": "21.5", "humidity": "41"])
         // The MH-Z19's row was passed over, not left to hold the cursor.
         #expect(try logbook.uploadCursor("luftdaten", kind: .sensor) == 3)
@@ -91,6 +91,6 @@ import Web
         let measurements = try #require(try JSONSerialization.jsonObject(with: body) as? [[String: Any]])
         let sent = measurements.map { "\($0["sensor"] ?? "") \($0["value"] ?? "")" }.sorted()
         #expect(
-            sent == ["c1 845", "c1 923", "h1 41", "h1 45.123", "p1 1013.25", "t1 21.375", "t1 21.5"], "\(sent)")
+            sent == ["c1 845", "c1 923", "h1 41", "h1 45.1", "p1 1013.25", "t1 21.38", "t1 21.5"], "\(sent)")
     }
 }
