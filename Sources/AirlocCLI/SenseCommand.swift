@@ -33,9 +33,14 @@ enum SenseCommand {
         let settings = context.configuration
         let (particulate, climate) = try EverySensor.chosen(settings, only: context.arguments.value(.sensor))
             .mapError { CLIError.config($0.description) }.get()
+        let progress = WarmUpProgress(particulate: particulate, climate: climate.map(\.1)).map { progress in
+            Task { [console = context.console] in await progress.show(on: console) }
+        }
         // A signal puts a woken sensor to sleep first; the logger's sensor is never touched.
         let (readings, signal) = await EverySensor.sense(
             particulate: particulate, climate: climate, settings: settings)
+        progress?.cancel()
+        await progress?.value
         if let signal {
             context.console.err(SerialSensor.interruptedNotice)
             return ExitCode(rawValue: 128 + signal) ?? .interrupted
