@@ -14,9 +14,10 @@ import Platform
 ///   again — so a re-sent row never counts twice and a revised one counts as it is now. An
 ///   hour left with no row loses its bucket. A new row (one the collector's ledger holds no
 ///   version of) is added to its bucket: count, mean weighed by counts, max.
-/// - Columns: `rows` (air and sensor rows of the hour); `us_aqi_count`, `us_aqi_mean`,
-///   `us_aqi_max` over every row that carries a US AQI (the model's hour and each
-///   particulate reading); `pm2_5_count`, `pm2_5_mean` (corrected where the device
+/// - Columns: `rows` (air and sensor rows of the hour); `model_aqi_count`, `model_aqi_mean`,
+///   `model_aqi_max` over the model's hours (`air` rows' US AQI); `measured_aqi_count`,
+///   `measured_aqi_mean`, `measured_aqi_max` over the particulate readings' index — one
+///   source per column; `pm2_5_count`, `pm2_5_mean` (corrected where the device
 ///   corrected it) and `pm10_count`, `pm10_mean` over the particulate readings;
 ///   `co2_count`, `co2_mean` over the CO₂ readings. Means are null where the count is 0.
 /// - Hours are UTC (`date_trunc('hour', time, 'UTC')`), whatever the session's time zone.
@@ -81,7 +82,7 @@ enum HourlyRollup {
         let new = rows.filter { $0.mayBeStored == false }.map(values)
         guard !new.isEmpty else { return }
         // Means are kept, not sums: a bucket's mean and the batch's are weighed by their counts.
-        let merged = ["us_aqi", "pm2_5", "pm10", "co2"].map { name in
+        let merged = ["model_aqi", "measured_aqi", "pm2_5", "pm10", "co2"].map { name in
             """
             \(name)_count = air_hourly.\(name)_count + EXCLUDED.\(name)_count,
             \(name)_mean = CASE WHEN air_hourly.\(name)_count + EXCLUDED.\(name)_count = 0 THEN NULL
@@ -92,23 +93,26 @@ enum HourlyRollup {
         }.joined(separator: ",\n")
         try database.execute(
             """
-            INSERT INTO air_hourly (device_id, hour, rows, us_aqi_count, us_aqi_mean, us_aqi_max, pm2_5_count,
-                                    pm2_5_mean, pm10_count, pm10_mean, co2_count, co2_mean)
-            SELECT n.device_id, date_trunc('hour', n.time, 'UTC'), count(*), count(us_aqi), avg(us_aqi),
-                   max(us_aqi)::bigint, count(pm2_5), avg(pm2_5), count(pm10), avg(pm10), count(co2), avg(co2)
+            INSERT INTO air_hourly (\(HourlyRollupSchema.columns))
+            SELECT n.device_id, date_trunc('hour', n.time, 'UTC'), count(*), count(model_aqi), avg(model_aqi),
+                   max(model_aqi)::bigint, count(measured_aqi), avg(measured_aqi), max(measured_aqi)::bigint,
+                   count(pm2_5), avg(pm2_5), count(pm10), avg(pm10), count(co2), avg(co2)
             FROM jsonb_to_recordset($3::jsonb)
-                AS n(device_id text, time timestamptz, us_aqi float8, pm2_5 float8, pm10 float8, co2 float8)
+                AS n(device_id text, time timestamptz, model_aqi float8, measured_aqi float8, pm2_5 float8,
+                     pm10 float8, co2 float8)
             WHERE NOT EXISTS (SELECT 1 FROM \(hours) b
                               WHERE b.device_id = n.device_id AND b.hour = date_trunc('hour', n.time, 'UTC'))
             GROUP BY 1, 2
             ON CONFLICT (device_id, hour) DO UPDATE SET rows = air_hourly.rows + EXCLUDED.rows,
-                us_aqi_max = greatest(air_hourly.us_aqi_max, EXCLUDED.us_aqi_max),
+                model_aqi_max = greatest(air_hourly.model_aqi_max, EXCLUDED.model_aqi_max),
+                measured_aqi_max = greatest(air_hourly.measured_aqi_max, EXCLUDED.measured_aqi_max),
             \(merged)
             """, [buckets, since, "[" + new.joined(separator: ",") + "]"])
     }
 
-    /// A new row's values as ``HourlyRollupSchema.aggregate(joining:)`` counts them: an air row its US AQI; a
-    /// reading its US AQI, PM2.5 (corrected where it was), PM10 and CO₂.
+    /// A new row's values as ``HourlyRollupSchema.aggregate(joining:)`` counts them: an air
+    /// row its US AQI (the model's); a reading its US AQI (the measured one), PM2.5
+    /// (corrected where it was), PM10 and CO₂.
     private static func values(_ row: DeviceRow) -> String {
         func value(_ name: String) -> String {
             guard let value = row.columns[name] else { return "null" }
@@ -118,7 +122,8 @@ enum HourlyRollup {
         let corrected = row.columns["corrected_pm2_5"].map { $0 != .null } ?? false
         let pm2_5 = value(corrected ? "corrected_pm2_5" : "pm2_5")
         return "{\"device_id\":\(JSONText.quoted(row.device)),\"time\":\"\(UTCTime.iso8601(row.time))\","
-            + "\"us_aqi\":\(value("us_aqi")),\"pm2_5\":\(reading ? pm2_5 : "null"),"
+            + "\"model_aqi\":\(reading ? "null" : value("us_aqi")),"
+            + "\"measured_aqi\":\(reading ? value("us_aqi") : "null"),\"pm2_5\":\(reading ? pm2_5 : "null"),"
             + "\"pm10\":\(reading ? value("pm10") : "null"),\"co2\":\(reading ? value("co2_ppm") : "null")}"
     }
 }

@@ -8,7 +8,7 @@ import FleetWire
 /// at once never migrate twice. A database whose version is newer than ``version`` is
 /// refused (``DatabaseError/newerSchema(found:known:)``), never written.
 package enum CollectorSchema {
-    static let version = 9
+    static let version = 10
 
     /// An advisory lock key of airloc's own (any 64-bit number no one else uses).
     static let migrationLock = "7316207384019821"
@@ -96,7 +96,7 @@ package enum CollectorSchema {
         );
         """,
         // The hourly roll-up (HourlyRollup), filled from the rows stored before.
-        6: HourlyRollupSchema.migration,
+        6: HourlyRollupSchema.migration6,
         // 7: the row tables partitioned by month (PartitionMonth.partitionTables), their
         // rows and ids kept.
         // Several collectors of one `[collect] share` group: who acknowledges each device,
@@ -104,6 +104,8 @@ package enum CollectorSchema {
         8: shareGroupTables,
         // The devices `[collect] devices = known` admits (`airloc collect register`).
         9: registeredDevices,
+        // The hourly roll-up, one source per column (HourlyRollupSchema).
+        10: HourlyRollupSchema.migration10,
     ]
 
     /// Creates or migrates the schema (to `target`: a test makes a database of a version

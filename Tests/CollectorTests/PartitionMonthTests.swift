@@ -79,7 +79,7 @@ struct PartitionMonthTests {
                 VALUES ('pi-a', $1, $2, $3, $4, now(), $5)
                 """, [row.id, String(row.number), String(row.revision), UTCTime.iso8601(row.time), row.line])
         }
-        try database.execute(HourlyRollupSchema.migration)
+        try database.execute(HourlyRollupSchema.migration6)
         let stored = try Self.rows(database)
         #expect(stored.count == 5)
 

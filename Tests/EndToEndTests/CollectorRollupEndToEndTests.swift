@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// `air_hourly`, the collector's hourly roll-up, against a real PostgreSQL and mosquitto:
-/// kept in the transaction that stores the rows, not doubled by a row sent again,
+/// one source per column (the model's hour apart from the readings' index), kept in the
+/// transaction that stores the rows, not doubled by a row sent again,
 /// corrected by a revised one (also when the revision moves it to another hour), and
 /// filled from the stored rows when a database of the schema before is migrated.
 @Suite(.enabled(if: ExternalTool.available("mosquitto_pub", "mosquitto_sub", "psql")))
@@ -21,8 +22,10 @@ struct CollectorRollupEndToEndTests {
     static func rollup(_ database: PostgresServer) async throws -> String {
         try await database.query(
             """
-            SELECT device_id, to_char(hour AT TIME ZONE 'UTC', 'HH24:MI'), rows, us_aqi_count, round(us_aqi_mean::numeric, 2),
-                   us_aqi_max, pm2_5_count, round(pm2_5_mean::numeric, 2), pm10_count, round(pm10_mean::numeric, 2),
+            SELECT device_id, to_char(hour AT TIME ZONE 'UTC', 'HH24:MI'), rows,
+                   model_aqi_count, round(model_aqi_mean::numeric, 2), model_aqi_max,
+                   measured_aqi_count, round(measured_aqi_mean::numeric, 2), measured_aqi_max,
+                   pm2_5_count, round(pm2_5_mean::numeric, 2), pm10_count, round(pm10_mean::numeric, 2),
                    co2_count, round(co2_mean::numeric, 1)
             FROM air_hourly ORDER BY 1, 2
             """)
@@ -51,9 +54,9 @@ struct CollectorRollupEndToEndTests {
         }
         #expect(
             try await Self.rollup(database) == """
-                pi-a|10:00|4|3|50.00|68|2|15.00|2|20.00|1|800.0
-                pi-a|11:00|1|1|89.00|89|1|30.00|1|35.00|0|
-                pi-b|10:00|1|1|21.00|21|1|5.00|1|6.00|0|
+                pi-a|10:00|4|1|40.00|40|2|55.00|68|2|15.00|2|20.00|1|800.0
+                pi-a|11:00|1|0|||1|89.00|89|1|30.00|1|35.00|0|
+                pi-b|10:00|1|0|||1|21.00|21|1|5.00|1|6.00|0|
 
                 """)
 
@@ -71,8 +74,8 @@ struct CollectorRollupEndToEndTests {
             try await database.query("SELECT sum(revision) FROM sensor") == "2\n"
         }
         let expected = """
-            pi-a|10:00|5|4|61.75|89|3|20.67|3|25.00|1|800.0
-            pi-b|10:00|1|1|21.00|21|1|5.00|1|6.00|0|
+            pi-a|10:00|5|1|40.00|40|3|69.00|89|3|20.67|3|25.00|1|800.0
+            pi-b|10:00|1|0|||1|21.00|21|1|5.00|1|6.00|0|
 
             """
         #expect(try await Self.rollup(database) == expected, "s2 once, s1 as revised, s4 moved to 10:00")
