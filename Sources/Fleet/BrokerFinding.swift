@@ -41,6 +41,14 @@ public struct BrokerFinding: Sendable {
         case .misconfigured(let reason):
             check = HealthCheck(name: name, status: .fail, detail: reason, advice: "fix \(section)")
             configuration = true
+        case .dropped(let place, let topic):
+            check = HealthCheck(
+                name: name, status: .fail,
+                detail: "\(place) accepts the connection but drops what this account publishes: a probe on \(topic) "
+                    + "never came back within \(Int(timeout)) s (rows published so would never be stored)",
+                advice: "the broker's ACL gives each account its own subtree (docs/scaling.md): \(section) username "
+                    + "and device-id (or topic-prefix) must name the same device")
+            configuration = true
         }
     }
 

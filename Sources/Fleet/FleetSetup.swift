@@ -103,6 +103,10 @@ public enum BrokerProbe {
         case unanswered(place: String, reason: String?)
         /// `[mqtt]` cannot work as written (an unreadable file, unusable options).
         case misconfigured(reason: String)
+        /// The broker took the connection, but a message published on `topic` (the
+        /// device's own subtree) never came back: it drops what this account publishes
+        /// there (mosquitto acknowledges a publish its ACL drops).
+        case dropped(place: String, topic: String)
     }
 
     private enum Input: Sendable {
@@ -110,7 +114,8 @@ public enum BrokerProbe {
         case timeout
     }
 
-    /// nil without `[mqtt] url`. Waits up to `timeout` of `time` for the first answer.
+    /// nil without `[mqtt] url`. Waits up to `timeout` of `time` for the first answer, and
+    /// for a probe published on the device's own subtree (`<prefix>/probe`) to come back.
     public static func check(_ settings: Settings, timeout: Double, time: any TimeSource = SystemTime()) async
         -> Outcome?
     {
@@ -121,13 +126,19 @@ public enum BrokerProbe {
         } catch {
             return .misconfigured(reason: "[mqtt] password-file \(error)")
         }
-        return await check(options, place: broker.place, section: "[mqtt]", timeout: timeout, time: time)
+        let echo = (try? DeviceIdentity.name(settings.mqtt, stateDirectory: settings.directories.state)).map {
+            FleetPublisher.prefix(settings: settings, deviceID: $0) + "/probe"
+        }
+        return await check(options, place: broker.place, section: "[mqtt]", timeout: timeout, time: time, echo: echo)
     }
 
     /// The broker `options` name (another section's, as `[collect]`), under a client id of
-    /// the probe's own and a clean session; problems are worded with `section`.
+    /// the probe's own and a clean session; problems are worded with `section`. With
+    /// `echo`, a message published there must come back (QoS 1, not retained) before the
+    /// broker counts as taking what this account publishes.
     public static func check(
-        _ options: MQTTOptions, place: String, section: String, timeout: Double, time: any TimeSource = SystemTime()
+        _ options: MQTTOptions, place: String, section: String, timeout: Double, time: any TimeSource = SystemTime(),
+        echo: String? = nil
     ) async -> Outcome {
         var options = options
         options.clientID = "airloc-doctor-\(ProcessInfo.processInfo.processIdentifier)"
@@ -145,9 +156,21 @@ public enum BrokerProbe {
         inbox.forward(client.events) { .mqtt($0) }
         inbox.wake(after: .milliseconds(Int(timeout * 1000)), on: time, with: .timeout)
         var outcome = Outcome.unanswered(place: place, reason: nil)
+        let probe = "airloc doctor \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString)"
         for await input in inbox.messages {
             switch input {
-            case .mqtt(.connected): outcome = .accepted(place: place)
+            case .mqtt(.connected):
+                guard let echo else {
+                    outcome = .accepted(place: place)
+                    break
+                }
+                // Subscribed first: the broker hands the probe back once it passed its ACL.
+                try? client.subscribe(echo)
+                _ = try? client.publish(echo, probe, retain: false)
+                outcome = .dropped(place: place, topic: echo)
+                continue
+            case .mqtt(.message(let topic, let payload, _)) where topic == echo && payload == probe:
+                outcome = .accepted(place: place)
             case .mqtt(.failed(let problem)) where problem.isPermanent:
                 outcome = .refused(place: place, reason: problem.message(section: section))
             case .mqtt(.failed(let problem)), .mqtt(.disconnected(let problem?)):

@@ -48,6 +48,38 @@ struct FleetACLEndToEndTests {
         #expect(result.status == 0, "\(result)")
     }
 
+    /// mosquitto acknowledges a publish its ACL drops: a device whose account and device id
+    /// disagree publishes into the void. doctor publishes a probe on the device's own
+    /// subtree and reads it back, and says so when it never comes.
+    @Test func doctorFindsAnAccountWhosePublishesTheACLDrops() async throws {
+        let broker = try await Self.broker()
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try "\(Self.password("pi-5"))\n".write(to: home.file("secret"), atomically: true, encoding: .utf8)
+        chmod(home.file("secret").path, 0o600)
+        func checks(deviceID: String) async throws -> [String: Any] {
+            let file = home.file("airloc.conf")
+            try """
+            [mqtt]
+            url = \(broker.url)
+            device-id = \(deviceID)
+            username = pi-5
+            password-file = \(home.file("secret").path)
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let environment = AirlocBinary.environment(home: home.url, extra: ["AIRLOC_CONFIG": file.path])
+            return try await ServeEndToEndTests.doctorChecks(environment)["MQTT broker"] ?? [:]
+        }
+        let mismatched = try await checks(deviceID: "pi-9")
+        #expect(mismatched["status"] as? String == "fail", "\(mismatched)")
+        let detail = mismatched["detail"] as? String ?? ""
+        #expect(
+            detail.contains("drops what this account publishes") && detail.contains("airloc/pi-9/probe"), "\(detail)")
+        #expect((mismatched["advice"] as? String ?? "").contains("username and device-id"), "\(mismatched)")
+        let matched = try await checks(deviceID: "pi-5")
+        #expect(matched["status"] as? String == "ok", "the account's own subtree: \(matched)")
+        try await broker.stop()
+    }
+
     @Test func theDocumentedACLStoresANamedDeviceAndDropsWhatOthersForge() async throws {
         let scaling = try String(contentsOf: PackagePaths.file("docs/scaling.md"), encoding: .utf8)
         let acl = try String(contentsOf: PackagePaths.file("docs/examples/mosquitto.acl"), encoding: .utf8)
