@@ -58,6 +58,10 @@ public struct FleetPublisher: Service {
     /// every row, for the collector to say it stored them (so that `log status` is true
     /// after the logger ended).
     public var collectorPatience: Duration = .seconds(3)
+    /// How long the probe published on `<prefix>/probe` at the first connection has to come
+    /// back before the publisher says the broker drops what this account publishes (looked
+    /// at with the next event after it: the publisher keeps no timer for it).
+    public var probePatience: Duration = .seconds(10)
     /// The end-to-end acknowledgement, with `[mqtt] end-to-end = collector`.
     public var collector: CollectorLink?
 

@@ -34,6 +34,10 @@ struct PublisherState {
     private var draining = false
     /// At the stop, with the collector's acknowledgement: its last ack is still awaited.
     private var awaitingCollector = false
+    /// The probe published at the first connection, until it came back (nil) or was said
+    /// to be dropped; `probed` once either happened.
+    private var probe: (payload: String, sent: ContinuousClock.Instant)?
+    private var probed = false
 
     init(publisher: FleetPublisher, context: ServiceContext, inbox: Mailbox<FleetPublisher.Input>) {
         self.publisher = publisher
@@ -72,6 +76,8 @@ struct PublisherState {
                 } catch { say(.error("cannot mark rows sent: \(error)", from: .mqtt)) }
             }
             fill()
+        case .mqtt(.message(let topic, let payload, _)) where topic == "\(prefix)/probe":
+            if payload == probe?.payload { (probe, probed) = (nil, true) }
         case .mqtt(.message(let topic, let payload, _)):
             let now = context.time.now
             if var link = collector, link.received((topic, payload), client: client, at: now, notify: say) {
@@ -107,6 +113,7 @@ struct PublisherState {
             inbox.wake(after: publisher.patience, on: context.time, with: .patienceOver(progress: acknowledged))
         }
         scheduleCollector()
+        checkProbe()
         if draining && (!connected || (inFlight.isEmpty && (try? logbook.unsentCount()) == 0 && !awaitsStore)) {
             return .done
         }
@@ -114,6 +121,18 @@ struct PublisherState {
     }
 
     private func say(_ notice: ServiceNotice) { context.notify(notice) }
+
+    /// The probe that has not come back within `probePatience`: said once.
+    private mutating func checkProbe() {
+        guard let sent = probe?.sent, !probed, context.time.now - sent >= publisher.probePatience else { return }
+        (probe, probed) = (nil, true)
+        say(
+            .warning(
+                "the broker took the connection but dropped a probe published on \(prefix)/probe (it acknowledges "
+                    + "what its ACL drops): it likely drops every row this device publishes; check the broker's ACL: "
+                    + "[mqtt] username and device-id must name the same device (docs/scaling.md, `airloc doctor`)",
+                from: .mqtt))
+    }
 
     /// The stop still waits for the collector to acknowledge rows it was sent.
     private var awaitsStore: Bool { awaitingCollector && ((try? logbook.unstoredCount()) ?? 0) > 0 }
@@ -145,6 +164,15 @@ struct PublisherState {
             _ = try? client.publish(topic, measured, retain: true)
         }
         if let position = retained.position { _ = try? client.publish("\(prefix)/position", position, retain: true) }
+        // Once a run: a probe on the device's own subtree must come back (mosquitto
+        // acknowledges a publish its ACL drops, so the rows' PUBACKs prove nothing).
+        if !probed, probe == nil {
+            let payload = "airloc probe \(UUID().uuidString)"
+            try? client.subscribe("\(prefix)/probe")
+            if (try? client.publish("\(prefix)/probe", payload, retain: false)) != nil {
+                probe = (payload, context.time.now)
+            }
+        }
         if var link = collector {
             link.greet(client, at: context.time.now, notify: say)
             collector = link

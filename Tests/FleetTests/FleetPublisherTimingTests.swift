@@ -5,6 +5,7 @@ import Geo
 import Logbook
 import MQTT
 import Platform
+import Synchronization
 import TestSupport
 import Testing
 
@@ -21,6 +22,12 @@ import Testing
         let time = ManualTime(sleepers: .waitForAdvance)
         let context: ServiceContext
         let run: Task<ServiceFailure?, Never>
+        /// What the publisher said (its notices' messages).
+        let said = Said()
+
+        final class Said: Sendable {
+            let lines = Mutex<[String]>([])
+        }
 
         init(collector: Bool = false) throws {
             directory = try TemporaryDirectory()
@@ -37,7 +44,10 @@ import Testing
                 publisher.collector = CollectorLink(
                     logbook: outbox, prefix: publisher.prefix, deviceID: "pi", ackTimeout: .seconds(120))
             }
-            let context = ServiceContext(name: .publisher, time: time) { _ in }
+            let said = self.said
+            let context = ServiceContext(name: .publisher, time: time) { notice in
+                said.lines.withLock { $0.append(notice.message) }
+            }
             self.context = context
             let running = publisher
             run = running.start(context)
@@ -134,6 +144,32 @@ import Testing
         rig.broker.fail(.refused(reason: "not authorised", credentials: true))
         let failure = await rig.run.value
         #expect(failure?.kind == .configuration && failure?.message.contains("not authorised") == true)
+    }
+
+    /// mosquitto acknowledges a publish its ACL drops: the probe the publisher sends on its
+    /// own subtree at the first connection must come back. One that did not, 10 s later, is
+    /// said once, with the next event (no timer of its own); one that came back is not.
+    @Test func aProbeTheBrokerDropsIsSaidOnceAndOneThatComesBackIsNot() async throws {
+        for echoed in [false, true] {
+            let rig = try Rig()
+            defer { rig.directory.remove() }
+            rig.broker.autoAcknowledge = true
+            try await rig.connected()
+            let probe = try #require(rig.broker.published.first { $0.topic == "airloc/pi/probe" })
+            #expect(!probe.retain)
+            if echoed { rig.broker.deliver(probe.topic, probe.payload) }
+            try rig.write(0)
+            try await Poll.until("t1 published") { rig.history == ["t1"] }
+            rig.time.advance(by: .seconds(10))
+            try rig.write(5)
+            try await Poll.until("t2 published") { rig.history == ["t1", "t2"] }
+            try rig.write(10)
+            try await Poll.until("t3 published") { rig.history == ["t1", "t2", "t3"] }
+            let warnings = rig.said.lines.withLock { $0 }.filter { $0.contains("dropped a probe") }
+            #expect(warnings.count == (echoed ? 0 : 1), "echoed \(echoed): \(warnings)")
+            rig.context.requestStop()
+            #expect(await rig.run.value == nil)
+        }
     }
 
     @Test func aCollectorsSilencePublishesAgainAfterTheAckTimeout() async throws {
