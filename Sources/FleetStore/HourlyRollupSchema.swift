@@ -35,10 +35,11 @@ package enum HourlyRollupSchema {
     }
 
     /// Migration 6, as it was: the table with one US AQI column for both sources, filled
-    /// from every row stored before. (It empties the table first: a database taken back by
-    /// hand and migrated again is filled afresh, not twice.)
+    /// from every row stored before. (It makes the table afresh: a database taken back by
+    /// hand and migrated again, its table of a later shape, is filled again, not twice.)
     package static let migration6 = """
-        CREATE TABLE IF NOT EXISTS air_hourly (
+        DROP TABLE IF EXISTS air_hourly;
+        CREATE TABLE air_hourly (
             device_id text NOT NULL,
             hour timestamptz NOT NULL,
             rows bigint NOT NULL,
@@ -74,18 +75,24 @@ package enum HourlyRollupSchema {
     /// Migration 10: one source per column. The mixed columns are kept under their true
     /// name (`mixed_aqi_*`) for the hours whose rows `keep` dropped (they cannot be split
     /// any more); every hour whose rows are still stored is made again from them.
+    /// (Each step is skipped where it was done: a database taken back by hand keeps its shape.)
     package static let migration10 = """
-        ALTER TABLE air_hourly RENAME COLUMN us_aqi_count TO mixed_aqi_count;
-        ALTER TABLE air_hourly RENAME COLUMN us_aqi_mean TO mixed_aqi_mean;
-        ALTER TABLE air_hourly RENAME COLUMN us_aqi_max TO mixed_aqi_max;
-        ALTER TABLE air_hourly ALTER COLUMN mixed_aqi_count DROP NOT NULL;
+        DO $$ BEGIN
+            IF EXISTS (SELECT 1 FROM information_schema.columns
+                       WHERE table_name = 'air_hourly' AND column_name = 'us_aqi_count') THEN
+                ALTER TABLE air_hourly RENAME COLUMN us_aqi_count TO mixed_aqi_count;
+                ALTER TABLE air_hourly RENAME COLUMN us_aqi_mean TO mixed_aqi_mean;
+                ALTER TABLE air_hourly RENAME COLUMN us_aqi_max TO mixed_aqi_max;
+                ALTER TABLE air_hourly ALTER COLUMN mixed_aqi_count DROP NOT NULL;
+            END IF;
+        END $$;
         ALTER TABLE air_hourly
-            ADD COLUMN model_aqi_count bigint NOT NULL DEFAULT 0,
-            ADD COLUMN model_aqi_mean double precision,
-            ADD COLUMN model_aqi_max bigint,
-            ADD COLUMN measured_aqi_count bigint NOT NULL DEFAULT 0,
-            ADD COLUMN measured_aqi_mean double precision,
-            ADD COLUMN measured_aqi_max bigint;
+            ADD COLUMN IF NOT EXISTS model_aqi_count bigint NOT NULL DEFAULT 0,
+            ADD COLUMN IF NOT EXISTS model_aqi_mean double precision,
+            ADD COLUMN IF NOT EXISTS model_aqi_max bigint,
+            ADD COLUMN IF NOT EXISTS measured_aqi_count bigint NOT NULL DEFAULT 0,
+            ADD COLUMN IF NOT EXISTS measured_aqi_mean double precision,
+            ADD COLUMN IF NOT EXISTS measured_aqi_max bigint;
         DELETE FROM air_hourly h
         WHERE EXISTS (SELECT 1 FROM air t WHERE t.device_id = h.device_id
                           AND t.time >= h.hour AND t.time < h.hour + interval '1 hour')

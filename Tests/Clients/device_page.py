@@ -72,14 +72,19 @@ def main():
               if (window.__arrived === null && age.indexOf('just now') === 0) window.__arrived = Date.now();
             }).observe(document.body, { childList: true, characterData: true, subtree: true });
         """)
-        wait.until(lambda d: (text(d, "measured-age") or "").startswith("just now"))
-        seen["live_measured"] = text(driver, "measured")
-        seen["live_measured_age"] = text(driver, "measured-age")
-        seen["live_measured_time"] = driver.execute_script(
-            "var t = document.querySelector('#measured-age time'); return t ? t.getAttribute('title') : null;")
+        # Read in the same script as the wait's test: the ages tick and the card is replaced,
+        # so a second look may already say "5 s ago".
+        live = wait.until(lambda d: d.execute_script("""
+            var age = document.getElementById('measured-age');
+            var time = age && age.querySelector('time');
+            if (!age || age.innerText.trim().indexOf('just now') !== 0) return null;
+            return [document.getElementById('measured').innerText.trim(), age.innerText.trim(),
+                    time ? time.getAttribute('title') : null];
+        """))
+        seen["live_measured"], seen["live_measured_age"], seen["live_measured_time"] = live
         # A [sensor.room] reading arrives too, on its own line, leaving the PM line as it was.
-        wait.until(lambda d: "just now" in (text(d, "sensor-room") or ""))
-        seen["live_sensor_room"] = text(driver, "sensor-room")
+        seen["live_sensor_room"] = wait.until(
+            lambda d: (lambda t: t if "just now" in t else None)(text(d, "sensor-room") or ""))
         seen["measured_after_climate"] = text(driver, "measured")
         seen["live_rows"] = text(driver, "rows")
         seen["same_load"] = driver.execute_script("return window.__sameLoad || null;")
