@@ -35,6 +35,10 @@ public struct ClimateSensorSettings: Sendable, Equatable {
     /// A section named `name`, with the defaults.
     public init(name: String) { self.name = name }
 
+    /// How old its latest logged reading may be and still stand for now
+    /// (``SensorSettings/freshness(interval:)``).
+    public var freshness: TimeInterval { SensorSettings.freshness(interval: interval) }
+
     /// The sensor to read, or why the section cannot be read.
     public var reading: Result<ClimateReading, ClimateSettingsError> {
         let section = "[sensor.\(name)]"

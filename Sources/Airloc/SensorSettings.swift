@@ -38,7 +38,11 @@ public struct SensorSettings: Sendable, Equatable {
     /// How old the logger's latest reading may be and still stand for now: two intervals,
     /// at least two minutes. The one rule of every outlet: older, it leads neither the card
     /// (`now`, the page, `/api/now`), nor `/metrics`' measured series, nor `/data.json`.
-    public var freshness: TimeInterval { max(120, 2 * interval) }
+    public var freshness: TimeInterval { Self.freshness(interval: interval) }
+
+    /// The freshness rule for a sensor read every `interval` seconds: two intervals, at
+    /// least two minutes (the particulate sensor's and each `[sensor.NAME]`'s alike).
+    public static func freshness(interval: Double) -> TimeInterval { max(120, 2 * interval) }
 
     /// The link the udev rule makes, and the adapter's usual node without it.
     public static let preferredDevice = "/dev/airloc-pm"

@@ -18,9 +18,6 @@ public enum BorrowedHumidity {
         return settings.climateSensors.first { $0.name == name }
     }
 
-    /// How old a lending reading may be.
-    static func freshness(_ section: ClimateSensorSettings) -> TimeInterval { max(120, 2 * section.interval) }
-
     /// `sample` with the humidity of `relativeHumidity`, when there is one.
     public static func apply(_ relativeHumidity: Double?, to sample: SensorSample, settings: Settings) -> SensorSample {
         guard let relativeHumidity else { return sample }
@@ -31,7 +28,7 @@ public enum BorrowedHumidity {
     /// The lending sensor's humidity in the logbook at `now` (the logger's case).
     public static func logged(_ settings: Settings, logbook: Logbook, now: Date) -> Double? {
         guard let section = section(settings), let row = try? logbook.latestSensorRecord(named: section.name),
-            now.timeIntervalSince(row.time) < freshness(section)
+            now.timeIntervalSince(row.time) < section.freshness
         else { return nil }
         return row.relativeHumidity
     }
@@ -39,7 +36,7 @@ public enum BorrowedHumidity {
     /// The lending sensor's humidity among the readings of a report (`now`).
     public static func among(_ sensors: [MeasuredClimate], settings: Settings) -> Double? {
         guard let section = section(settings), let sensor = sensors.first(where: { $0.name == section.name }),
-            sensor.ageSeconds < freshness(section)
+            sensor.ageSeconds < section.freshness
         else { return nil }
         return sensor.values?.relativeHumidity
     }

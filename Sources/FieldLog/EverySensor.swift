@@ -132,7 +132,7 @@ public enum EverySensor {
         guard let section = BorrowedHumidity.section(settings),
             let lender = readings.first(where: { $0.name == section.name }),
             case .success(.climate(let sample)) = lender.outcome, let humidity = sample.mean.relativeHumidity,
-            (lender.logged?.ageSeconds ?? 0) < BorrowedHumidity.freshness(section)
+            (lender.logged?.ageSeconds ?? 0) < section.freshness
         else { return readings }
         return readings.map { reading in
             guard case .success(.particulate(var measured)) = reading.outcome, !measured.fromLogbook else {

@@ -13,10 +13,6 @@ import Sensors
 /// means no logged reading and no NowCast; a sensor that fails is ``MeasuredAir/failed(_:)``,
 /// never an error of the report.
 public enum MeasuredNow {
-    /// How old the logger's latest reading may be to stand for now: two intervals, at
-    /// least two minutes.
-    public static func freshness(_ settings: Settings) -> TimeInterval { settings.sensor.freshness }
-
     /// The measured air for a report made at `now`.
     public static func measure(
         _ settings: Settings, now: Date = Date(), sensor: (any ParticulateSensor)? = nil
@@ -25,7 +21,8 @@ public enum MeasuredNow {
         let logbook = try? Logbook(url: settings.logDatabase, readOnly: true)
         var nowcast: Int?
         if let logbook, let hours = try? logbook.hourlyPM2_5(before: now) { nowcast = NowCast.pm2_5AQI(hours) }
-        if let latest = try? logbook?.latestSensorRecord(), now.timeIntervalSince(latest.time) < freshness(settings),
+        if let latest = try? logbook?.latestSensorRecord(),
+            now.timeIntervalSince(latest.time) < settings.sensor.freshness,
             let sample = latest.sample(device: plan.device)
         {
             return .reading(
@@ -75,9 +72,9 @@ extension MeasuredNow {
         return await withTaskGroup(of: (Int, MeasuredClimate?).self) { group in
             for (index, section) in settings.climateSensors.enumerated() {
                 guard let model = section.model, case .success(let reading) = section.reading else { continue }
-                let fresh = max(120, 2 * section.interval)
                 if let row = try? logbook?.latestSensorRecord(named: section.name),
-                    now.timeIntervalSince(row.time) < fresh, let logged = row.climate(source: reading.source)
+                    now.timeIntervalSince(row.time) < section.freshness,
+                    let logged = row.climate(source: reading.source)
                 {
                     let age = max(0, now.timeIntervalSince(row.time))
                     group.addTask {
