@@ -394,9 +394,10 @@ public struct CollectorMachine: Sendable {
         }
         pendingAcks.formUnion(ledger.takeDue())
         state.stored += kept.count
+        let plausible = PartitionMonth.span(now: date)
         for row in kept {
             state.storedByKind[row.kind.rawValue, default: 0] += 1
-            if !PartitionMonth(row.time).wanted(now: date, keep: nil) { state.misdated += 1 }
+            if !plausible.contains(row.time) { state.misdated += 1 }
             state.lagSeconds.observe(max(0, date.timeIntervalSince(row.time)))
         }
         state.batchSeconds.observe(max(0, Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))

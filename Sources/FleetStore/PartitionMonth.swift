@@ -73,6 +73,14 @@ public struct PartitionMonth: Sendable, Hashable, Comparable {
         return true
     }
 
+    /// The times whose months may have a partition of their own at `now` (``monthsBack``
+    /// months back to the end of the next month): a row outside is of a clock far off, and
+    /// lands in the default partition. One calendar lookup for a batch, not one a row.
+    public static func span(now: Date) -> Range<Date> {
+        let current = PartitionMonth(now)
+        return PartitionMonth(index: current.index - monthsBack).start..<current.next.next.start
+    }
+
     /// The (kind, month) partitions `rows` need, with this month's and the next's for every
     /// kind (made ahead of the rows that need them).
     public static func months(for rows: [some TimedRow], now: Date, keep: Double?) -> Set<Needed> {

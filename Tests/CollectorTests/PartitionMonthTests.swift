@@ -53,6 +53,22 @@ struct PartitionMonthTests {
         try Retention.partitions(DeviceRow.Kind(rawValue: table)!, database).map(\.0)
     }
 
+    /// The span a misdated row is counted outside of is the months that get a partition
+    /// of their own (24 back to the next), to the second at both ends.
+    @Test func thePlausibleSpanIsTheMonthsThatGetAPartition() throws {
+        let span = PartitionMonth.span(now: Self.now)
+        let first = PartitionMonth(index: Self.month.index - PartitionMonth.monthsBack)
+        let afterLast = Self.month.next.next
+        for (time, inside) in [
+            (first.start, true), (first.start.addingTimeInterval(-1), false),
+            (afterLast.start.addingTimeInterval(-1), true), (afterLast.start, false),
+            (UTCTime.parse("2099-01-01T00:00:00Z")!, false), (UTCTime.parse("2000-01-01T00:00:00Z")!, false),
+        ] {
+            #expect(span.contains(time) == inside, "\(time)")
+            #expect(PartitionMonth(time).wanted(now: Self.now, keep: nil) == inside, "\(time)")
+        }
+    }
+
     @Test func aDatabaseOfTheVersionBeforeIsPartitionedInPlaceAndKeptByMonth() async throws {
         let server = try await PostgresServer.start()
         defer { Task { try? await server.stop() } }
