@@ -74,13 +74,9 @@ struct CollectorDriver {
             wakeTimer = nil
             try await perform(machine.woke(at: now, date: date))
         case .writeStatus:
-            // A timer's message may come late, behind a backlog of the broker's messages (the
-            // write is then done when due, below) or stale (a newer timer is set): only a
-            // write still due is done here.
-            if let due = statusDueAt, time.now >= due {
-                statusDueAt = nil
-                writeStatus()
-            }
+            // Its only work is to wake the loop: the write that is due is done by
+            // statusChanged(), as after every input (the message may also come late or stale).
+            break
         case .stop:
             try await perform(machine.stopping(at: now, date: date))
             try await perform(machine.finishing(at: time.now, date: time.date))
