@@ -34,10 +34,15 @@ struct PublisherState {
     private var draining = false
     /// At the stop, with the collector's acknowledgement: its last ack is still awaited.
     private var awaitingCollector = false
-    /// The probe published at the first connection, until it came back (nil) or was said
-    /// to be dropped; `probed` once either happened.
-    private var probe: (payload: String, sent: ContinuousClock.Instant)?
-    private var probed = false
+    /// The probe of this run: published at the first connection, then settled once it came
+    /// back or was said to be dropped.
+    private var probe = Probe.unsent
+
+    private enum Probe {
+        case unsent
+        case pending(payload: String, sent: ContinuousClock.Instant)
+        case settled
+    }
 
     init(publisher: FleetPublisher, context: ServiceContext, inbox: Mailbox<FleetPublisher.Input>) {
         self.publisher = publisher
@@ -77,7 +82,7 @@ struct PublisherState {
             }
             fill()
         case .mqtt(.message(let topic, let payload, _)) where topic == "\(prefix)/probe":
-            if payload == probe?.payload { (probe, probed) = (nil, true) }
+            if case .pending(payload, _) = probe { probe = .settled }
         case .mqtt(.message(let topic, let payload, _)):
             let now = context.time.now
             if var link = collector, link.received((topic, payload), client: client, at: now, notify: say) {
@@ -124,8 +129,8 @@ struct PublisherState {
 
     /// The probe that has not come back within `probePatience`: said once.
     private mutating func checkProbe() {
-        guard let sent = probe?.sent, !probed, context.time.now - sent >= publisher.probePatience else { return }
-        (probe, probed) = (nil, true)
+        guard case .pending(_, let sent) = probe, context.time.now - sent >= publisher.probePatience else { return }
+        probe = .settled
         say(
             .warning(
                 "the broker took the connection but dropped a probe published on \(prefix)/probe (it acknowledges "
@@ -166,11 +171,11 @@ struct PublisherState {
         if let position = retained.position { _ = try? client.publish("\(prefix)/position", position, retain: true) }
         // Once a run: a probe on the device's own subtree must come back (mosquitto
         // acknowledges a publish its ACL drops, so the rows' PUBACKs prove nothing).
-        if !probed, probe == nil {
+        if case .unsent = probe {
             let payload = "airloc probe \(UUID().uuidString)"
             try? client.subscribe("\(prefix)/probe")
             if (try? client.publish("\(prefix)/probe", payload, retain: false)) != nil {
-                probe = (payload, context.time.now)
+                probe = .pending(payload: payload, sent: context.time.now)
             }
         }
         if var link = collector {
