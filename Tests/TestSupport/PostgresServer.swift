@@ -103,6 +103,12 @@ public final class PostgresServer: @unchecked Sendable {
             (try await self.query("SELECT count(*) FROM pg_stat_wal_receiver"))
                 .trimmingCharacters(in: .whitespacesAndNewlines) == "0"
         }
+        // What it received before the cut is replayed too, so that what it holds is fixed
+        // from here on.
+        try await Poll.until("the standby replayed all it received") {
+            (try await self.query("SELECT pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn()"))
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "t"
+        }
     }
 
     /// A standby becomes a primary on a new timeline (`pg_ctl promote`, waited for).
