@@ -35,7 +35,7 @@ public struct ServedRequest: Sendable {
     /// The header names a handler may read.
     static let readHeaders = ["authorization", "accept", "last-event-id"]
     /// The query arguments a handler may read.
-    static let readArguments = ["since", "until", "device", "share", "after"]
+    static let readArguments = ["since", "until", "device", "share", "after", "width"]
 }
 
 /// What a handler answers: a status, a type, headers, and a body or an event stream.

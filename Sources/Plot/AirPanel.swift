@@ -13,14 +13,44 @@ import Foundation
 /// is a gap in the line, never a diagonal across it. Back-filled hours are shaded with a
 /// hatch (they were fetched later, from the service's history).
 struct AirPanel {
-    let layout: PlotLayout
     let readings: AirInForce
     let span: TimeSpan
     let scale: AQIScale
+    /// The measured index as steps (``measuredSteps``), worked out once.
+    let steps: [(from: Date, to: Date, index: Int)]
+    /// The index axis's top.
+    let top: Int
+    /// The legend's items in order, each a swatch and its label.
+    let legendItems: [(swatch: Swatch, label: String)]
+
+    /// What a legend item's swatch is.
+    enum Swatch {
+        case line(String)
+        case box(String, opacity: String)
+    }
+
+    init(readings: AirInForce, span: TimeSpan, scale: AQIScale) {
+        (self.readings, self.span, self.scale) = (readings, span, scale)
+        steps = Self.measuredSteps(readings, span: span)
+        let bands = Self.bands(scale)
+        let highest = (readings.air.compactMap(\.index) + steps.map(\.index)).max() ?? 0
+        let top = bands.first { $0.high >= highest && $0.high >= bands[2].high }?.high ?? max(highest, bands.last!.high)
+        let hours = readings.air.filter {
+            $0.start.addingTimeInterval(3600) > span.start && $0.start < span.end && $0.index != nil
+        }
+        var items: [(swatch: Swatch, label: String)] = []
+        if !hours.isEmpty { items.append((.line(Self.modelColor), "model")) }
+        if !steps.isEmpty { items.append((.line(Self.measuredColor), "measured")) }
+        if hours.contains(where: \.backfilled) { items.append((.box("url(#backfill)", opacity: "1"), "back-filled")) }
+        for band in bands where band.low < top { items.append((.box(band.color, opacity: "0.25"), band.name)) }
+        (self.top, legendItems) = (top, items)
+    }
     static let modelColor = "#222222"
     static let measuredColor = "#1F5FBF"
 
-    var bands: [(low: Int, high: Int, color: String, name: String)] {
+    var bands: [(low: Int, high: Int, color: String, name: String)] { Self.bands(scale) }
+
+    static func bands(_ scale: AQIScale) -> [(low: Int, high: Int, color: String, name: String)] {
         scale == .eu
             ? [(0, 20), (20, 40), (40, 60), (60, 80), (80, 100), (100, 150)].map {
                 let band = EuropeanAQICategory(index: $0.0 + 1)
@@ -34,7 +64,7 @@ struct AirPanel {
 
     /// The measured readings in the span as steps: from each reading to the next, at most
     /// ``AirInForce/measuredFor``.
-    var measuredSteps: [(from: Date, to: Date, index: Int)] {
+    static func measuredSteps(_ readings: AirInForce, span: TimeSpan) -> [(from: Date, to: Date, index: Int)] {
         let inSpan = readings.sensor.filter { $0.time >= span.start && $0.time <= span.end }
         return inSpan.enumerated().compactMap { offset, reading in
             guard let index = reading.index else { return nil }
@@ -44,16 +74,12 @@ struct AirPanel {
         }
     }
 
-    func draw(into out: inout SVGWriter) throws {
+    func draw(into out: inout SVGWriter, layout: PlotLayout) throws {
         let panel = layout.air
         let seconds = max(span.end.timeIntervalSince(span.start), 60)
         func x(_ date: Date) -> Double {
             panel.x + min(max(date.timeIntervalSince(span.start) / seconds, 0), 1) * panel.width
         }
-        let steps = measuredSteps
-        let highest = (readings.air.compactMap(\.index) + steps.map(\.index)).max() ?? 0
-        let top =
-            bands.first { $0.high >= highest && $0.high >= bands[2].high }?.high ?? max(highest, bands.last!.high)
         func y(_ index: Double) -> Double { panel.y + panel.height * (1 - min(index, Double(top)) / Double(top)) }
         try out.write(
             "<defs><pattern id=\"backfill\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\">"
@@ -71,14 +97,12 @@ struct AirPanel {
         try out.write("</g>\n")
         // The model's index, hour by hour, as a step line; back-filled hours hatched beneath it.
         var model = ""
-        var backfilled = false
         for hour in readings.air {
             let end = hour.start.addingTimeInterval(3600)
             guard end > span.start, hour.start < span.end, let index = hour.index else { continue }
             let (left, right, level) = (x(max(hour.start, span.start)), x(min(end, span.end)), y(Double(index)))
             model += "M\(SVGWriter.number(left)) \(SVGWriter.number(level))H\(SVGWriter.number(right))"
             if hour.backfilled {
-                backfilled = true
                 try out.write(
                     "<rect class=\"backfilled\" x=\"\(SVGWriter.number(left))\" y=\"\(SVGWriter.number(level))\" "
                         + "width=\"\(SVGWriter.number(right - left))\" "
@@ -105,17 +129,16 @@ struct AirPanel {
                 "<path id=\"measured-index\" d=\"\(measured)\" stroke=\"\(Self.measuredColor)\" "
                     + "stroke-width=\"2\" fill=\"none\"/>\n")
         }
-        try axes(panel: panel, top: top, x: x, y: y, into: &out)
-        try legend(top: top, model: !model.isEmpty, measured: !measured.isEmpty, backfilled: backfilled, into: &out)
+        try axes(panel: panel, size: layout.font * PlotLayout.smallestRatio, x: x, y: y, into: &out)
+        try legend(layout, into: &out)
         try out.write("</g>\n")
     }
 
     /// Index labels at the left, local times below.
     private func axes(
-        panel: (x: Double, y: Double, width: Double, height: Double), top: Int, x: (Date) -> Double,
+        panel: (x: Double, y: Double, width: Double, height: Double), size: Double, x: (Date) -> Double,
         y: (Double) -> Double, into out: inout SVGWriter
     ) throws {
-        let size = layout.font * 0.7
         try out.text(scale == .eu ? "EAQI" : "AQI", x: panel.x - 2, y: panel.y - size * 1.1, size: size, anchor: "end")
         for value in [0, top / 2, top] {
             try out.text(
@@ -137,31 +160,27 @@ struct AirPanel {
         }
     }
 
-    /// One row under the time axis: the lines drawn, the hatching, the bands shown.
-    private func legend(top: Int, model: Bool, measured: Bool, backfilled: Bool, into out: inout SVGWriter) throws {
-        let size = layout.font * 0.7
-        let baseline = layout.air.y + layout.air.height + size * 2.8
-        var x = layout.air.x
+    /// Under the time axis, in the rows the layout wrapped it into: the lines drawn, the
+    /// hatching, the bands shown.
+    private func legend(_ layout: PlotLayout, into out: inout SVGWriter) throws {
+        let size = layout.font * PlotLayout.smallestRatio
         try out.write("<g id=\"legend\">\n")
-        func item(_ swatch: String, _ label: String) throws {
-            try out.write(swatch)
-            try out.text(label, x: x + size * 1.8, y: baseline, size: size, id: nil, fill: nil, className: "legend")
-            x += size * (3.0 + 0.62 * Double(label.count))
+        for ((swatch, label), place) in zip(legendItems, layout.legend) {
+            let (x, baseline) = (SVGWriter.number(place.x), place.baseline)
+            switch swatch {
+            case .line(let color):
+                try out.write(
+                    "<path d=\"M\(x) \(SVGWriter.number(baseline - size * 0.35))h\(SVGWriter.number(size * 1.4))\" "
+                        + "stroke=\"\(color)\" stroke-width=\"2\"/>\n")
+            case .box(let fill, let opacity):
+                try out.write(
+                    "<rect x=\"\(x)\" y=\"\(SVGWriter.number(baseline - size * 0.8))\" "
+                        + "width=\"\(SVGWriter.number(size * 1.4))\" height=\"\(SVGWriter.number(size * 0.9))\" "
+                        + "fill=\"\(fill)\" fill-opacity=\"\(opacity)\" stroke=\"#999999\" stroke-width=\"0.5\"/>\n")
+            }
+            try out.text(
+                label, x: place.x + size * 1.8, y: baseline, size: size, id: nil, fill: nil, className: "legend")
         }
-        let mid = SVGWriter.number(baseline - size * 0.35)
-        func line(_ color: String) -> String {
-            "<path d=\"M\(SVGWriter.number(x)) \(mid)h\(SVGWriter.number(size * 1.4))\" stroke=\"\(color)\" "
-                + "stroke-width=\"2\"/>\n"
-        }
-        func box(_ fill: String, opacity: String = "0.25") -> String {
-            "<rect x=\"\(SVGWriter.number(x))\" y=\"\(SVGWriter.number(baseline - size * 0.8))\" "
-                + "width=\"\(SVGWriter.number(size * 1.4))\" height=\"\(SVGWriter.number(size * 0.9))\" "
-                + "fill=\"\(fill)\" fill-opacity=\"\(opacity)\" stroke=\"#999999\" stroke-width=\"0.5\"/>\n"
-        }
-        if model { try item(line(Self.modelColor), "model") }
-        if measured { try item(line(Self.measuredColor), "measured") }
-        if backfilled { try item(box("url(#backfill)", opacity: "1"), "back-filled") }
-        for band in bands where band.low < top { try item(box(band.color), band.name) }
         try out.write("</g>\n")
     }
 }

@@ -35,6 +35,9 @@ public struct DayPlot {
         /// shown, and nothing of the track is drawn — no line, start, end, scale or arrow:
         /// `airloc serve` with `[serve] position = none`).
         public var track = true
+        /// The smallest text drawn, px, whatever the size (nil: it follows the figure's
+        /// size). A page showing the figure at its own size asks for what reads there.
+        public var smallestText: Double?
 
         /// Options.
         public init(window: LogWindow = LogWindow(), width: Int = 800, height: Int = 480, scale: AQIScale = .us) {
@@ -76,7 +79,6 @@ public struct DayPlot {
         // hours of readings: its day is the readings', its map a single point.
         guard let first = extent.first, let last = extent.last, extent.count >= 2 || !readings.sensor.isEmpty
         else { throw PlotError.tooFew(extent.count) }
-        let layout = PlotLayout(width: options.width, height: options.height)
         let startPlace = gazetteer?.locality(for: first.coordinate)?.place
         let zone = startPlace?.timezone ?? ""
         // Without the track, a place's name only: never a coordinate in its stead.
@@ -86,6 +88,10 @@ public struct DayPlot {
         let times =
             [first.time, last.time] + [readings.sensor.first?.time, readings.sensor.last?.time].compactMap { $0 }
         let span = TimeSpan(start: times.min()!, end: times.max()!, zone: zone)
+        let air = AirPanel(readings: readings, span: span, scale: options.scale)
+        let layout = PlotLayout(
+            width: options.width, height: options.height, smallestText: options.smallestText,
+            legend: air.legendItems.map(\.label), attribution: Self.attribution)
         let title = startName == endName ? startName : "\(startName) → \(endName)"
         var out = SVGWriter(sink: sink)
         try out.open(
@@ -109,14 +115,19 @@ public struct DayPlot {
                 y: layout.track.y + layout.track.height / 2, size: layout.font, anchor: "middle", id: "no-track",
                 fill: "#666666")
         }
-        try AirPanel(layout: layout, readings: readings, span: span, scale: options.scale).draw(into: &out)
-        try out.text(
-            "Air quality: Open-Meteo.com, CAMS · Places: GeoNames", x: layout.width - layout.font * 0.5,
-            y: layout.height - layout.font * 0.5, size: layout.font * 0.7, anchor: "end", id: "attribution",
-            fill: "#666666")
+        try air.draw(into: &out, layout: layout)
+        for (line, credit) in layout.attribution.enumerated() {
+            try out.text(
+                credit.text, x: layout.attributionRight, y: credit.baseline,
+                size: layout.font * PlotLayout.smallestRatio,
+                anchor: "end", id: line == 0 ? "attribution" : "attribution-\(line + 1)", fill: "#666666")
+        }
         try out.close()
         return drawn
     }
+
+    /// Whose data the figure shows.
+    static let attribution = "Air quality: Open-Meteo.com, CAMS · Places: GeoNames"
 
     /// Start and end, the scale bar and the north arrow.
     private func marks(

@@ -34,9 +34,12 @@ struct DevicePage {
             <div id="map" data-tiles="\(escape(source.settings.serve.tiles ?? ""))" \
             data-position="\(source.settings.serve.position.rawValue)"></div>\
             <p class="note" id="map-note">The map needs JavaScript.</p></section>
-            <section class="panel"><h2>The day</h2><img id="chart" src="/day.svg" \
-            alt="The last 24 hours: the air quality index, model and measured, and the track"></section>
             \(logger)
+            <section class="panel" id="day"><h2>The day</h2><picture>\
+            <source media="(max-width: 599px)" srcset="/day.svg?width=340">\
+            <source media="(max-width: 899px)" srcset="/day.svg?width=600">\
+            <img id="chart" src="/day.svg" \
+            alt="The last 24 hours: the air quality index, model and measured, and the track"></picture></section>
             """
         return """
             <!DOCTYPE html>

@@ -135,7 +135,10 @@ public struct DeviceRoutes: Sendable {
             return json(AirrohrData.json(source: source, now: now))
         case "/day.svg":
             guard let logbook = source.logbook else { return missing(noLogbook) }
-            return dayFigure(logbook, window: Self.day(logbook, now: now))
+            guard let width = Self.figureWidth(request.arguments["width"]) else {
+                return ServedReply(status: 400, text: "width takes a number of pixels from 240 to 1600\n")
+            }
+            return dayFigure(logbook, window: Self.day(logbook, now: now), width: width)
         case "/page.js":
             return ServedReply(status: 200, contentType: "text/javascript; charset=utf-8", text: PageScript.text)
         case "/page.css": return ServedReply(status: 200, contentType: "text/css; charset=utf-8", text: PageStyle.text)
@@ -204,9 +207,23 @@ public struct DeviceRoutes: Sendable {
         return reply
     }
 
-    private func dayFigure(_ logbook: Logbook, window: LogWindow) -> ServedReply {
+    /// The figure's text never below this, px: shown at its own width (page.js asks for
+    /// the width it is shown at), every label reads at 11 CSS px or more.
+    static let figureText = 12.0
+
+    /// `width` of `/day.svg`: 800 px when absent, nil when it is not 240...1600.
+    static func figureWidth(_ argument: String?) -> Int? {
+        guard let argument else { return 800 }
+        guard let width = Int(argument), (240...1600).contains(width) else { return nil }
+        return width
+    }
+
+    private func dayFigure(_ logbook: Logbook, window: LogWindow, width: Int) -> ServedReply {
         var options = DayPlot.Options(window: window, scale: source.settings.scale)
-        options.width = 800
+        options.width = width
+        // Tall enough for the map and the air panel on a phone; not a poster on a desktop.
+        options.height = min(max(width * 3 / 5, 440), 640)
+        options.smallestText = Self.figureText
         options.track = source.position.showsTrack
         var text = ""
         do { _ = try DayPlot(logbook: logbook, gazetteer: source.gazetteer, options: options).svg { text += $0 } } catch

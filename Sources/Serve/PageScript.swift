@@ -7,7 +7,8 @@
 /// so the headline, colour, advice, lines and flags are never half old; every other text
 /// it puts in the page goes through `textContent` (never `innerHTML`), so nothing from a
 /// row or a place name can become markup. Ages (`<time data-at>`) tick every second,
-/// counted on from the card's `data-now` (the device's clock). It fetches nothing but the
+/// counted on from the card's `data-now` (the device's clock). The day's figure is asked
+/// for at the width it is shown (`/day.svg?width=`). It fetches nothing but the
 /// device's own paths and, when `[serve] tiles` is set, those tiles.
 enum PageScript {
     /// The map's tiles as `[serve] tiles` says (`data-tiles`), or a plain background: the
@@ -154,6 +155,24 @@ enum PageScript {
                 asking = false;
                 if (again) { again = false; refreshCard(); }
               });
+          }
+
+          // The day's figure drawn at the width it is shown at: its text then reads at the
+          // server's size, on a phone as on a desktop (the <picture>'s sources are a guess
+          // for a page without script).
+          var chart = document.getElementById("chart");
+          function fitChart() {
+            var width = Math.min(Math.round(chart.clientWidth), 1600);
+            var wanted = "/day.svg?width=" + width;
+            if (width < 240 || chart.dataset.fitted === wanted) return;
+            chart.dataset.fitted = wanted;
+            chart.parentNode.querySelectorAll("source").forEach(function (s) { s.remove(); });
+            chart.src = wanted;
+          }
+          if (chart) {
+            fitChart();
+            var resized = null;
+            window.addEventListener("resize", function () { clearTimeout(resized); resized = setTimeout(fitChart, 300); });
           }
 
           if (!window.EventSource) return;

@@ -1,7 +1,7 @@
 import AirQuality
 
 /// `GET /page.css`: the device page's layout — one column on a 360 px phone, the card
-/// beside the map from 900 px on — and the category colours, taken from ``AQICategory``
+/// beside the map from 900 px on and the day's figure across both below them — and the category colours, taken from ``AQICategory``
 /// so the page and the card cannot disagree.
 enum PageStyle {
     static let text: String = {
@@ -25,7 +25,8 @@ enum PageStyle {
             .where, .note { color: #555; font-size: .85rem; margin: .2rem 0; overflow-wrap: anywhere; }
             #map { height: 320px; border-radius: 6px; }
             #map.plain { background: #e8eef2; }
-            #chart { width: 100%; height: auto; }
+            picture { display: block; }
+            #chart { width: 100%; height: auto; display: block; }
             footer { font-size: .8rem; color: #555; }
             .place-name { background: transparent; border: 0; box-shadow: none; font-size: .75rem; }
             .devices { list-style: none; padding: 0; margin: .5rem 0; max-height: 70vh; overflow-y: auto; }
@@ -37,6 +38,7 @@ enum PageStyle {
             @media (min-width: 900px) {
               main { grid-template-columns: 380px 1fr; }
               #map-panel { grid-row: span 2; }
+              #day { grid-column: 1 / -1; }
               #map { height: 520px; }
               footer { grid-column: 1 / -1; }
             }

@@ -6,13 +6,15 @@ Usage: device_page.py PORT SCREENSHOT_DIR [PM25_FILE]
 Opens http://127.0.0.1:PORT/ at 1280 px, reads the card, the map and the logger's
 panel, waits for the next sensor reading to arrive without a reload; with PM25_FILE
 (the sensor double's --pm25-file), changes the air to PM2.5 60.0 and waits for the card
-to follow; checks that ages tick; then looks at the page again at 360 px. Prints one JSON object of what it saw; the Swift test
+to follow; checks that ages tick; then looks at the page again at 360 px; at both widths,
+reads the day's figure's smallest text as rendered. Prints one JSON object of what it saw; the Swift test
 decides what is right. Exit 2 when the browser cannot be started (a missing part is a
 failure, never a skip).
 """
 
 import json
 import os
+import re
 import sys
 import urllib.request
 
@@ -33,6 +35,25 @@ def text(driver, element_id):
     # call may be gone by the next.
     return driver.execute_script(
         "var e = document.getElementById(arguments[0]); return e ? e.innerText.trim() : null;", element_id)
+
+
+def chart(driver, wait):
+    """The day's figure as the page shows it: the address it was drawn for, its own and its
+    shown width, and its smallest text in CSS px as rendered (the SVG's font-size scaled by
+    shown width / own width). Waits for page.js to ask for the figure at its shown width."""
+    wait.until(lambda d: d.execute_script("""
+        var i = document.getElementById('chart');
+        return i && i.complete && i.naturalWidth > 0 && (i.currentSrc || '').indexOf('width=') >= 0;
+    """))
+    src, shown, own = driver.execute_script("""
+        var i = document.getElementById('chart');
+        return [i.currentSrc, i.getBoundingClientRect().width, i.naturalWidth];
+    """)
+    with urllib.request.urlopen(src, timeout=60) as answer:
+        svg = answer.read().decode("utf-8")
+    sizes = [float(size) for size in re.findall(r'font-size="([0-9.]+)"', svg)]
+    return {"src": src, "shown_width": shown, "own_width": own,
+            "smallest_px": round(min(sizes) * shown / own, 2) if sizes and own else None}
 
 
 def main():
@@ -60,8 +81,7 @@ def main():
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#map path.here"))
         seen["track_paths"] = len(driver.find_elements(By.CSS_SELECTOR, "#map path.track"))
         seen["here_marker"] = len(driver.find_elements(By.CSS_SELECTOR, "#map path.here"))
-        seen["chart_loaded"] = driver.execute_script(
-            "var i = document.getElementById('chart'); return i.complete && i.naturalWidth > 0;")
+        seen["chart_desktop"] = chart(driver, wait)
         wait.until(lambda d: text(d, "live") == "live")
         # The moment the reading arrives, as the page sees it.
         driver.execute_script("""
@@ -127,6 +147,9 @@ def main():
         seen["phone_card_width"] = driver.execute_script(
             "return Math.round(document.getElementById('card').getBoundingClientRect().width);")
         seen["phone_aqi"] = text(driver, "aqi")
+        seen["chart_phone"] = chart(driver, wait)
+        driver.execute_script("document.getElementById('day').scrollIntoView();")
+        driver.save_screenshot(os.path.join(SHOTS, "serve-phone-day.png"))
         driver.save_screenshot(os.path.join(SHOTS, "serve-phone.png"))
         seen["errors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     finally:

@@ -59,7 +59,15 @@ struct ServePageEndToEndTests {
         #expect((seen["measured"] as? String ?? "").contains("PM2.5 30.0"), "\(seen)")
 
         #expect(seen["here_marker"] as? Int == 1 && (seen["track_paths"] as? Int ?? 0) >= 1, "the day's track: \(seen)")
-        #expect(seen["chart_loaded"] as? Bool == true, "the day's figure: \(seen)")
+        // The day's figure reads at a desktop's width and a phone's: drawn for the width it
+        // is shown at, its smallest label at 11 CSS px or more as rendered.
+        for (width, key) in [(1280, "chart_desktop"), (360, "chart_phone")] {
+            let figure = seen[key] as? [String: Any] ?? [:]
+            #expect((figure["smallest_px"] as? Double ?? 0) >= 11, "at \(width) px: \(figure)")
+            #expect(
+                (figure["src"] as? String ?? "").hasSuffix("width=\(figure["own_width"] as? Int ?? -1)"),
+                "drawn for its width at \(width) px: \(figure)")
+        }
 
         // Live: the next reading, with no reload.
         #expect((seen["live_measured_age"] as? String ?? "").hasPrefix("just now"), "\(seen)")
@@ -99,7 +107,7 @@ struct ServePageEndToEndTests {
             "no sideways scrolling at 360 px: \(seen)")
         #expect((seen["phone_card_width"] as? Int ?? 999) <= 360, "\(seen)")
         #expect((seen["errors"] as? [String]) == [], "the browser's console: \(seen["errors"] ?? "?")")
-        for shot in ["serve-desktop.png", "serve-phone.png"] {
+        for shot in ["serve-desktop.png", "serve-phone.png", "serve-phone-day.png"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: world.home.file(shot).path)[.size]) as? Int
             #expect((size ?? 0) > 10_000, "\(shot): \(size ?? 0) bytes")
             // docs/'s screenshots are these: AIRLOC_SCREENSHOTS=docs keeps them.
