@@ -76,7 +76,7 @@ extension OpenMeteoAirQuality {
             var reading = AirQualityReading.completing(
                 usAQI: value("us_aqi").map { Int($0.rounded()) }, concentrations: concentrations,
                 subIndices: subIndices, time: time, timezone: "GMT", gridCoordinate: nil)
-            reading?.europeanAQI = value("european_aqi").map { Int($0.rounded()) }
+            reading?.setEuropeanAQI(service: value("european_aqi").map { Int($0.rounded()) })
             reading?.dataTime = hour
             readings[hour] = .some(reading)
         }

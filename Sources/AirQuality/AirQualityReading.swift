@@ -29,8 +29,13 @@ public struct AirQualityReading: Sendable, Hashable {
     public var timezone: String
     /// Centre of the model grid cell that answered.
     public var gridCoordinate: Coordinate?
-    /// Open-Meteo's European AQI and its sub-indices (no CO), when it gave them.
+    /// The European AQI on airloc's one table (``EuropeanAQICategory/index(_:)``) from
+    /// `concentrations`; Open-Meteo's own value only where no covered concentration was
+    /// given (set both with ``setEuropeanAQI(service:)``).
     public var europeanAQI: Int?
+    /// Open-Meteo's own `european_aqi`, as it gave it: a report says it where it differs
+    /// from ``europeanAQI`` (another table, another averaging).
+    public var serviceEuropeanAQI: Int?
     /// The European index of each pollutant, when the service gave them.
     public var europeanSubIndices: [Pollutant: Int] = [:]
     /// The instant `time` stands for, and the data's interval (3600 s; 900 before
@@ -54,6 +59,18 @@ public struct AirQualityReading: Sendable, Hashable {
         self.time = time
         self.timezone = timezone
         self.gridCoordinate = gridCoordinate
+    }
+
+    /// The European index from the concentrations on airloc's table, and `service` (the
+    /// answer's own `european_aqi`) kept beside it.
+    public mutating func setEuropeanAQI(service: Int?) {
+        serviceEuropeanAQI = service
+        europeanAQI = EuropeanAQICategory.index(concentrations) ?? service
+    }
+
+    /// The service's European index where it is not airloc's (nil where they agree).
+    public var differingServiceEuropeanAQI: Int? {
+        serviceEuropeanAQI.flatMap { $0 == europeanAQI ? nil : $0 }
     }
 
     /// The pollutant with the highest sub-index (EPA's "dominant pollutant").

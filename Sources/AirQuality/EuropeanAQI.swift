@@ -1,11 +1,12 @@
-/// The European Air Quality Index as Open-Meteo reports it (`european_aqi`, EEA bands of
-/// 2024; reference/aqi.md): 0-20 good, 20-40 fair, 40-60 moderate, 60-80 poor, 80-100
-/// very poor, above 100 extremely poor.
+/// The European Air Quality Index (EEA bands of 2024; reference/aqi.md): 0-20 good, 20-40
+/// fair, 40-60 moderate, 60-80 poor, 80-100 very poor, above 100 extremely poor.
 ///
 /// Contract: ``init(index:)`` maps every index ≥ 0 to exactly one band; a value on a
 /// band edge belongs to the lower band (20 is good, 21 fair), as the EEA's "0-20, 20-40"
-/// reads. Raw values are part of the JSON schema. airloc shows Open-Meteo's value; it
-/// does not compute the European index itself.
+/// reads. Raw values are part of the JSON schema. The index itself comes from one table
+/// (``index(_:)``), for the model's concentrations and a sensor's alike, so that more
+/// particles never read as a lower index; Open-Meteo's own `european_aqi` is kept beside
+/// it (``AirQualityReading/serviceEuropeanAQI``) and said where it differs.
 public enum EuropeanAQICategory: String, Sendable, Codable, CaseIterable {
     case good
     case fair
@@ -97,14 +98,30 @@ public enum AQIScale: String, Sendable, CaseIterable {
 }
 
 extension EuropeanAQICategory {
-    /// The European index of measured PM2.5 and PM10 as Open-Meteo computes it (reference
-    /// aqi.md: EEA 2024 band edges, each band 20 points, interpolated, open-ended above
-    /// 100 on the last band's slope), the larger of the two: so a sensor's reading sits on
-    /// the same scale as the model's `european_aqi`.
+    /// The band edges, µg/m³, of each pollutant the index covers (reference/aqi.md: the
+    /// EEA's 2024 bands on hourly values, as Open-Meteo computes `european_aqi` since
+    /// 2026-08-14). Carbon monoxide is not part of the index.
+    public static let edges: [Pollutant: [Double]] = [
+        .pm2_5: [0, 5, 15, 50, 90, 140],
+        .pm10: [0, 15, 45, 120, 195, 270],
+        .nitrogenDioxide: [0, 10, 25, 60, 100, 150],
+        .ozone: [0, 60, 100, 120, 160, 180],
+        .sulphurDioxide: [0, 20, 40, 125, 190, 275],
+    ]
+
+    /// The European index of `concentrations` (µg/m³): each pollutant's sub-index (band
+    /// position × 20, interpolated, open-ended above 100 on the last band's slope), the
+    /// largest of them. Nil when none of the covered pollutants is given.
+    public static func index(_ concentrations: [Pollutant: Double]) -> Int? {
+        let indices = concentrations.compactMap { pollutant, value in
+            edges[pollutant].map { subIndex(value, edges: $0) }
+        }
+        return indices.max().map { Int($0.rounded()) }
+    }
+
+    /// The European index of measured PM2.5 and PM10, on the same table as the model's.
     public static func index(pm2_5: Double, pm10: Double?) -> Int {
-        let fine = subIndex(pm2_5, edges: [0, 5, 15, 50, 90, 140])
-        let coarse = pm10.map { subIndex($0, edges: [0, 15, 45, 120, 195, 270]) } ?? 0
-        return Int(max(fine, coarse).rounded())
+        index([.pm2_5: pm2_5].merging(pm10.map { [.pm10: $0] } ?? [:]) { a, _ in a }) ?? 0
     }
 
     static func subIndex(_ value: Double, edges: [Double]) -> Double {

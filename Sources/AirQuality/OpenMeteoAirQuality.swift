@@ -111,7 +111,7 @@ public struct OpenMeteoAirQuality: Sendable {
                 time: current.time, timezone: response.timezone ?? "GMT", gridCoordinate: grid)
         else { throw .noData(reason: "no US AQI and no pollutant concentrations for this location and time") }
         reading.pollen = PollenReading(species: pollen)
-        reading.europeanAQI = integer("european_aqi")
+        reading.setEuropeanAQI(service: integer("european_aqi"))
         reading.europeanSubIndices = european
         reading.interval = current.interval ?? 3600
         reading.dataTime = Self.instant(current.time, utcOffsetSeconds: response.utcOffsetSeconds ?? 0)

@@ -113,6 +113,9 @@ public struct ReportJSON: Encodable {
         public var categoryName: String
         /// The band's colour (#RRGGBB).
         public var color: String
+        /// Open-Meteo's own `european_aqi` where it differs from `index` (null where they
+        /// agree): `index` is airloc's one table, for the model and a sensor alike.
+        public var openMeteoIndex: Int?
     }
 
     /// The last week against the 1991-2020 normal.
@@ -297,7 +300,8 @@ public struct ReportJSON: Encodable {
                 europeanAqi: reading.europeanAQI.map { index in
                     let band = EuropeanAQICategory(index: index)
                     return EuropeanJSON(
-                        index: index, category: band.rawValue, categoryName: band.name, color: band.color)
+                        index: index, category: band.rawValue, categoryName: band.name, color: band.color,
+                        openMeteoIndex: reading.differingServiceEuropeanAQI)
                 },
                 cachedAgeS: report.data.airCachedAge.map { ($0 * 10).rounded() / 10 }, stale: report.data.airIsStale)
         case .failure(let error):

@@ -59,6 +59,9 @@ public struct ReportText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Open-Meteo's own European index where it is not airloc's table's: whose it is.
+    static func serviceEAQI(_ index: Int) -> String { "Open-Meteo's own EAQI \(index)" }
+
     private func airLines(_ reading: AirQualityReading, report: AirReport) -> [String] {
         var lines: [String] = []
         let category = reading.category
@@ -68,6 +71,9 @@ public struct ReportText {
             lines.append("Air quality  \(badge) \(band.emoji)")
             lines.append("  \(band.advice)")
             lines.append("  " + console.dim("US AQI \(reading.usAQI) \(category.name)"))
+            if let service = reading.differingServiceEuropeanAQI {
+                lines.append("  " + console.dim(Self.serviceEAQI(service)))
+            }
         } else {
             let badge = console.paint("\(reading.usAQI)  \(category.name)", color256: category.terminalColor)
             lines.append("Air quality  \(badge) \(category.emoji)")
@@ -105,6 +111,7 @@ public struct ReportText {
             var model = "  Model " + "\(reading.usAQI) \(reading.category.name)"
             if report.scale == .eu, let index = reading.europeanAQI {
                 model = "  Model EAQI \(index) \(EuropeanAQICategory(index: index).name) · US AQI \(reading.usAQI)"
+                if let service = reading.differingServiceEuropeanAQI { model += " (\(Self.serviceEAQI(service)))" }
             }
             let readings = Self.concentrations(reading)
             if !readings.isEmpty { model += " · " + readings }
