@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Home Assistant 2024.1 and what its owntracks integration imports (mqtt, cloud and the
 # integrations cloud loads), from PyPI into DIR (default .build/homeassistant): the real
-# client of the owntracks-mqtt upload's end-to-end test (scripts/ha-owntracks.py). Run by
+# client of the discovery and owntracks-mqtt end-to-end tests (scripts/home-assistant.py). Run by
 # `make test`; a second run finds DIR complete and does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -89,7 +89,11 @@ public struct FleetPublisher: Service {
         HomeAssistantDiscovery(
             deviceID: deviceID, prefix: prefix, discoveryPrefix: settings.mqtt.discoveryPrefix,
             tracker: settings.mqtt.position != .none, measured: settings.sensor.model,
-            climate: settings.climateSensors.compactMap { section in section.model.map { (section.name, $0) } })
+            climate: settings.climateSensors.compactMap { section in section.model.map { (section.name, $0) } },
+            freshness: settings.climateSensors.reduce(into: ["measured": settings.sensor.freshness]) {
+                windows, section in
+                windows["measured/\(section.name)"] = section.freshness
+            })
     }
 
     enum Input: Sendable {

@@ -9,7 +9,9 @@ import Web
 /// Contract: ids are stable across restarts (`airloc_<device id>_<sensor>`); sensors read
 /// `<prefix>/state`, the tracker `<prefix>/position`; all share the availability topic
 /// `<prefix>/status`; a `[sensor.NAME]` sensor's entities (`airloc_<device id>_<NAME>_co2`, …)
-/// read `<prefix>/measured/NAME`, one for each value its model measures. Units follow Home Assistant's lists (µg/m³ with the micro sign);
+/// read `<prefix>/measured/NAME`, one for each value its model measures; a measured entity
+/// expires (`expire_after`) after its sensor's freshness window (SensorSettings.freshness).
+/// Units follow Home Assistant's lists (µg/m³ with the micro sign);
 /// carbon monoxide has no device class (Home Assistant's is in ppm). The entity id is
 /// suggested with `default_entity_id` (`sensor.airloc_<device id>_<sensor>`), which
 /// replaced `object_id` in Home Assistant 2025.10; 2026.4 no longer reads `object_id`.
@@ -26,6 +28,10 @@ public struct HomeAssistantDiscovery: Sendable {
     public var measured: SensorModel? = nil
     /// The CO₂ and climate sensors (`[sensor.NAME]`): their entities.
     public var climate: [(name: String, model: ClimateModel)] = []
+    /// Each measured state topic's freshness window, seconds, by its suffix (`measured`,
+    /// `measured/NAME`): its entities' `expire_after`, so that Home Assistant shows a
+    /// reading older than the window as unavailable, as every other outlet leaves it out.
+    public var freshness: [String: TimeInterval] = [:]
 
     /// One entity.
     public struct Sensor: Sendable {
@@ -118,6 +124,7 @@ public struct HomeAssistantDiscovery: Sendable {
             if sensor.field != "category_name" { config["state_class"] = "measurement" }
             if let deviceClass = sensor.deviceClass { config["device_class"] = deviceClass }
             if let unit = sensor.unit { config["unit_of_measurement"] = unit }
+            if let window = freshness[topic] { config["expire_after"] = Int(window.rounded(.up)) }
             messages.append(("\(discoveryPrefix)/sensor/\(node)/\(sensor.object)/config", Self.json(config)))
         }
         if tracker {

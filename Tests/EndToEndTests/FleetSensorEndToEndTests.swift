@@ -56,4 +56,58 @@ struct FleetSensorEndToEndTests {
         try await subscriber.stop()
         try await broker.stop()
     }
+
+    /// Home Assistant (2024.1, its own mqtt integration with discovery) shows the sensor's
+    /// reading, and, once the sensor is unplugged, the entity unavailable after the
+    /// reading's freshness window (two intervals, at least 120 s: `expire_after`), as every
+    /// other outlet stops showing it; the retained state alone would hold the old value.
+    @Test func homeAssistantShowsAStaleReadingAsUnavailable() async throws {
+        let broker = try await MosquittoBroker.start()
+        let sensor = try await SensorDouble.start("pms5003t", pm25: 22, humidity: 48)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let python = try #require(ExternalTool.path(of: "python3"))
+        let homeAssistant = try ChildProcess(
+            python,
+            [
+                PackagePaths.file("scripts/home-assistant.py").path, "--port", "\(broker.port)", "--config",
+                directory.file("ha").path, "--discovery",
+            ],
+            environment: ProcessInfo.processInfo.environment)
+        defer { homeAssistant.stop() }
+        try await homeAssistant.waitForOutput("Home Assistant with mqtt discovery set up", timeout: 300) {
+            $0.contains("READY\n")
+        }
+        let world = try await AirlocWorld(
+            config: """
+                [mqtt]
+                url = \(broker.url)
+                topic-prefix = airloc/ha-device
+                [sensor]
+                model = pms5003t
+                warm-up-seconds = 2
+                sample-seconds = 2
+                timeout = 3
+                interval = 10
+                """)
+        defer { world.stop() }
+        var environment = world.environment
+        environment["AIRLOC_SENSOR_DEVICE"] = sensor.device
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: environment)
+        defer { logger.stop() }
+        @Sendable func states(_ output: String) -> [String] {
+            output.split(separator: "\n").filter { $0.hasPrefix("SENSOR ") && $0.hasSuffix(" PM2.5 measured") }
+                .map { String($0.split(separator: " ")[2]) }
+        }
+        try await homeAssistant.waitForOutput("the measured PM2.5 in Home Assistant", timeout: 300) {
+            states($0).last.flatMap(Double.init) == 22
+        }
+        sensor.stop()
+        try await homeAssistant.waitForOutput("the measured PM2.5 unavailable once stale", timeout: 600) {
+            states($0).last == "unavailable"
+        }
+        logger.signal(SIGTERM)
+        #expect(try await logger.wait().status == 0, "\(logger.errors.suffix(1000))")
+        try await broker.stop()
+    }
 }

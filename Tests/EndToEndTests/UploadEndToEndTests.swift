@@ -316,7 +316,7 @@ struct UploadFaultEndToEndTests {
 }
 
 /// A real client of the owntracks-mqtt upload: Home Assistant's own `owntracks`
-/// integration (Home Assistant 2024.1 from PyPI, scripts/ha-owntracks.py) on the same
+/// integration (Home Assistant 2024.1 from PyPI, scripts/home-assistant.py) on the same
 /// broker makes a device tracker at the device's position from what airloc publishes.
 @Suite(.enabled(if: ExternalTool.available("gpsfake", "python3", "mosquitto_sub")))
 struct HomeAssistantOwnTracksTests {
@@ -328,8 +328,8 @@ struct HomeAssistantOwnTracksTests {
         let homeAssistant = try ChildProcess(
             python,
             [
-                PackagePaths.file("scripts/ha-owntracks.py").path, "--port", "\(broker.port)", "--config",
-                directory.file("ha").path,
+                PackagePaths.file("scripts/home-assistant.py").path, "--port", "\(broker.port)", "--config",
+                directory.file("ha").path, "--owntracks",
             ],
             environment: ProcessInfo.processInfo.environment)
         defer { homeAssistant.stop() }
