@@ -133,7 +133,7 @@ public struct CollectorMachine: Sendable {
     var lastRound: ContinuousClock.Instant?
     var isShared: Bool { settings.share != nil }
     /// What it is doing, for the status file.
-    public private(set) var state = CollectorState()
+    public internal(set) var state = CollectorState()
 
     /// A machine that has not started.
     public init(settings: CollectSettings, window: Duration = .seconds(1)) {

@@ -7,7 +7,10 @@ import Synchronization
 /// Contract: the families are fixed (docs/collector.md lists them, alerts rely on them),
 /// each with `HELP` and `TYPE`, clean under `promtool check metrics`:
 /// `airloc_collector_rows_stored_total{kind}`, `airloc_collector_rows_refused_total{reason}`,
-/// `airloc_collector_acks_total` (counters of this run), `airloc_collector_devices`,
+/// `airloc_collector_acks_total`, `airloc_collector_rows_misdated_total`,
+/// `airloc_collector_devices_rewound_total` (counters of this run),
+/// `airloc_collector_device_rewound_timestamp_seconds{device}` (when this run last asked a
+/// device for rows its database had lost; the latest 64), `airloc_collector_devices`,
 /// `airloc_collector_database_up` (1 only while rows can be stored: connected, and the last
 /// store worked), `airloc_collector_database_fault{kind}` (1 for the fault that keeps rows
 /// from being stored; no series while none does), `airloc_collector_broker_up`,
@@ -36,6 +39,16 @@ public enum CollectorMetrics {
             "airloc_collector_rows_misdated",
             "Rows stored by this collector since it started with a time far off (a clock years wrong): in the "
                 + "default partition.", [("", Double(state.misdated))])
+        exposition.counter(
+            "airloc_collector_devices_rewound",
+            "Times since the collector started that a device was asked for rows again: the database held fewer than "
+                + "the device had been told were stored (a failover, a restore).", [("", Double(state.rewoundTotal))])
+        exposition.gauge(
+            "airloc_collector_device_rewound_timestamp_seconds",
+            "Unix time this run last asked a device for rows the database had lost (the latest 64 devices).",
+            state.rewound.sorted { $0.key < $1.key }.map {
+                ("device=\"\(MetricsExposition.label($0.key))\"", $0.value.timeIntervalSince1970)
+            })
         exposition.gauge("airloc_collector_devices", "Devices the collector knows.", [("", Double(state.devices))])
         exposition.gauge(
             "airloc_collector_database_up",

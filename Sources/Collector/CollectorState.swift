@@ -46,6 +46,16 @@ public struct CollectorState: Sendable, Equatable {
     /// clock far off: more than ``PartitionMonth/monthsBack`` months back, or over a month
     /// ahead), which land in the default partition (`/metrics`; not in the file).
     public var misdated = 0
+    /// The devices whose rows this run asked for again because the database held fewer than
+    /// they had been told were stored (a failover, a restore), and when: the latest
+    /// ``rewoundKept`` (`/metrics`; not in the file: `collect status` reads the devices'
+    /// `rewound_at`).
+    public var rewound: [String: Date] = [:]
+    /// How many devices ``rewound`` names at most (a broker without ACLs lets anyone claim a
+    /// device): the oldest goes first.
+    public static let rewoundKept = 64
+    /// Times this run asked a device for rows again, in all.
+    public var rewoundTotal = 0
     /// Messages refused by this run, by reason (`/metrics` and the file's `refused_by_reason`).
     public var refusedByReason: [String: Int] = [:]
     /// Seconds each stored batch's transaction took.
@@ -55,6 +65,15 @@ public struct CollectorState: Sendable, Equatable {
 
     /// The state before anything happened.
     public init() {}
+
+    /// `device`'s rows were asked for again at `date`.
+    mutating func rewind(_ device: String, at date: Date) {
+        rewoundTotal += 1
+        rewound[device] = date
+        if rewound.count > Self.rewoundKept, let oldest = rewound.min(by: { $0.value < $1.value })?.key {
+            rewound[oldest] = nil
+        }
+    }
 
     /// The file's content.
     public var json: String {

@@ -83,6 +83,7 @@ extension CollectorMachine {
         let forgot = ledger.forgot(device: owner, acked: hello.acked)
         if !forgot.isEmpty {
             update.rewound = date
+            state.rewind(device, at: date)
             ledger.markDue(owner)
             actions.append(
                 .say(

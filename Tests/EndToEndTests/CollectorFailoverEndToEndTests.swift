@@ -24,8 +24,10 @@ struct CollectorFailoverEndToEndTests {
         let both =
             "host=\(primary.directory.url.path),\(standby.directory.url.path) port=\(primary.port),\(standby.port) "
             + "dbname=postgres user=postgres target_session_attrs=read-write"
+        let port = try GPSFake.freePort()
         let collector = try Collector.CollectorProcess(
-            broker: broker, database: primary, extra: ["AIRLOC_COLLECT_DATABASE": both])
+            broker: broker, database: primary, config: "[collect]\nmetrics = 127.0.0.1:\(port)\n",
+            extra: ["AIRLOC_COLLECT_DATABASE": both])
         defer { collector.state.remove() }
         let running = try collector.start()
         defer { running.stop() }
@@ -51,6 +53,7 @@ struct CollectorFailoverEndToEndTests {
         let lost = try await ackedTrack() - (try await Self.count(standby, maxTrack))
         try await standby.promote()
         let promoted = ContinuousClock.now
+        let promotedAt = Date()
         #expect(lost >= 8, "the failover took back rows the device was told were stored")
         let device = try Collector.deviceID(world)
         do {
@@ -67,6 +70,16 @@ struct CollectorFailoverEndToEndTests {
             "failover: \(lost) acknowledged track rows lost by the promotion; whole again after \(ContinuousClock.now - promoted)"
         )
         #expect(logger.errors.contains("holds fewer rows than it acknowledged"), "\(logger.errors.suffix(2000))")
+        // The operator is told which device was asked again, and when: `collect status`
+        // (from the new primary's devices table) and the collector's /metrics.
+        let status = try await collector.status()
+        let known = (status["devices"] as? [[String: Any]])?.first { $0["device_id"] as? String == device }
+        #expect(known?["rewound_at"] is String, "collect status names the device: \(status)")
+        let metrics = try await CollectorHostileEndToEndTests.metrics(port)
+        #expect(metrics["airloc_collector_devices_rewound_total"] ?? 0 >= 1, "\(metrics)")
+        #expect(
+            metrics["airloc_collector_device_rewound_timestamp_seconds{device=\"\(device)\"}"] ?? 0
+                >= promotedAt.timeIntervalSince1970 - 1, "\(metrics)")
 
         // The old primary comes back as it was: read-write, first in the list, on timeline 1.
         try await primary.start()
