@@ -659,6 +659,7 @@ public struct CollectorMachine: Sendable {
         var state = self.state
         state.buffered = rows.count
         state.devices = known.count
+        if !isShared { state.leases = known.count }
         state.written = date
         var oldest = rows.first?.received
         if case .storing(let batch) = database, let first = batch.rows.first?.received {

@@ -10,7 +10,8 @@ import Synchronization
 /// `airloc_collector_acks_total`, `airloc_collector_rows_misdated_total`,
 /// `airloc_collector_devices_rewound_total` (counters of this run),
 /// `airloc_collector_device_rewound_timestamp_seconds{device}` (when this run last asked a
-/// device for rows its database had lost; the latest 64), `airloc_collector_devices`,
+/// device for rows its database had lost; the latest 64), `airloc_collector_devices`
+/// (heard lately), `airloc_collector_leases` (whose acknowledgements it publishes),
 /// `airloc_collector_database_up` (1 only while rows can be stored: connected, and the last
 /// store worked), `airloc_collector_database_fault{kind}` (1 for the fault that keeps rows
 /// from being stored; no series while none does), `airloc_collector_broker_up`,
@@ -49,7 +50,13 @@ public enum CollectorMetrics {
             state.rewound.sorted { $0.key < $1.key }.map {
                 ("device=\"\(MetricsExposition.label($0.key))\"", $0.value.timeIntervalSince1970)
             })
-        exposition.gauge("airloc_collector_devices", "Devices the collector knows.", [("", Double(state.devices))])
+        exposition.gauge(
+            "airloc_collector_devices", "Devices the collector heard from lately (whose rows it may store).",
+            [("", Double(state.devices))])
+        exposition.gauge(
+            "airloc_collector_leases",
+            "Devices whose acknowledgements this collector publishes: a share group member's leases; alone, every "
+                + "device it knows.", [("", Double(state.leases))])
         exposition.gauge(
             "airloc_collector_database_up",
             "1 while rows can be stored in PostgreSQL (connected, and the last store worked), else 0.",

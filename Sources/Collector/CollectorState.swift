@@ -40,6 +40,10 @@ public struct CollectorState: Sendable, Equatable {
     public var replaysAsked = 0
     /// Devices known.
     public var devices = 0
+    /// Devices whose acknowledgements this collector publishes: in a `[collect] share`
+    /// group, the leases its last round was granted (a member without any still stores its
+    /// share of the rows); alone, every device it knows (`/metrics`; not in the file).
+    public var leases = 0
     /// Rows stored by this run, by kind (`/metrics`; not in the file).
     public var storedByKind: [String: Int] = [:]
     /// Rows stored by this run with a time outside the months the tables keep apart (a

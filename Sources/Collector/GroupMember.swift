@@ -50,6 +50,7 @@ extension CollectorMachine {
         -> [Action]
     {
         ownership.granted(view.owned, roundStarted: started)
+        state.leases = view.owned.count
         for (key, stream) in view.streams.sorted(by: { $0.key < $1.key }) {
             ledger.loaded(
                 device: key.device, kind: key.kind, through: stream.through, storedAbove: stream.above, at: now)

@@ -68,6 +68,9 @@ import Testing
         // Another member holds the lease: this one says nothing, though it stored t1.
         var actions = member.stored(first, outcome: Self.view(owned: false, through: 0), at: now, date: Self.date)
         #expect(Self.acks(actions).isEmpty)
+        // What it reports says so: the device heard and its row stored, no lease.
+        var status = member.status(at: Self.date)
+        #expect(status.devices == 1 && status.stored == 1 && status.leases == 0, "\(status)")
         // A round a second later with no rows: granted, the database's word is said (t1 to
         // t3, stored by any member).
         now += .seconds(1)
@@ -76,6 +79,8 @@ import Testing
         actions = member.stored(
             empty, outcome: Self.view(owned: true, through: 0, above: [1, 2, 3]), at: now, date: Self.date)
         #expect(Self.acks(actions) == [3])
+        status = member.status(at: Self.date)
+        #expect(status.leases == 1 && status.acksPublished == 1, "\(status)")
         // Half a second later the view moved: it waits for the second to pass.
         now += .milliseconds(500)
         actions = member.stored(
