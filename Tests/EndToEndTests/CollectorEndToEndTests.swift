@@ -103,21 +103,22 @@ struct CollectorEndToEndTests {
             ?? 0
     }
 
-    static func config(_ broker: MosquittoBroker) -> String {
+    static func config(_ broker: MosquittoBroker, ackTimeout: Int = 2) -> String {
         "[log]\ntrack-interval = 1\n[mqtt]\nurl = \(broker.url)\nposition = exact\nend-to-end = collector\n"
-            + "ack-timeout = 2\n"
+            + "ack-timeout = \(ackTimeout)\n"
     }
 
     /// Three loggers publishing to `broker` with `end-to-end = collector`, running. The first
     /// logger's air service fails at first: its hour is logged pending, published, then
     /// settled and published again with a newer revision.
-    static func startLoggers(_ broker: MosquittoBroker) async throws -> (worlds: [AirlocWorld], loggers: [ChildProcess])
-    {
+    static func startLoggers(_ broker: MosquittoBroker, ackTimeout: Int = 2) async throws -> (
+        worlds: [AirlocWorld], loggers: [ChildProcess]
+    ) {
         var worlds: [AirlocWorld] = []
         var loggers: [ChildProcess] = []
         for index in 0..<3 {
             let faults = index == 0 ? [#"{"path": "/v1/air-quality", "status": 500, "times": 1}"#] : []
-            let world = try await AirlocWorld(faults: faults, config: Self.config(broker))
+            let world = try await AirlocWorld(faults: faults, config: Self.config(broker, ackTimeout: ackTimeout))
             worlds.append(world)
             loggers.append(try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment))
         }
