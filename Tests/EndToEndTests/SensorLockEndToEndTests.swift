@@ -47,4 +47,41 @@ struct SensorLockEndToEndTests {
         let alone = try await AirlocBinary.run(["sense", "--json"], environment: environment)
         #expect(alone.status == 0 && alone.stdout.contains("\"source\" : \"sensor\""), "\(alone)")
     }
+
+    /// The sensor unplugged and plugged back in: it comes back on a new pseudo-terminal
+    /// behind the same link (as udev's /dev/airloc-pm follows a USB adapter). The logger
+    /// reads the new node and holds the new node's lock, so `sense` beside it still shows the
+    /// logger's latest reading with its PID and `doctor` says the logger holds the sensor;
+    /// neither writes to the new port.
+    @Test func afterAReplugSenseAndDoctorStillDeferToTheLogger() async throws {
+        let world = try await AirlocWorld(
+            config: Self.config.replacingOccurrences(of: "interval = 3600", with: "interval = 15"))
+        defer { world.stop() }
+        let link = world.home.file("airloc-pm").path
+        let first = try await SensorDouble.start("sds011", pm25: 33.3, pm10: 44.4, link: link)
+        var environment = world.environment
+        environment["AIRLOC_SENSOR_DEVICE"] = link
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: environment)
+        defer { logger.stop() }
+        _ = try await LogEndToEndTests.waitForStatus(world, "a sensor row") { ($0["sensor_rows"] as? Int ?? 0) >= 1 }
+        // Back on another node behind the link, reading another value (made before the old
+        // node goes, so that the kernel cannot hand out its number again), and unplugged.
+        let second = try await SensorDouble.start("sds011", pm25: 55.5, pm10: 66.6, link: link)
+        defer { second.stop() }
+        first.stop()
+        #expect(second.device != first.device, "a new node: \(second.device)")
+        try await second.waitUntil(
+            "the logger reading the plugged-back sensor", SensorSleepEndToEndTests.sleptAfterWaking)
+        let before = second.log
+        let sense = try await AirlocBinary.run(["sense", "--json"], environment: environment)
+        let json = (try? JSONSerialization.jsonObject(with: Data(sense.stdout.utf8)) as? [String: Any]) ?? [:]
+        #expect(sense.status == 0, "\(sense)")
+        #expect(json["source"] as? String == "logbook" && json["pm2_5"] as? Double == 55.5, "\(json)")
+        #expect(json["held_by_pid"] as? Int == Int(logger.pid), "\(json)")
+        let doctor = try await AirlocBinary.run(["doctor"], environment: environment)
+        #expect(doctor.stdout.contains("held by the logger (airloc, PID \(logger.pid))"), "\(doctor)")
+        #expect(second.log == before, "a command reached the new port beside the logger:\n\(second.log)")
+        let stopped = try await logger.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+    }
 }
