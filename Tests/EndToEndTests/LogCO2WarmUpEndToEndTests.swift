@@ -31,6 +31,15 @@ struct LogCO2WarmUpEndToEndTests {
         #expect(try await logger.terminate().status == 0)
         let rows = LogClimateEndToEndTests.named(try await LogClimateEndToEndTests.rows(world), "co2")
         #expect(rows.count >= 4 && rows.allSatisfy { $0["co2_ppm"] as? Double == 650 }, "\(rows)")
+        // Every interval a row: none further apart than the interval and 30 s (the issue's
+        // bar; a warm-up repeated before each reading, or a reading lost, shows here).
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let times = rows.compactMap { row in
+            (row["time"] as? String).flatMap { parser.date(from: $0) ?? ISO8601DateFormatter().date(from: $0) }
+        }
+        let gaps = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }
+        #expect(times.count == rows.count && gaps.allSatisfy { $0 <= 2 + 30 }, "gaps \(gaps) of \(rows)")
         // Polled once a second while a reading runs: the warm-up's seconds once, then about
         // two requests a reading (its one-second window). Warming up before every reading
         // would be at least `warmUp` requests a row.
