@@ -18,7 +18,7 @@ SWIFT ?= swift
 # for Sources/CCurl; libcurl4: opened at run time by the first web request.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux bsdutils tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql libmicrohttpd12 libmicrohttpd-dev libjs-leaflet chromium-driver python3-selenium prometheus
 
-.PHONY: all deps test-deps build release demo test test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test
+.PHONY: all deps test-deps build release demo test test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test
 
 all: build
 
@@ -52,6 +52,14 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) test
+
+# The database failover under Patroni (docs/scaling.md, "High availability"): Debian's
+# patroni and etcd-server, a Patroni pair on loopback, the collector and a logger; about a
+# minute. CI runs it after `make test`.
+test-ha: test-deps
+	@scripts/install-deps.sh patroni etcd-server
+	$(SWIFT) build --build-tests
+	AIRLOC_TEST_HA=1 $(SWIFT) test --filter CollectorPatroniEndToEndTests
 
 # No test may depend on the machine's speed: this is how to check (docs/testing.md).
 N ?= 10

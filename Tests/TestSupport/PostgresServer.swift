@@ -69,6 +69,17 @@ public final class PostgresServer: @unchecked Sendable {
         return server
     }
 
+    /// A server another program runs (Patroni): on `port`, its data in `directory`/data and
+    /// its socket in `directory`, made neither by ``start()`` nor ``standby(of:)``. Queries
+    /// and ``kill()`` work as on the others; at the end it is stopped and its directory
+    /// removed like theirs.
+    public static func managed(port: Int, directory: TemporaryDirectory) throws -> PostgresServer {
+        guard let binaries = binaryDirectory() else {
+            throw FixtureError("PostgreSQL's server is needed but not installed (make test installs postgresql)")
+        }
+        return PostgresServer(port: port, directory: directory, binaries: binaries, asPostgres: geteuid() == 0)
+    }
+
     /// A streaming standby of `primary` (`pg_basebackup -R`, WAL streamed), started on a
     /// port and socket directory of its own: what a failover promotes.
     public static func standby(of primary: PostgresServer) async throws -> PostgresServer {
