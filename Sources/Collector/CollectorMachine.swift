@@ -629,7 +629,7 @@ public struct CollectorMachine: Sendable {
         if isShared { ownership.told(ack) }
         state.acksPublished += 1
         let message = CollectorMessages.Ack(
-            through: ack.through, revised: ack.revised, time: date, incarnation: incarnation)
+            through: ack.through, revised: ack.revised, time: date, incarnation: incarnation, stored: ack.stored)
         return .publish(topic: "\(prefix)/ack", payload: message.json, retain: true)
     }
 

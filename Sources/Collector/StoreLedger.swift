@@ -41,6 +41,10 @@ public struct StoreLedger: Sendable {
         public var through: [RowKind: Int64]
         /// Rows stored with a revision above 0 (`t3` → 2): that revision or a newer one.
         public var revised: [String: Int64]
+        /// Per kind, the ids stored above `through` as ranges (the lowest
+        /// ``CollectorMessages/Ack/storedRangesAtMost``), so that the device counts them
+        /// stored while a gap below them is filled.
+        public var stored: [RowKind: [ClosedRange<Int64>]] = [:]
     }
 
     /// "Send the rows of `kind` again, from id `from` through `until`": `<prefix>/replay`.
@@ -265,10 +269,14 @@ public struct StoreLedger: Sendable {
     /// What `device` is told now.
     public func acknowledgement(for device: String) -> Acknowledgement {
         var through: [RowKind: Int64] = [:]
+        var stored: [RowKind: [ClosedRange<Int64>]] = [:]
         for kind in RowKind.allCases {
-            through[kind] = streams[StreamKey(device: device, kind: kind)]?.through ?? 0
+            let stream = streams[StreamKey(device: device, kind: kind)]
+            through[kind] = stream?.through ?? 0
+            if let above = stream?.above, !above.isEmpty { stored[kind] = CollectorMessages.Ack.ranges(above) }
         }
-        return Acknowledgement(device: device, through: through, revised: revised[device]?.revisions ?? [:])
+        return Acknowledgement(
+            device: device, through: through, revised: revised[device]?.revisions ?? [:], stored: stored)
     }
 
     /// The replays to ask for now: gaps open for `gapGrace`, each at most every `replayEvery`.

@@ -71,9 +71,18 @@ public struct CollectorLink: Sendable {
             else { return true }
             do {
                 var forgotten = 0
-                let before = lastAck()?.through ?? [:]
+                let told = lastAck()
+                let before = told?.through ?? [:]
+                // What the last acknowledgement covered reaches its highest stored range; a
+                // message at its cap of ranges says nothing of the ids above its last one.
                 for (kind, acknowledged) in before.sorted(by: { $0.key < $1.key }) {
-                    forgotten += try logbook.forgotten(kind: kind, above: ack.through[kind] ?? 0, upTo: acknowledged)
+                    let ranges = ack.stored[kind] ?? []
+                    var highest = max(acknowledged, told?.stored[kind]?.last?.upperBound ?? 0)
+                    if ranges.count >= CollectorMessages.Ack.storedRangesAtMost, let last = ranges.last {
+                        highest = min(highest, max(acknowledged, last.upperBound))
+                    }
+                    forgotten += try logbook.forgotten(
+                        kind: kind, above: ack.through[kind] ?? 0, upTo: highest, except: ranges)
                 }
                 if forgotten > 0 {
                     // Said to the collector too: its `collect status` names this device.
@@ -83,7 +92,7 @@ public struct CollectorLink: Sendable {
                             "the collector's store holds fewer rows than it acknowledged before (a database restored "
                                 + "from a backup?): publishing \(forgotten) again", from: .mqtt))
                 }
-                let covered = try logbook.markStored(through: ack.through, revised: ack.revised)
+                let covered = try logbook.markStored(through: ack.through, revised: ack.revised, stored: ack.stored)
                 try logbook.setMeta(Logbook.lastAckKey, message.payload)
                 watch.acknowledged(progress: covered > 0, outstanding: try logbook.unstoredCount(), at: now)
             } catch { notify(.error("cannot mark rows stored: \(error)", from: .mqtt)) }

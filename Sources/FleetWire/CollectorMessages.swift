@@ -24,13 +24,40 @@ public enum CollectorMessages {
         /// The logbook incarnation it speaks of (empty: a logbook made before incarnations,
         /// or an older collector); a device ignores an acknowledgement of another.
         public var incarnation: String
+        /// Per kind, rows stored above `through` (at revision 0), as ranges of ids, lowest
+        /// first, at most ``storedRangesAtMost``: a device counts them stored while the gap
+        /// below them is still being filled (absent from an older collector's message).
+        public var stored: [RowKind: [ClosedRange<Int64>]]
+
+        /// How many ranges per kind a message carries at most (the lowest ones: the next
+        /// acknowledgement carries the rest once the gaps below them are filled).
+        public static let storedRangesAtMost = 32
 
         /// An acknowledgement.
-        public init(through: [RowKind: Int64], revised: [String: Int64], time: Date, incarnation: String = "") {
+        public init(
+            through: [RowKind: Int64], revised: [String: Int64], time: Date, incarnation: String = "",
+            stored: [RowKind: [ClosedRange<Int64>]] = [:]
+        ) {
             self.through = through
             self.revised = revised
             self.time = time
             self.incarnation = incarnation
+            self.stored = stored.filter { !$0.value.isEmpty }
+        }
+
+        /// `ids` (stored ids above a `through`) as ranges, lowest first, at most
+        /// ``storedRangesAtMost``.
+        public static func ranges(_ ids: some Collection<Int64>) -> [ClosedRange<Int64>] {
+            var ranges: [ClosedRange<Int64>] = []
+            for id in ids.sorted() {
+                if let last = ranges.last, id <= last.upperBound + 1 {
+                    ranges[ranges.count - 1] = last.lowerBound...max(last.upperBound, id)
+                } else {
+                    guard ranges.count < storedRangesAtMost else { break }
+                    ranges.append(id...id)
+                }
+            }
+            return ranges
         }
 
         /// The message as the collector publishes it.
@@ -42,8 +69,16 @@ public enum CollectorMessages {
                     + values.sorted { $0.key < $1.key }.map { "\(JSONText.quoted($0.key)):\($0.value)" }
                     .joined(separator: ",") + "}"
             }
+            let ranges =
+                stored.isEmpty
+                ? ""
+                : "\"stored\":{"
+                    + stored.sorted { $0.key.rawValue < $1.key.rawValue }.map { kind, ranges in
+                        "\"\(kind.rawValue)\":["
+                            + ranges.map { "[\($0.lowerBound),\($0.upperBound)]" }.joined(separator: ",") + "]"
+                    }.joined(separator: ",") + "},"
             return "{" + (incarnation.isEmpty ? "" : "\"incarnation\":\(JSONText.quoted(incarnation)),")
-                + "\"revised\":\(counts(revised)),\"schema\":\"\(Self.schema)\","
+                + "\"revised\":\(counts(revised)),\"schema\":\"\(Self.schema)\"," + ranges
                 + "\"through\":\(counts(CollectorMessages.named(through))),\"time\":\"\(UTCTime.iso8601(time))\"}"
         }
 
@@ -57,6 +92,7 @@ public enum CollectorMessages {
             self.revised = CollectorMessages.counts(object["revised"] ?? [String: Any]()) ?? [:]
             self.time = time
             self.incarnation = CollectorMessages.incarnation(object["incarnation"])
+            self.stored = CollectorMessages.storedRanges(object["stored"])
         }
     }
 
@@ -198,6 +234,24 @@ public enum CollectorMessages {
     }
 
     /// `{"name": non-negative integer}`, or nil when any value is not one.
+    /// An acknowledgement's `stored`: per kind, `[from, through]` pairs; what is not one
+    /// (a damaged pair, a reversed range, a kind not known, more than the cap) is left out.
+    static func storedRanges(_ value: Any?) -> [RowKind: [ClosedRange<Int64>]] {
+        guard let object = value as? [String: Any] else { return [:] }
+        var stored: [RowKind: [ClosedRange<Int64>]] = [:]
+        for (name, list) in object {
+            guard let kind = RowKind(rawValue: name), let pairs = list as? [Any] else { continue }
+            let ranges = pairs.prefix(Ack.storedRangesAtMost).compactMap { pair -> ClosedRange<Int64>? in
+                guard let ends = pair as? [Any], ends.count == 2, let low = JSONNumber.integer(ends[0]),
+                    let high = JSONNumber.integer(ends[1]), low >= 1, low <= high
+                else { return nil }
+                return low...high
+            }
+            if !ranges.isEmpty { stored[kind] = ranges }
+        }
+        return stored
+    }
+
     static func counts(_ value: Any?) -> [String: Int64]? {
         guard let object = value as? [String: Any] else { return nil }
         var counts: [String: Int64] = [:]

@@ -8,8 +8,9 @@ import Foundation
 /// Contract:
 /// - A row is unstored from the moment it is written while ``Logbook/collector`` is on,
 ///   and again whenever its content changes, until an acknowledgement covers it: its id
-///   at or below the kind's `through` when its revision is 0, or its key listed in
-///   `revised` at its revision or a newer one. No other event marks a row stored.
+///   at or below the kind's `through`, or in one of the kind's `stored` ranges, when its
+///   revision is 0, or its key listed in `revised` at its revision or a newer one. No
+///   other event marks a row stored.
 /// - ``requeueUnstored()`` and ``replay(kind:from:)`` only ever turn published rows
 ///   back to unsent; what the collector stored is never sent again by them.
 /// - Kinds are named as the export names them: `track`, `air`, `sensor`.
@@ -17,7 +18,9 @@ extension Logbook {
     /// Marks what an acknowledgement covers stored, in one transaction; returns how many
     /// rows it newly covered.
     @discardableResult
-    public func markStored(through: [RowKind: Int64], revised: [String: Int64]) throws(LogbookError) -> Int {
+    public func markStored(
+        through: [RowKind: Int64], revised: [String: Int64], stored ranges: [RowKind: [ClosedRange<Int64>]] = [:]
+    ) throws(LogbookError) -> Int {
         try with { c throws(SQLiteError) in
             var covered = 0
             try c.database.transaction { () throws(SQLiteError) in
@@ -26,6 +29,16 @@ extension Logbook {
                         "UPDATE \(kind.rawValue) SET stored = 1 WHERE stored = 0 AND id <= ? AND revision = 0",
                         [.integer(id)])
                     covered += c.database.changes
+                }
+                for (kind, list) in ranges.sorted(by: { $0.key < $1.key }) {
+                    for range in list {
+                        try c.run(
+                            """
+                            UPDATE \(kind.rawValue) SET stored = 1
+                            WHERE stored = 0 AND id BETWEEN ? AND ? AND revision = 0
+                            """, [.integer(range.lowerBound), .integer(range.upperBound)])
+                        covered += c.database.changes
+                    }
                 }
                 for (key, revision) in revised {
                     guard let kind = RowKind(id: key), let id = Int64(key.dropFirst()) else { continue }
@@ -73,12 +86,17 @@ extension Logbook {
     /// `through`, up to `acknowledged` (what the earlier acknowledgement covered), are
     /// unstored and unsent again, so that they are published once more. Returns how many.
     @discardableResult
-    public func forgotten(kind: RowKind, above through: Int64, upTo acknowledged: Int64) throws(LogbookError) -> Int {
+    public func forgotten(
+        kind: RowKind, above through: Int64, upTo acknowledged: Int64, except stored: [ClosedRange<Int64>] = []
+    ) throws(LogbookError) -> Int {
         guard collector, acknowledged > through else { return 0 }
+        // The ranges the new acknowledgement still says stored are not forgotten.
+        let kept = stored.map { _ in " AND id NOT BETWEEN ? AND ?" }.joined()
+        let bounds = stored.flatMap { [SQLiteValue.integer($0.lowerBound), .integer($0.upperBound)] }
         return try writing { c throws(SQLiteError) in
             try c.run(
-                "UPDATE \(kind.rawValue) SET stored = 0, sent = 0 WHERE stored = 1 AND id > ? AND id <= ?",
-                [.integer(through), .integer(acknowledged)])
+                "UPDATE \(kind.rawValue) SET stored = 0, sent = 0 WHERE stored = 1 AND id > ? AND id <= ?\(kept)",
+                [.integer(through), .integer(acknowledged)] + bounds)
             return c.database.changes
         }
     }

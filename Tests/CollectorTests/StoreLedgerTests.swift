@@ -24,9 +24,11 @@ import Testing
         var acks = ledger.stored(
             [try Self.row("pi", "t1"), try Self.row("pi", "t2"), try Self.row("pi", "t4")], at: time.now)
         #expect(acks.map(\.through[.track]) == [2], "t3 is missing: the device hears of t1-t2 only")
+        #expect(acks.first?.stored == [.track: [4...4]], "and that t4 is stored above the gap")
         acks = ledger.stored([try Self.row("pi", "t3")], at: time.now)
         #expect(acks.first?.through[.track] == 4, "t3 closes the gap, and t4 counts with it")
         #expect(acks.first?.through[.air] == 0)
+        #expect(acks.first?.stored == [:], "nothing above the gap any more")
     }
 
     /// Which ids may have a stored version (the partitioned tables look for one in every

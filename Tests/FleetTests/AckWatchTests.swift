@@ -61,4 +61,20 @@ import Testing
         #expect(CollectorMessages.Replay(json: #"{"schema":"airloc.replay/1","kind":"wifi","from":3}"#) == nil)
         #expect(CollectorMessages.Ack(json: "garbage") == nil)
     }
+
+    /// The stored ranges above `through`: merged, lowest first, at most 32; round-tripped;
+    /// a damaged pair, a reversed range or an unknown kind left out of what is believed.
+    @Test func storedRangesAreMergedCappedAndCheckedOnTheWayIn() throws {
+        #expect(CollectorMessages.Ack.ranges([9, 5, 6, 7, 12, 13, 20]) == [5...7, 9...9, 12...13, 20...20])
+        let many = CollectorMessages.Ack.ranges(stride(from: 100, through: 300, by: 2).map { Int64($0) })
+        #expect(many.count == 32 && many.first == 100...100 && many.last == 162...162, "the lowest 32")
+        let ack = CollectorMessages.Ack(
+            through: [.track: 4], revised: [:], time: Date(timeIntervalSince1970: 1_795_000_000),
+            stored: [.track: [6...8, 11...11], .air: []])
+        #expect(ack.json.contains(#""stored":{"track":[[6,8],[11,11]]}"#), "\(ack.json)")
+        #expect(CollectorMessages.Ack(json: ack.json) == ack)
+        let hostile = ack.json.replacingOccurrences(
+            of: #""track":[[6,8],[11,11]]"#, with: #""track":[[8,6],[0,3],[5],["a",9],[13,14]],"wifi":[[1,2]]"#)
+        #expect(CollectorMessages.Ack(json: hostile)?.stored == [.track: [13...14]], "\(hostile)")
+    }
 }

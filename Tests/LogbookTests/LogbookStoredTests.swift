@@ -41,6 +41,21 @@ import Testing
         #expect(Set(try logbook.unsent(excluding: [:], limit: 10).map(\.key)) == ["t3", "t4", "a1"])
     }
 
+    /// Rows stored above a gap count as stored (`log status` counts only what waits), and a
+    /// later acknowledgement that no longer says so makes them unsent again, unless it still
+    /// holds them in its ranges.
+    @Test func storedRangesAboveAGapAreStoredUntilAnAcknowledgementForgetsThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logbook = try Self.publishedLogbook(directory)
+        #expect(try logbook.markStored(through: [.track: 1], revised: [:], stored: [.track: [3...4]]) == 3)
+        #expect(try logbook.unstoredCount() == 2, "t2 and a1 wait; t3 and t4 are stored")
+        #expect(try logbook.firstUnstored()[.track] == 2, "the gap is still the first to come")
+        #expect(try logbook.forgotten(kind: .track, above: 1, upTo: 4, except: [3...4]) == 0, "still held")
+        #expect(try logbook.forgotten(kind: .track, above: 1, upTo: 4, except: [4...4]) == 1, "t3 forgotten")
+        #expect(Set(try logbook.unsent(excluding: [:], limit: 10).map(\.key)) == ["t3"])
+    }
+
     @Test func aRowChangedAfterItWasStoredIsUnstoredUntilItsRevisionIs() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
