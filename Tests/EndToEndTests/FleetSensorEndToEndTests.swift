@@ -11,23 +11,27 @@ struct FleetSensorEndToEndTests {
         try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
     }
 
+    /// A logger publishing on `prefix`, with a PMS5003T read every 10 s.
+    static func config(_ broker: MosquittoBroker, prefix: String) -> String {
+        """
+        [mqtt]
+        url = \(broker.url)
+        topic-prefix = \(prefix)
+        [sensor]
+        model = pms5003t
+        warm-up-seconds = 2
+        sample-seconds = 2
+        timeout = 3
+        interval = 10
+        """
+    }
+
     @Test func measuredRowsArePublishedAndDiscovered() async throws {
         let broker = try await MosquittoBroker.start()
         let sensor = try await SensorDouble.start("pms5003t", pm25: 22, humidity: 48)
         let subscriber = try await MQTTSubscriber.start(
             broker: broker, id: "sensor-consumer", topics: ["airloc/#", "homeassistant/#"])
-        let world = try await AirlocWorld(
-            config: """
-                [mqtt]
-                url = \(broker.url)
-                topic-prefix = airloc/test-device
-                [sensor]
-                model = pms5003t
-                warm-up-seconds = 2
-                sample-seconds = 2
-                timeout = 3
-                interval = 10
-                """)
+        let world = try await AirlocWorld(config: Self.config(broker, prefix: "airloc/test-device"))
         defer { world.stop() }
         var environment = world.environment
         environment["AIRLOC_SENSOR_DEVICE"] = sensor.device
@@ -66,38 +70,17 @@ struct FleetSensorEndToEndTests {
         let sensor = try await SensorDouble.start("pms5003t", pm25: 22, humidity: 48)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let python = try #require(ExternalTool.path(of: "python3"))
-        let homeAssistant = try ChildProcess(
-            python,
-            [
-                PackagePaths.file("scripts/home-assistant.py").path, "--port", "\(broker.port)", "--config",
-                directory.file("ha").path, "--discovery",
-            ],
-            environment: ProcessInfo.processInfo.environment)
+        let homeAssistant = try await HomeAssistantProcess.start(
+            broker: broker, directory: directory, integrations: ["--discovery"])
         defer { homeAssistant.stop() }
-        try await homeAssistant.waitForOutput("Home Assistant with mqtt discovery set up", timeout: 300) {
-            $0.contains("READY\n")
-        }
-        let world = try await AirlocWorld(
-            config: """
-                [mqtt]
-                url = \(broker.url)
-                topic-prefix = airloc/ha-device
-                [sensor]
-                model = pms5003t
-                warm-up-seconds = 2
-                sample-seconds = 2
-                timeout = 3
-                interval = 10
-                """)
+        let world = try await AirlocWorld(config: Self.config(broker, prefix: "airloc/ha-device"))
         defer { world.stop() }
         var environment = world.environment
         environment["AIRLOC_SENSOR_DEVICE"] = sensor.device
         let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: environment)
         defer { logger.stop() }
         @Sendable func states(_ output: String) -> [String] {
-            output.split(separator: "\n").filter { $0.hasPrefix("SENSOR ") && $0.hasSuffix(" PM2.5 measured") }
-                .map { String($0.split(separator: " ")[2]) }
+            HomeAssistantProcess.sensorStates(output, named: "PM2.5 measured")
         }
         try await homeAssistant.waitForOutput("the measured PM2.5 in Home Assistant", timeout: 300) {
             states($0).last.flatMap(Double.init) == 22

@@ -324,18 +324,9 @@ struct HomeAssistantOwnTracksTests {
         let broker = try await MosquittoBroker.start()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let python = try #require(ExternalTool.path(of: "python3"))
-        let homeAssistant = try ChildProcess(
-            python,
-            [
-                PackagePaths.file("scripts/home-assistant.py").path, "--port", "\(broker.port)", "--config",
-                directory.file("ha").path, "--owntracks",
-            ],
-            environment: ProcessInfo.processInfo.environment)
+        let homeAssistant = try await HomeAssistantProcess.start(
+            broker: broker, directory: directory, integrations: ["--owntracks"])
         defer { homeAssistant.stop() }
-        try await homeAssistant.waitForOutput("Home Assistant with mqtt and owntracks set up", timeout: 300) {
-            $0.contains("READY\n")
-        }
         let world = try await AirlocWorld(
             config: """
                 [log]
