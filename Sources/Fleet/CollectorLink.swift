@@ -94,7 +94,11 @@ public struct CollectorLink: Sendable {
                 }
                 let covered = try logbook.markStored(through: ack.through, revised: ack.revised, stored: ack.stored)
                 try logbook.setMeta(Logbook.lastAckKey, message.payload)
-                watch.acknowledged(progress: covered > 0, outstanding: try logbook.unstoredCount(), at: now)
+                // Rows stored above a gap are no progress on the gap: while one stays open,
+                // only `through` moving restarts the wait before the device sends it again.
+                let progress =
+                    covered > 0 && (ack.stored.isEmpty || ack.through.contains { before[$0.key] ?? 0 < $0.value })
+                watch.acknowledged(progress: progress, outstanding: try logbook.unstoredCount(), at: now)
             } catch { notify(.error("cannot mark rows stored: \(error)", from: .mqtt)) }
             return true
         }

@@ -197,6 +197,38 @@ import Testing
         #expect(try rig.writer.unstoredCount() == 1)
     }
 
+    /// Rows stored above a gap count as stored at once (`log status` is about the gap
+    /// alone), but they are no progress on the gap: 120 s after `through` last moved the
+    /// device sends the gap again, and only it, however many rows above it were stored since.
+    @Test func rowsStoredAboveAGapAreStoredAndTheGapAloneGoesAgain() async throws {
+        let rig = try Rig(collector: true)
+        defer { rig.directory.remove() }
+        rig.broker.autoAcknowledge = true
+        try await rig.connected()
+        for second in 0..<5 { try rig.write(Double(second)) }
+        try await Poll.until("t1-t5 published and sent") {
+            rig.history.count == 5 && (try? rig.writer.unsentCount()) == 0
+        }
+        func ack(through: Int, stored: String) -> String {
+            #"{"schema":"airloc.ack/1","time":"2026-12-01T10:00:00Z","through":{"track":\#(through)},"revised":{},"stored":{"track":\#(stored)},"incarnation":"\#(rig.writer.incarnation)"}"#
+        }
+        rig.broker.deliver("airloc/pi/ack", ack(through: 1, stored: "[[3,3]]"))
+        try await Poll.until("t1 and t3 stored") { (try? rig.writer.unstoredCount()) == 3 }
+        await rig.time.waitForSleepers(1)
+        rig.time.advance(by: .seconds(60))
+        // More rows stored above the gap: stored here, but the gap's wait goes on.
+        rig.broker.deliver("airloc/pi/ack", ack(through: 1, stored: "[[3,5]]"))
+        try await Poll.until("t4 and t5 stored") { (try? rig.writer.unstoredCount()) == 1 }
+        await rig.time.waitForSleepers(1)
+        rig.time.advance(by: .seconds(60))
+        try await Poll.until("t2 again, 120 s after through last moved") { rig.history.count == 6 }
+        #expect(rig.history.last == "t2", "\(rig.history)")
+        rig.context.requestStop()
+        rig.broker.deliver("airloc/pi/ack", ack(through: 5, stored: "[]"))
+        #expect(await rig.run.value == nil)
+        #expect(try rig.writer.unstoredCount() == 0)
+    }
+
     /// The logger stops right after publishing: it waits for the collector's ack of what it
     /// sent, so that `log status` says every row is stored when it is.
     @Test func theStopWaitsForTheCollectorsAckOfTheLastRows() async throws {
