@@ -98,6 +98,10 @@ public final class PostgresStore: CollectorStore {
                     // Its statements are short: compiling one (PostgreSQL's JIT, for a plan
                     // over many months' partitions) took half a second and saved nothing.
                     try connection.execute("SET jit = off")
+                    // A collector frozen inside a transaction (a paused VM, SIGSTOP) would hold
+                    // its locks, and every other member of its group would wait on them for
+                    // ever: PostgreSQL ends such a session, and the others go on.
+                    try connection.execute("SET idle_in_transaction_session_timeout = '15s'")
                     try CollectorSchema.prepare(connection)
                     var opening = StoreOpening(serverVersion: connection.serverVersion)
                     if plan.settings.devices == .known {

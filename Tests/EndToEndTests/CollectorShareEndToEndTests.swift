@@ -199,8 +199,17 @@ extension CollectorShareEndToEndTests {
         }
         running[1].signal(SIGSTOP)
         let before = try await Collecting.storedCount(database)
-        try await Poll.until("member-1 draining the backlog") {
-            try await Collecting.storedCount(database) >= before + 20
+        // Stopped, member-2 may hold the locks of a transaction it was in: PostgreSQL ends
+        // its session after 15 s idle in it, and member-1 goes on.
+        let first = running[0]
+        do {
+            try await Poll.until("member-1 draining the backlog", deadline: .seconds(180)) {
+                try await Collecting.storedCount(database) >= before + 20
+            }
+        } catch {
+            let sessions = try? await database.query(
+                "SELECT application_name, state, wait_event_type, left(query, 80) FROM pg_stat_activity")
+            throw FixtureError("\(error)\n--- sessions\n\(sessions ?? "?")\n--- member-1\n\(first.errors.suffix(2000))")
         }
         running[1].signal(SIGKILL)
         _ = try await running[1].wait()
