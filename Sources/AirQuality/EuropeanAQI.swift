@@ -121,7 +121,9 @@ extension EuropeanAQICategory {
 
     /// The European index of measured PM2.5 and PM10, on the same table as the model's.
     public static func index(pm2_5: Double, pm10: Double?) -> Int {
-        index([.pm2_5: pm2_5].merging(pm10.map { [.pm10: $0] } ?? [:]) { a, _ in a }) ?? 0
+        var values: [Pollutant: Double] = [.pm2_5: pm2_5]
+        values[.pm10] = pm10
+        return index(values) ?? 0
     }
 
     static func subIndex(_ value: Double, edges: [Double]) -> Double {

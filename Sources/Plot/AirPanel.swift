@@ -18,6 +18,8 @@ struct AirPanel {
     let scale: AQIScale
     /// The measured index as steps (``measuredSteps``), worked out once.
     let steps: [(from: Date, to: Date, index: Int)]
+    /// The model's hours drawn: those in the span with an index.
+    let modelHours: [AirInForce.Hour]
     /// The index axis's top.
     let top: Int
     /// The legend's items in order, each a swatch and its label.
@@ -35,13 +37,15 @@ struct AirPanel {
         let bands = Self.bands(scale)
         let highest = (readings.air.compactMap(\.index) + steps.map(\.index)).max() ?? 0
         let top = bands.first { $0.high >= highest && $0.high >= bands[2].high }?.high ?? max(highest, bands.last!.high)
-        let hours = readings.air.filter {
+        modelHours = readings.air.filter {
             $0.start.addingTimeInterval(3600) > span.start && $0.start < span.end && $0.index != nil
         }
         var items: [(swatch: Swatch, label: String)] = []
-        if !hours.isEmpty { items.append((.line(Self.modelColor), "model")) }
+        if !modelHours.isEmpty { items.append((.line(Self.modelColor), "model")) }
         if !steps.isEmpty { items.append((.line(Self.measuredColor), "measured")) }
-        if hours.contains(where: \.backfilled) { items.append((.box("url(#backfill)", opacity: "1"), "back-filled")) }
+        if modelHours.contains(where: \.backfilled) {
+            items.append((.box("url(#backfill)", opacity: "1"), "back-filled"))
+        }
         for band in bands where band.low < top { items.append((.box(band.color, opacity: "0.25"), band.name)) }
         (self.top, legendItems) = (top, items)
     }
@@ -97,9 +101,9 @@ struct AirPanel {
         try out.write("</g>\n")
         // The model's index, hour by hour, as a step line; back-filled hours hatched beneath it.
         var model = ""
-        for hour in readings.air {
+        for hour in modelHours {
+            guard let index = hour.index else { continue }
             let end = hour.start.addingTimeInterval(3600)
-            guard end > span.start, hour.start < span.end, let index = hour.index else { continue }
             let (left, right, level) = (x(max(hour.start, span.start)), x(min(end, span.end)), y(Double(index)))
             model += "M\(SVGWriter.number(left)) \(SVGWriter.number(level))H\(SVGWriter.number(right))"
             if hour.backfilled {
