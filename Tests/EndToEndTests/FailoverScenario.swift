@@ -27,8 +27,8 @@ struct FailoverScenario {
         /// From the primary's death to the promotion, and from it to every row stored once.
         let promotion: Duration
         let whole: Duration
-        /// When the promotion happened.
-        let promotedAt: Date
+        /// When the primary's machine died (nothing can be asked again before it).
+        let diedAt: Date
     }
 
     static func count(_ database: PostgresServer, _ sql: String) async throws -> Int {
@@ -73,10 +73,10 @@ struct FailoverScenario {
         }
         try await kill()
         let died = ContinuousClock.now
+        let diedAt = Date()
         let lost = try await ackedTrack() - (try await Self.count(standby, maxTrack))
         try await promote()
         let promoted = ContinuousClock.now
-        let promotedAt = Date()
         let device = try Collector.deviceID(world)
         try await waiting("every row of the logbook on the new primary, once") {
             let logged = try await Collector.exported(world)
@@ -86,7 +86,7 @@ struct FailoverScenario {
         try await then(
             Outcome(
                 setup: collector, collector: running, logger: logger, device: device, metrics: port, lost: lost,
-                promotion: promoted - died, whole: ContinuousClock.now - promoted, promotedAt: promotedAt))
+                promotion: promoted - died, whole: ContinuousClock.now - promoted, diedAt: diedAt))
         logger.signal(SIGTERM)
         #expect(try await logger.wait().status == 0)
         running.signal(SIGTERM)
