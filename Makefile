@@ -38,6 +38,7 @@ demo: build
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Examples Package.swift
+	python3 scripts/check-layers.py
 
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Examples Package.swift

@@ -14,7 +14,8 @@ let package = Package(
         .library(
             name: "AirlocKit",
             targets: [
-                "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
+                "Geo", "Platform", "Web", "Gazetteer", "Location", "AirQuality", "Settings", "Airloc", "Configuration",
+                "Logbook",
                 "FieldLog", "MQTT", "FleetWire", "Fleet", "Sensors", "TerminalUI", "FleetStore", "Collector",
                 "CollectorStation",
                 "Uploads", "Plot",
@@ -51,30 +52,35 @@ let package = Package(
         // libmosquitto's one file and the connection; the fleet's wire below its users.
         .target(name: "FleetWire", dependencies: ["Geo", "Platform"]),
         .target(name: "MQTT", dependencies: ["Platform", "FleetWire", "CMosquitto"]),
+        // Every section's settings as typed values, read by anything that takes a setting
+        // without linking the pipeline above it (module Configuration reads them from files).
+        .target(
+            name: "Settings",
+            dependencies: ["AirQuality", "FleetWire", "Geo", "Location", "Platform", "Readings", "Sensors", "Web"]),
         .target(
             name: "Airloc",
             dependencies: [
-                "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Sensors", "Readings", "FleetWire",
+                "Settings", "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Sensors", "Readings",
             ]),
         .target(
             name: "Configuration",
             dependencies: [
-                "Airloc", "AirQuality", "Sensors", "Readings", "Platform", "Location", "Web", "FleetWire", "CINIH",
+                "Settings", "AirQuality", "Sensors", "Readings", "Platform", "Location", "Web", "FleetWire", "CINIH",
             ]),
         // Storage only: the SQLite file, its rows, outbox, cursors and exports.
-        .target(name: "Logbook", dependencies: ["Geo", "Platform", "AirQuality", "Readings", "FleetWire", "CSQLite"]),
+        .target(name: "Logbook", dependencies: ["Geo", "Platform", "Readings", "FleetWire", "CSQLite"]),
         // The logger service over it.
         .target(
             name: "FieldLog",
             dependencies: [
                 "Geo", "Web", "Platform", "Location", "AirQuality", "Gazetteer", "Airloc", "Sensors", "Readings",
-                "Logbook",
+                "Logbook", "Settings",
             ]),
         .target(
             name: "Fleet",
             dependencies: [
                 "Geo", "Web", "Platform", "AirQuality", "Airloc", "Logbook", "FieldLog", "Readings", "MQTT",
-                "FleetWire",
+                "FleetWire", "Settings",
             ]),
         // The fleet's database: its schema, libpq's one file, and what the fleet page reads.
         .target(name: "FleetStore", dependencies: ["FleetWire", "Geo", "Platform", "CPostgres"]),
@@ -86,10 +92,10 @@ let package = Package(
         .target(
             name: "LoggerStation",
             dependencies: [
-                "Airloc", "FieldLog", "Fleet", "Gazetteer", "Location", "Logbook", "Platform", "Uploads",
+                "Airloc", "FieldLog", "Fleet", "Gazetteer", "Location", "Logbook", "Platform", "Uploads", "Settings",
             ]),
         // `airloc doctor`'s checks composed, and its verdict.
-        .target(name: "Diagnosis", dependencies: ["Airloc", "Collector", "Fleet", "Platform", "Uploads"]),
+        .target(name: "Diagnosis", dependencies: ["Airloc", "Collector", "Fleet", "Platform", "Uploads", "Settings"]),
         // `airloc collect` assembled: the lock, the collector, its connection and its /metrics.
         .target(
             name: "CollectorStation", dependencies: ["Collector", "FleetStore", "HTTPService", "MQTT", "Platform"]),
@@ -97,7 +103,7 @@ let package = Package(
         .target(name: "HTTPService", dependencies: ["Platform", "CMicroHTTPD"]),
         .target(
             name: "Uploads",
-            dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Readings", "Web"]),
+            dependencies: ["Airloc", "MQTT", "FleetWire", "Geo", "Logbook", "Platform", "Readings", "Web", "Settings"]),
         .target(name: "Plot", dependencies: ["AirQuality", "Geo", "Gazetteer", "Logbook", "Platform", "CRsvg"]),
         // `airloc serve`: the device's page, API, metrics and airrohr's data.json over HTTP;
         // with `[serve] source = collector`, the fleet's page over the collector's database.
@@ -105,91 +111,98 @@ let package = Package(
             name: "Serve",
             dependencies: [
                 "Airloc", "AirQuality", "Gazetteer", "Geo", "Logbook", "Plot", "Platform", "Readings", "FleetWire",
-                "Web",
-                "HTTPService", "FleetStore",
+                "Web", "HTTPService", "FleetStore", "Settings",
             ]),
         .target(
             name: "TerminalUI",
-            dependencies: ["Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Readings", "CWideChar"]),
+            dependencies: [
+                "Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Readings", "CWideChar", "Location", "Sensors",
+                "Settings", "Web",
+            ]),
         .target(
             name: "AirlocCLI",
             dependencies: [
-                "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration",
-                "Logbook", "FieldLog", "MQTT", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot",
-                "FleetStore", "Collector", "CollectorStation", "Uploads", "LoggerStation", "Diagnosis", "Serve",
+                "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
+                "FieldLog", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot", "FleetStore",
+                "Collector", "CollectorStation", "LoggerStation", "Diagnosis", "Serve", "Settings",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
         .executableTarget(
-            name: "airloc-example-logger", dependencies: ["Airloc", "Configuration", "AirQuality", "Geo", "Gazetteer"],
+            name: "airloc-example-logger",
+            dependencies: ["Airloc", "Configuration", "AirQuality", "Geo", "Gazetteer", "Settings"],
             path: "Examples/LoggerExample"),
         // The logger with its MQTT publisher, from the library alone.
         .executableTarget(
             name: "airloc-example-fleet-logger",
-            dependencies: ["Airloc", "Configuration", "LoggerStation", "Geo", "Gazetteer", "Platform"],
+            dependencies: ["Airloc", "Configuration", "LoggerStation", "Geo", "Gazetteer", "Platform", "Settings"],
             path: "Examples/FleetLoggerExample"),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
         .executableTarget(
             name: "airloc-bench",
             dependencies: [
-                "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "FieldLog", "MQTT", "FleetWire",
-                "Fleet", "Airloc", "Platform", "Sensors", "Readings", "FleetStore", "Collector", "Uploads",
+                "Geo", "Gazetteer", "AirQuality", "GeocodeAcceptance", "Logbook", "MQTT", "FleetWire", "Fleet",
+                "Airloc", "Platform", "Sensors", "Readings", "FleetStore", "Collector", "Uploads", "Settings", "Web",
             ],
             path: "Sources/Bench"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),
         .target(
-            name: "TestSupport", dependencies: ["Geo", "Web", "Platform", "MQTT", "CSpawn"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["Web", "Platform", "MQTT", "CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Readings", "AirQuality", "TestSupport"]),
         .testTarget(name: "PlotTests", dependencies: ["Plot"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"]),
-        .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "GeocodeAcceptance", "TestSupport"]),
-        .testTarget(name: "LocationTests", dependencies: ["Location", "TestSupport"]),
-        .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport", "Platform"]),
+        .testTarget(
+            name: "GazetteerTests", dependencies: ["Gazetteer", "GeocodeAcceptance", "TestSupport", "Geo", "Web"]),
+        .testTarget(name: "LocationTests", dependencies: ["Location", "TestSupport", "Geo", "Web"]),
+        .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport", "Geo", "Web"]),
         .testTarget(
             name: "AirlocCLITests",
-            dependencies: ["AirlocCLI", "Arguments", "Configuration", "Platform", "TestSupport"]),
+            dependencies: ["AirlocCLI", "Arguments", "Configuration", "Platform", "TestSupport", "TerminalUI"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "Gazetteer", "Geo", "Airloc", "AirQuality", "Sensors", "Readings"]),
+            dependencies: ["TerminalUI", "Geo", "Airloc", "AirQuality", "Sensors", "Readings"]),
         .testTarget(
             name: "FieldLogTests",
             dependencies: [
                 "FieldLog", "Logbook", "Airloc", "Gazetteer", "Geo", "Platform", "Sensors", "Web", "TestSupport",
+                "Settings",
             ]),
         .testTarget(
             name: "LogbookTests",
-            dependencies: ["Logbook", "FieldLog", "FleetWire", "Airloc", "Sensors", "Readings", "TestSupport"]),
+            dependencies: ["Logbook", "FieldLog", "FleetWire", "Sensors", "Readings", "TestSupport", "Geo"]),
         .testTarget(
             name: "FleetTests",
             dependencies: [
-                "Fleet", "FieldLog", "MQTT", "FleetWire", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "Readings",
-                "TestSupport",
+                "Fleet", "MQTT", "FleetWire", "Logbook", "Airloc", "Geo", "Platform", "Sensors", "Readings",
+                "TestSupport", "Settings",
             ]),
         .testTarget(
             name: "ServeTests",
             dependencies: [
-                "Serve", "FleetStore", "HTTPService", "Airloc", "AirQuality", "Gazetteer", "Logbook", "Geo",
-                "Platform",
-                "Sensors", "Readings", "Web",
-                "TestSupport",
+                "Serve", "FleetStore", "HTTPService", "Airloc", "Gazetteer", "Logbook", "Geo", "Platform", "Sensors",
+                "Readings", "Web", "TestSupport", "FleetWire", "Settings",
             ]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Platform", "TestSupport"]),
         .testTarget(
             name: "UploadsTests",
             dependencies: [
-                "Uploads", "MQTT", "FleetWire", "Airloc", "Logbook", "Web", "Geo", "Platform", "Sensors", "Readings",
-                "TestSupport",
+                "Uploads", "FleetWire", "Airloc", "Logbook", "Web", "Geo", "Platform", "Sensors", "Readings",
+                "TestSupport", "Settings",
             ]),
         .testTarget(
             name: "CollectorTests",
-            dependencies: ["Collector", "FleetStore", "MQTT", "FleetWire", "Platform", "TestSupport"]),
+            dependencies: ["Collector", "FleetStore", "MQTT", "FleetWire", "Platform", "TestSupport", "Geo"]),
         .testTarget(
             name: "AirlocTests",
-            dependencies: ["Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Airloc", "TestSupport"]),
+            dependencies: [
+                "Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport", "Settings",
+            ]),
+        .testTarget(
+            name: "ConfigurationTests",
+            dependencies: ["Configuration", "Airloc", "TestSupport", "AirQuality", "Settings"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -14,6 +14,7 @@ import Gazetteer
 import Geo
 import LoggerStation
 import Platform
+import Settings
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("airloc-example-fleet-logger: \(message)\n".utf8))

@@ -14,6 +14,7 @@ import Configuration
 import Foundation
 import Gazetteer
 import Geo
+import Settings
 
 /// The options: --lat/--lon (optional), --every SECONDS (default 300), --count N.
 struct Options {

@@ -4,6 +4,7 @@ import Geo
 import Platform
 import Readings
 import Sensors
+import Settings
 import Web
 
 /// What a loop over a followed location does with what happens: the logger writes it,

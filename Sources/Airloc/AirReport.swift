@@ -4,6 +4,7 @@ import Gazetteer
 import Geo
 import Location
 import Platform
+import Settings
 import Web
 
 /// "What is the air like here": everything a report found out, ready for rendering —

@@ -1,6 +1,7 @@
 import Foundation
 import Gazetteer
 import Location
+import Settings
 
 /// `doctor`'s checks in their order, for any program: the configuration, the place data,
 /// the authorization, gpsd, devices, the particulate sensor, the `[sensor.NAME]` sensors and

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Platform
+import Settings
 
 /// The place the user chose (`airloc use`, or Enter in the picker): the manual location
 /// the provider chain falls back to and the point search ranks namesakes around.
@@ -93,4 +94,9 @@ public struct ChosenPlace: Sendable, Equatable {
     public static func clear(in stateDirectory: URL) throws(FileError) {
         try AtomicFile.remove(file(in: stateDirectory))
     }
+}
+
+extension Settings {
+    /// The place chosen with `airloc use`, if any (read from the state directory).
+    public var chosenPlace: ChosenPlace? { ChosenPlace.load(from: directories.state) }
 }

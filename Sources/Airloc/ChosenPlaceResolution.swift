@@ -1,6 +1,7 @@
 import Foundation
 import Gazetteer
 import Geo
+import Settings
 
 /// A chosen place as the place data knows it: `airloc use` saves and shows these, and any
 /// program choosing a place for the user reads them the same way.

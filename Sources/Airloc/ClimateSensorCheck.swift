@@ -2,6 +2,7 @@ import Foundation
 import Platform
 import Readings
 import Sensors
+import Settings
 
 extension HealthCheck {
     /// The `[sensor.NAME]` sensors: each section makes sense, its device is there and it

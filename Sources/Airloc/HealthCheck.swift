@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Location
 import Platform
+import Settings
 import Web
 
 /// One finding of a health check (`airloc doctor`, a logger's status): what was checked,

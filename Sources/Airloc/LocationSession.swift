@@ -3,6 +3,7 @@ import Gazetteer
 import Geo
 import Location
 import Platform
+import Settings
 import Web
 
 /// "Where am I": the provider chain the settings describe, run under the authorization

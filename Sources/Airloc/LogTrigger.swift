@@ -2,6 +2,7 @@ import AirQuality
 import Foundation
 import Geo
 import Platform
+import Settings
 
 /// When a field logger records a track point and when it fetches the air: a pure state
 /// machine (events in, actions out, every time given by the caller), so the rules are
@@ -19,26 +20,8 @@ import Platform
 ///   After a failure, retried after a pause doubling from `firstRetryPause` up to
 ///   `maxRetryPause`, or at the time the caller gives (a 429's back-off), whichever is later.
 public struct LogTrigger: Sendable {
-    /// The `[log]` rules.
-    public struct Options: Sendable, Equatable {
-        /// Seconds between track points at most.
-        public var trackInterval: TimeInterval = 5
-        /// Metres moved that make a point at once.
-        public var trackDistance: Double = 10
-        /// A fix with a larger error radius (metres) is skipped.
-        public var maxError: Double = 100
-        /// Seconds without a fix that open a new segment.
-        public var segmentGap: TimeInterval = 60
-        /// Metres moved that make the air fetched again.
-        public var airDistance: Double = 2000
-        /// The first pause after a failed fetch, seconds.
-        public var firstRetryPause: TimeInterval = 5
-        /// The longest pause, seconds.
-        public var maxRetryPause: TimeInterval = 60
-
-        /// The defaults (docs/configuration.md).
-        public init() {}
-    }
+    /// The `[log]` rules (declared with the other settings, in module Settings).
+    public typealias Options = LogSettings
 
     /// What the logger does.
     public enum Action: Sendable, Equatable {

@@ -2,6 +2,7 @@ import AirQuality
 import Foundation
 import Gazetteer
 import Geo
+import Settings
 import Web
 
 /// `airloc search --json` (schema airloc.search/1, docs/json-schema.md).

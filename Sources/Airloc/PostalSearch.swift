@@ -1,6 +1,7 @@
 import Foundation
 import Gazetteer
 import Geo
+import Settings
 import Web
 
 /// "Which places does this postal code belong to": the offline data first, Zippopotam.us

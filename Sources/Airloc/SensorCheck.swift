@@ -1,6 +1,7 @@
 import Foundation
 import Platform
 import Sensors
+import Settings
 
 extension HealthCheck {
     /// The configured particulate sensor: the node exists, this user may open it, it

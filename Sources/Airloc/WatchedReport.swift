@@ -5,6 +5,7 @@ import Geo
 import Platform
 import Readings
 import Sensors
+import Settings
 import Web
 
 /// What `now --watch` shows, kept current by ``AirFollow``: the last report, its fix and

@@ -2,6 +2,7 @@ import Airloc
 import Arguments
 import Gazetteer
 import Geo
+import Settings
 
 /// `airloc air PLACE`: the air report for any place, by name, coordinates or postal code.
 enum AirCommand {

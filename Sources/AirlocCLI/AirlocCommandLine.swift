@@ -3,6 +3,7 @@ import Arguments
 import Configuration
 import Foundation
 import Platform
+import Settings
 import TerminalUI
 import Web
 

@@ -4,6 +4,7 @@ import Configuration
 import Gazetteer
 import Location
 import Platform
+import Settings
 import TerminalUI
 
 /// The options every locating command shares (`--lat/--lon`, `--provider`, `--gpsd`,

@@ -4,6 +4,7 @@ import Foundation
 import Gazetteer
 import Platform
 import Sensors
+import Settings
 import TerminalUI
 
 /// `airloc now --watch`: the "Your Location" card kept current — what a Raspberry Pi's

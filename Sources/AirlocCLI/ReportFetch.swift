@@ -3,6 +3,7 @@ import Arguments
 import Gazetteer
 import Geo
 import Location
+import Settings
 import TerminalUI
 
 /// The command line's side of a report: the spinner while it is fetched, and the exit

@@ -1,6 +1,7 @@
 import AirQuality
 import Airloc
 import Arguments
+import Settings
 import TerminalUI
 
 /// How the user asked for an air report: its format, units, scale and cache use —

@@ -2,6 +2,7 @@ import Airloc
 import Arguments
 import Gazetteer
 import Geo
+import Settings
 import TerminalUI
 
 /// `airloc search QUERY`: places, regions and countries by name, offline, as you type.

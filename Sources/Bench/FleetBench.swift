@@ -5,6 +5,7 @@ import Foundation
 import Logbook
 import MQTT
 import Platform
+import Settings
 
 /// The fleet's figures for docs/performance.md and docs/scaling.md, through airloc's own
 /// MQTT client code (MQTTConnection, FleetPublisher) against a real broker.

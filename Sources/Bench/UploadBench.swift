@@ -2,6 +2,7 @@ import Airloc
 import Foundation
 import Logbook
 import Platform
+import Settings
 import Uploads
 import Web
 

@@ -1,5 +1,5 @@
-import Airloc
 import FleetWire
+import Settings
 
 extension ConfigurationKey {
     /// A broker's keys (``BrokerSettings``), declared once for `[mqtt]` and `[collect]`:

@@ -1,8 +1,8 @@
-import Airloc
 import Foundation
 import Platform
 import Readings
 import Sensors
+import Settings
 
 /// The keys of a `[sensor.NAME]` section (docs/sensors.md): any number of CO₂ and climate
 /// sensors beside `[sensor]`, so not rows of ``ConfigurationKey/all``.

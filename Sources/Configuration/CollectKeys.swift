@@ -1,6 +1,6 @@
-import Airloc
 import FleetWire
 import Foundation
+import Settings
 
 extension ConfigurationKey {
     /// `[mqtt] end-to-end` and `ack-timeout`, and `[collect]`, the fleet collector

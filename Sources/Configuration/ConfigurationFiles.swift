@@ -1,7 +1,7 @@
-import Airloc
 import Foundation
 import Location
 import Platform
+import Settings
 
 /// Reads ``Settings`` from airloc.conf files and the environment, in layers:
 /// the system file (/etc/airloc/airloc.conf) → the user's ($XDG_CONFIG_HOME/airloc/

@@ -1,8 +1,8 @@
 import AirQuality
-import Airloc
 import FleetWire
 import Foundation
 import Location
+import Settings
 import Web
 
 /// One key of airloc.conf: where it lives, what form its value takes, and which setting

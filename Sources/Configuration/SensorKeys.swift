@@ -1,4 +1,3 @@
-import Airloc
 import Readings
 import Sensors
 

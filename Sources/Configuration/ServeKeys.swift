@@ -1,6 +1,6 @@
-import Airloc
 import FleetWire
 import Foundation
+import Settings
 
 extension ConfigurationKey {
     /// `[serve]`: the device's page, API and metrics (docs/serve.md).

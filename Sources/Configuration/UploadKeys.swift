@@ -1,7 +1,7 @@
-import Airloc
 import FleetWire
 import Foundation
 import Platform
+import Settings
 
 /// The keys of an `[upload.NAME]` section (docs/uploads.md): any number of sections, so
 /// not rows of ``ConfigurationKey/all``, whose sections are fixed; declared once here for

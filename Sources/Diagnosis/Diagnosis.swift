@@ -3,6 +3,7 @@ import Collector
 import Fleet
 import Foundation
 import Platform
+import Settings
 import Uploads
 
 /// `airloc doctor`'s checks composed, and its verdict decided, in a library: the device's

@@ -3,6 +3,7 @@ import Foundation
 import Logbook
 import Readings
 import Sensors
+import Settings
 
 /// `[sensor] humidity-from = NAME`: the humidity another sensor measured, lent to the
 /// particulate reading for its correction and its humidity flag.

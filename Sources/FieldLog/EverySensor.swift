@@ -4,6 +4,7 @@ import Logbook
 import Platform
 import Readings
 import Sensors
+import Settings
 
 /// One configured sensor's reading for `airloc sense`: the particulate one of `[sensor]`
 /// (named `sensor`) or a CO₂ or climate one of `[sensor.NAME]`.

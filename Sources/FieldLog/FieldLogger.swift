@@ -7,6 +7,7 @@ import Location
 import Logbook
 import Platform
 import Sensors
+import Settings
 import Web
 
 /// The field logger: follows the location, records track points and air readings in the

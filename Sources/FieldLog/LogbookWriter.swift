@@ -8,6 +8,7 @@ import Logbook
 import Platform
 import Readings
 import Sensors
+import Settings
 import Web
 
 /// What the field logger does with what ``AirFollow`` hands it: rows in the logbook,

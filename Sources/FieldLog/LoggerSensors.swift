@@ -1,7 +1,7 @@
-import Airloc
 import Foundation
 import Platform
 import Sensors
+import Settings
 
 /// The sensors the logger reads, their serial ports held for the run: the particulate one
 /// of `[sensor]` and each `[sensor.NAME]`.

@@ -4,6 +4,7 @@ import Foundation
 import Logbook
 import Platform
 import Sensors
+import Settings
 
 /// The measured air for a report made now (`airloc now`): the logger's latest reading
 /// while it is fresh (the logger holds the sensor, which is for one program at a time),

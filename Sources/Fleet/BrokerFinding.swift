@@ -1,5 +1,6 @@
 import Airloc
 import MQTT
+import Settings
 
 /// `doctor`'s finding of a broker: what ``BrokerProbe`` saw, worded for the section that
 /// names the broker (`[mqtt]` on a device, `[collect]` on a collector's host).

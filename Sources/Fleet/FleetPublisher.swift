@@ -1,11 +1,11 @@
 import AirQuality
-import Airloc
 import FleetWire
 import Foundation
 import Geo
 import Logbook
 import MQTT
 import Platform
+import Settings
 
 /// The logbook's outbox, drained into an MQTT broker: every row to `<prefix>/history`
 /// (QoS 1, in order), the latest live reading and position to the retained topics Home

@@ -1,9 +1,9 @@
-import Airloc
 import FleetWire
 import Foundation
 import Logbook
 import MQTT
 import Platform
+import Settings
 
 /// Why `[mqtt]` cannot be set to work: facts, for the program to turn into advice.
 public enum FleetSetupError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,3 @@
-import Airloc
 import Foundation
 import Readings
 import Web

@@ -1,11 +1,11 @@
 import AirQuality
-import Airloc
 import FleetWire
 import Foundation
 import Geo
 import Logbook
 import MQTT
 import Platform
+import Settings
 
 /// What a running ``FleetPublisher`` holds between two inputs: the rows in flight, what
 /// is retained at the broker, the connection's generation, the drain at the stop.

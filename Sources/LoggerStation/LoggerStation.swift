@@ -6,6 +6,7 @@ import Gazetteer
 import Location
 import Logbook
 import Platform
+import Settings
 import Uploads
 
 /// `airloc log run` assembled, for the command line and any Swift program alike: the

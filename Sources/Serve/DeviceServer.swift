@@ -1,9 +1,9 @@
-import Airloc
 import FleetStore
 import Foundation
 import Gazetteer
 import HTTPService
 import Platform
+import Settings
 
 /// `airloc serve`'s one service: the HTTP server over ``DeviceRoutes``, on the service
 /// runtime like the logger and the collector.

@@ -6,6 +6,7 @@ import Gazetteer
 import Geo
 import Logbook
 import Platform
+import Settings
 import Synchronization
 import Web
 

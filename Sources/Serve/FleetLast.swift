@@ -1,10 +1,10 @@
 import AirQuality
-import Airloc
 import FleetStore
 import Foundation
 import Geo
 import HTTPService
 import Platform
+import Settings
 
 /// `GET /api/last` and the fleet's `/metrics`: each device's latest position and air.
 ///

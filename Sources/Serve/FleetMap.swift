@@ -1,5 +1,4 @@
 import AirQuality
-import Airloc
 import FleetStore
 import Foundation
 import Geo

@@ -1,9 +1,9 @@
 import AirQuality
-import Airloc
 import FleetStore
 import Foundation
 import Geo
 import Platform
+import Settings
 import Web
 
 /// `GET /` with `[serve] source = collector`: the fleet's page — a map of every device's

@@ -1,10 +1,10 @@
 import AirQuality
-import Airloc
 import FleetStore
 import Foundation
 import Geo
 import HTTPService
 import Platform
+import Settings
 
 /// What `airloc serve` answers with `[serve] source = collector`: the fleet's page over
 /// the collector's database (docs/fleet.md).

@@ -3,6 +3,7 @@ import FleetWire
 import Foundation
 import Geo
 import Logbook
+import Settings
 
 /// What `[serve] position` lets anything served carry: the one place every route of the
 /// device's page and of the fleet's page asks (docs/serve.md, docs/privacy.md).

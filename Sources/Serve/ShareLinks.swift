@@ -3,6 +3,7 @@ import FleetStore
 import Foundation
 import Geo
 import Platform
+import Settings
 
 /// What `airloc serve share` says of the fleet page's share links: their URL, their JSON
 /// (schema `airloc.share/1`) and their table.

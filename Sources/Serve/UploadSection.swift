@@ -1,5 +1,5 @@
-import Airloc
 import Logbook
+import Settings
 
 extension LogStatusJSON.UploadSection {
     /// An `[upload.NAME]` section as `log status` shows it.

@@ -1,6 +1,6 @@
-import Airloc
 import Foundation
 import Platform
+import Settings
 
 /// Where output goes and how it may look.
 ///

@@ -1,9 +1,9 @@
-import Airloc
 import FleetWire
 import Foundation
 import Logbook
 import MQTT
 import Platform
+import Settings
 
 /// Why an `[upload.NAME]` section cannot work as written, in the section's words.
 public struct UploadSetupError: Error, Sendable, CustomStringConvertible, Equatable {

@@ -4,6 +4,7 @@ import Foundation
 import Logbook
 import MQTT
 import Platform
+import Settings
 import Web
 
 extension Uploader {

@@ -1,4 +1,3 @@
-import Airloc
 import FleetWire
 import Foundation
 import Logbook

@@ -4,6 +4,7 @@ import Gazetteer
 import Geo
 import Location
 import Platform
+import Settings
 import TestSupport
 import Testing
 import Web

@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import Settings
 import Testing
 import Web
 

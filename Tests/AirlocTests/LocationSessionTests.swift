@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Location
 import Platform
+import Settings
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Platform
+import Settings
 import TestSupport
 import Testing
 import Web

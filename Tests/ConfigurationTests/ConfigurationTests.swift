@@ -1,6 +1,7 @@
 import AirQuality
 import Airloc
 import Foundation
+import Settings
 import TestSupport
 import Testing
 

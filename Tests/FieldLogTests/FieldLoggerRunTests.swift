@@ -4,6 +4,7 @@ import Foundation
 import Geo
 import Logbook
 import Platform
+import Settings
 import TestSupport
 import Testing
 import Web

@@ -4,6 +4,7 @@ import Foundation
 import Gazetteer
 import Geo
 import Platform
+import Settings
 import TestSupport
 import Testing
 import Web

@@ -5,6 +5,7 @@ import Geo
 import Logbook
 import MQTT
 import Platform
+import Settings
 import Synchronization
 import TestSupport
 import Testing

@@ -4,6 +4,7 @@ import FleetWire
 import Foundation
 import Geo
 import HTTPService
+import Settings
 import Testing
 
 @testable import Serve

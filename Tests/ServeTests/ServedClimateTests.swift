@@ -3,6 +3,7 @@ import Foundation
 import Logbook
 import Readings
 import Sensors
+import Settings
 import TestSupport
 import Testing
 

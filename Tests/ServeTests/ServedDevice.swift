@@ -8,6 +8,7 @@ import Logbook
 import Platform
 import Readings
 import Sensors
+import Settings
 import TestSupport
 import Web
 

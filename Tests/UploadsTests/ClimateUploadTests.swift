@@ -5,6 +5,7 @@ import Logbook
 import Platform
 import Readings
 import Sensors
+import Settings
 import TestSupport
 import Testing
 import Web

@@ -11,7 +11,8 @@ import Web
 /// airloc.conf files and the environment; a Swift program may set them directly).
 ///
 /// Contract: every value is already valid (ranges are checked where it is read); the
-/// defaults are the documented ones (docs/configuration.md). Nothing here reads a file.
+/// defaults are the documented ones (docs/configuration.md). Nothing here reads a file:
+/// the chosen place (`airloc use`) is read by module Airloc (`chosenPlace`).
 public struct Settings: Sendable {
     /// Where gpsd is.
     public var gpsd = GPSDProvider.Options()
@@ -114,8 +115,8 @@ public struct Settings: Sendable {
     /// `[serve]`: the device's page, API and metrics (`airloc serve`).
     public var serve = ServeSettings()
 
-    /// `[log]`: when the field logger records points and fetches air (``LogTrigger``).
-    public var logTrigger = LogTrigger.Options()
+    /// `[log]`: when the field logger records points and fetches air (``LogSettings``).
+    public var logTrigger = LogSettings()
     /// `[log] database` / `AIRLOC_LOG_DATABASE`; nil: the state directory's logbook.sqlite.
     public var logDatabasePath: String?
     /// `[log] keep`: rows older than this are pruned by the logger (nil: kept forever).
@@ -134,8 +135,6 @@ public struct Settings: Sendable {
             && uploads.isEmpty
     }
 
-    /// The place chosen with `airloc use`, if any (read from the state directory).
-    public var chosenPlace: ChosenPlace? { ChosenPlace.load(from: directories.state) }
-
-    static func milliseconds(_ seconds: Double) -> Duration { .milliseconds(Int((seconds * 1000).rounded())) }
+    /// Seconds as a `Duration` of whole milliseconds, for the timeouts the settings give.
+    public static func milliseconds(_ seconds: Double) -> Duration { .milliseconds(Int((seconds * 1000).rounded())) }
 }
