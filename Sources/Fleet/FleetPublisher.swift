@@ -96,7 +96,7 @@ public struct FleetPublisher: Service {
             })
     }
 
-    enum Input: Sendable {
+    enum Input: Sendable, Equatable {
         case mqtt(MQTTEvent)
         case rowsChanged
         /// A deadline of the collector's acknowledgement came.
@@ -115,48 +115,15 @@ public struct FleetPublisher: Service {
         inbox.forward(client.events) { .mqtt($0) }
         if let changes { inbox.forward(changes.updates()) { _ in .rowsChanged } }
         context.whenStopping { inbox.send(.stop) }
-        var state = PublisherState(publisher: self, context: context, inbox: inbox)
+        var driver = PublisherDriver(publisher: self, context: context, inbox: inbox)
         for await input in inbox.messages {
-            if try state.handle(input) == .done { return }
+            if try driver.handle(input) == .done { return }
         }
     }
 
     /// The row as it may leave the device, or nil when it may not.
     func outbound(_ row: Logbook.OutboxRow) -> String? {
         row.line(showing: settings.mqtt.position, grid: settings.outboundPrecision)
-    }
-
-    /// A track point as `coarse` publishes it: on the `[privacy] outbound-precision` grid,
-    /// claiming no better accuracy than half a grid cell, without its altitude.
-    func coarse(_ point: TrackPoint) -> TrackPoint { point.coarse(grid: settings.outboundPrecision) }
-
-    /// The retained topic of a sensor's latest reading: `<prefix>/measured` for the
-    /// particulate sensor, `<prefix>/measured/NAME` for a `[sensor.NAME]` one.
-    func measuredTopic(_ reading: SensorRecord) -> String {
-        reading.particulate != nil ? "\(prefix)/measured" : "\(prefix)/measured/\(reading.name)"
-    }
-
-    /// What a sensor's measured topic says of its reading: the values Home Assistant's
-    /// measured entities read, and when and with what they were made.
-    static func measured(_ reading: SensorRecord) -> [String: Any] {
-        var state: [String: Any] = [
-            "time": UTCTime.iso8601Seconds(reading.time), "model": reading.model, "samples": reading.samples,
-            "flags": reading.flags,
-        ]
-        for (name, value) in reading.measuredValues { state[name] = value }
-        if reading.particulate != nil { state["us_aqi"] = reading.usAQI } else { state["name"] = reading.name }
-        return state
-    }
-
-    /// What `<prefix>/state` says of an air reading; the category's name as the EPA
-    /// writes it ("Unhealthy for Sensitive Groups", as the report prints it).
-    static func state(_ record: AirRecord) -> [String: Any] {
-        var state: [String: Any] = ["time": UTCTime.iso8601Seconds(record.hour)]
-        state["us_aqi"] = record.values.usAQI
-        state["category"] = record.values.category
-        state["category_name"] = record.values.category.flatMap(AQICategory.init(rawValue:))?.name
-        for (name, value) in record.values.pollutants { state[name] = value }
-        return state
     }
 
     /// Where it publishes, for people: "mqtt://host:1883 as airloc/abc".

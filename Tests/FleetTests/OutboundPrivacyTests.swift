@@ -131,7 +131,7 @@ import Testing
         guard case .air(var record) = Self.reading else { return }
         record.values.usAQI = 137
         record.values.category = "unhealthy_for_sensitive_groups"
-        let state = FleetPublisher.state(record)
+        let state = LiveTopics.state(record)
         #expect(state["category_name"] as? String == "Unhealthy for Sensitive Groups")
         #expect(state["us_aqi"] as? Int == 137)
     }
