@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Re-encodes a value so that optional properties that are nil appear as JSON `null`
 /// instead of being left out (Swift's synthesised `Encodable` drops them), which keeps
@@ -70,7 +71,3 @@ public struct NullPreserving: Encodable {
         }
     }
 }
-
-/// A set of fields two documents share (``ParticulateJSON``): a property of this type is
-/// written as its fields, at the level of the document that holds it, not as an object.
-public protocol JSONInline: Encodable {}

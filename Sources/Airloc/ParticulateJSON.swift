@@ -1,3 +1,4 @@
+import Platform
 import Readings
 
 /// A particulate reading's values as `airloc.sense/1` and `airloc.report/1`'s `measured`

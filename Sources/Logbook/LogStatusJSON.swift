@@ -50,24 +50,25 @@ public struct LogStatusJSON: Encodable, Sendable {
     /// skipped, and its last error and success.
     public var uploads: [Upload] = []
 
-    /// One upload's state.
+    /// One upload's state: its section, and its status as the logbook keeps it (the
+    /// status's fields written beside `name` and `type`, as schema airloc.log-status/1 has them).
     public struct Upload: Encodable, Sendable, Equatable {
         /// The section's name.
         public var name: String
         /// Its type.
         public var type: String
-        /// Rows waiting.
-        public var backlog: Int
-        /// Rows the server took.
-        public var sent: Int
-        /// Rows passed over.
-        public var skipped: Int
-        /// Its last error.
-        public var lastError: String?
-        /// When it happened.
-        public var lastErrorAt: String?
-        /// When the server last took rows.
-        public var lastSuccessAt: String?
+        /// Its backlog, what it sent and skipped, its last error and success.
+        public var status: Logbook.UploadStatus
+
+        private enum Key: String, CodingKey { case name, type }
+
+        /// The fields side by side, as one object.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(type, forKey: .type)
+            try status.encode(to: encoder)
+        }
     }
 
     /// The collector's last acknowledgement.
@@ -120,11 +121,7 @@ public struct LogStatusJSON: Encodable, Sendable {
         loggerPid = WriterLock.holder(beside: logbook.url).map(Int.init)
         for upload in uploads {
             let status = try logbook.uploadStatus(upload.name, kinds: upload.kinds)
-            self.uploads.append(
-                Upload(
-                    name: upload.name, type: upload.type, backlog: status.backlog, sent: status.sent,
-                    skipped: status.skipped, lastError: status.lastError, lastErrorAt: status.lastErrorAt,
-                    lastSuccessAt: status.lastSuccessAt))
+            self.uploads.append(Upload(name: upload.name, type: upload.type, status: status))
         }
     }
 
@@ -164,10 +161,12 @@ extension LogStatusJSON {
         }
         for upload in uploads {
             let error =
-                upload.lastError.map { "; last error \($0)" + (upload.lastErrorAt.map { " (\($0))" } ?? "") } ?? ""
+                upload.status.lastError.map {
+                    "; last error \($0)" + (upload.status.lastErrorAt.map { " (\($0))" } ?? "")
+                } ?? ""
             lines.append(
-                "upload:    \(upload.name) (\(upload.type)): \(count: upload.backlog, "row") waiting, \(upload.sent) sent, "
-                    + "\(upload.skipped) skipped\(error)")
+                "upload:    \(upload.name) (\(upload.type)): \(count: upload.status.backlog, "row") waiting, \(upload.status.sent) sent, "
+                    + "\(upload.status.skipped) skipped\(error)")
         }
         if let error = lastError {
             lines.append("last error: \(error)" + (lastErrorAt.map { " (\($0))" } ?? ""))

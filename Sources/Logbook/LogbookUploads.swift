@@ -1,5 +1,6 @@
 import FleetWire
 import Foundation
+import Platform
 
 /// What each upload has forwarded (docs/uploads.md): a cursor per upload and kind of row,
 /// moved only when the server accepted the rows up to it, so that a restart, or a week
@@ -11,7 +12,7 @@ import Foundation
 /// a batch in flight at a power cut is sent again (at most that batch).
 extension Logbook {
     /// Per upload, what `log status` shows.
-    public struct UploadStatus: Sendable, Equatable {
+    public struct UploadStatus: JSONInline, Sendable, Equatable {
         /// Rows after the cursor, waiting.
         public var backlog: Int
         /// Rows the server took.

@@ -97,7 +97,7 @@ struct DeviceMetrics {
                 ])
             add(
                 "airloc_upload_backlog_rows", "Rows waiting for each [upload.NAME].",
-                status.uploads.map { ("upload=\"\(Self.label($0.name))\"", Double($0.backlog)) })
+                status.uploads.map { ("upload=\"\(Self.label($0.name))\"", Double($0.status.backlog)) })
             if source.settings.mqtt.broker.url != nil {
                 add(
                     "airloc_mqtt_unsent_rows", "Rows the MQTT broker has not acknowledged.",

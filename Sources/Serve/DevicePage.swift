@@ -174,7 +174,7 @@ struct DevicePage {
         ]
         if source.settings.mqtt.broker.url != nil { rows.append(("unsent", "MQTT unsent", "\(status.unsent)")) }
         for upload in status.uploads {
-            rows.append(("upload-\(upload.name)", "Upload \(upload.name)", "\(upload.backlog) waiting"))
+            rows.append(("upload-\(upload.name)", "Upload \(upload.name)", "\(upload.status.backlog) waiting"))
         }
         return "<section class=\"panel\" id=\"logger\"><h2>The logger</h2><dl>"
             + rows.map { "<dt>\(escape($0.1))</dt><dd id=\"\(escape($0.0))\">\(escape($0.2))</dd>" }.joined()
