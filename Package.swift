@@ -160,7 +160,10 @@ let package = Package(
         .testTarget(name: "AirQualityTests", dependencies: ["AirQuality", "TestSupport", "Geo", "Web"]),
         .testTarget(
             name: "AirlocCLITests",
-            dependencies: ["AirlocCLI", "Arguments", "Configuration", "Platform", "TestSupport", "TerminalUI"]),
+            dependencies: [
+                "AirlocCLI", "Arguments", "Configuration", "Platform", "TestSupport", "TerminalUI", "AirQuality",
+                "Logbook",
+            ]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "Geo", "Airloc", "AirQuality", "Sensors", "Readings"]),

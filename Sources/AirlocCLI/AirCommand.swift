@@ -25,7 +25,7 @@ enum AirCommand {
             unavailable; 69 the service failed otherwise; 65 no such place or postal code; 64 bad usage.
             """,
         options: CoordinateArguments.specs + [
-            .value(.postal, "\"CC CODE\"", "a postal code with its country, e.g. \"US 90210\"")
+            .postal
         ] + ReportOptions.specs,
         maxPositionals: nil)
 

@@ -115,6 +115,7 @@ public enum AirlocCommandLine {
                 return 0
             }
             try command.spec.checkOptions(parsed)
+            try command.spec.checkValues(parsed)
             var configurationError: CLIError?
             let configuration: Settings
             do throws(ConfigurationError) {

@@ -9,7 +9,7 @@ enum AuthCommand {
             ActionSpec(
                 name: "status",
                 summary: "show the state: notDetermined, authorizedWhenInUse, authorizedAlways, denied, restricted",
-                own: [.flag(.json, "status as JSON (schema airloc.auth/1)")]), run: status),
+                own: [.json.saying("status as JSON (schema airloc.auth/1)")]), run: status),
         CommandAction(
             ActionSpec(
                 name: "grant", summary: "allow use while you run airloc (--always: unattended use too)",
@@ -18,7 +18,7 @@ enum AuthCommand {
                     logger run unattended and need --always. --reduced allows only an approximate, city-level
                     position (about 5 km), for every command.
                     """,
-                own: [.flag(.always, "also allow unattended use"), .flag(.reduced, "city-level accuracy only")])
+                own: [.always, .reduced])
         ) { context throws(CLIError) in
             try change(context) {
                 $0.grant(

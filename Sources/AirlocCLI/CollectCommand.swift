@@ -33,7 +33,7 @@ enum CollectCommand {
             ActionSpec(name: "run", summary: "run the collector in the foreground (airloc-collect.service)"),
             ActionSpec(
                 name: "status", summary: "devices, rows per kind, lag, months kept, database and broker state",
-                own: [.flag(.json, "print JSON (schema airloc.collect-status/1)")]),
+                own: [.json.saying("print JSON (schema airloc.collect-status/1)")]),
             ActionSpec(
                 name: "register", summary: "admit devices by name for [collect] devices = known (none: list them)",
                 operands: "[DEVICE...]"),

@@ -8,8 +8,8 @@ import Geo
 enum CoordinateArguments {
     /// `--lat DEG --lon DEG`, declared once for every command that takes a coordinate.
     static let specs: [OptionSpec] = [
-        .value(.lat, "DEG", "latitude (-90...90), with --lon").withNext(),
-        .value(.lon, "DEG", "longitude (-180...180), with --lat"),
+        .lat.withNext(),
+        .lon,
     ]
 
     /// The coordinate `--lat/--lon` give, if any.

@@ -12,8 +12,8 @@ enum DataCommand {
                 name: "info", summary: "where the place data was found, its source, build date and counts",
                 discussion: "--verify also checks every reference in the file (exit 65 when damaged).",
                 own: [
-                    .flag(.json, "print JSON"),
-                    .flag(.verify, "check every reference in the file (a few hundred ms)"),
+                    .json,
+                    .verify,
                 ]),
             ActionSpec(
                 name: "import", summary: "build gazetteer.bin from GeoNames dump files",
@@ -25,9 +25,9 @@ enum DataCommand {
                     same bytes; SOURCE_DATE_EPOCH sets the build date in the file.
                     """,
                 own: [
-                    .value(.from, "DIR", "directory holding the GeoNames files"),
-                    .value(.output, "FILE", "where to write gazetteer.bin"),
-                    .value(.source, "TEXT", "source description stored in the file"),
+                    .from,
+                    .output.saying("where to write gazetteer.bin"),
+                    .source,
                 ]),
         ],
         defaultAction: "info")

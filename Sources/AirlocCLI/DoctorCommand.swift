@@ -29,7 +29,7 @@ enum DoctorCommand {
             provider chain, the air report or publishing needs does not work; 78 the configuration
             is invalid (including credentials the broker refuses).
             """,
-        options: [.flag(.json, "print one JSON document (schema airloc.doctor/1)")])
+        options: [.json.saying("print one JSON document (schema airloc.doctor/1)")])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 

@@ -24,10 +24,10 @@ enum LocateCommand {
             again; 69 no provider available; 77 not authorized; 78 configuration error.
             """,
         options: [
-            .flag(.json, "print one JSON document (schema airloc.locate/1)"),
-            .flag(.watch, "stream positions as JSON lines until interrupted"),
-            .value(.count, "N", "with --watch: stop after N fixes"),
-            .flag(.verbose, short: "v", "say what every provider did"),
+            .json.saying("print one JSON document (schema airloc.locate/1)"),
+            .watch.saying("stream positions as JSON lines until interrupted"),
+            .count,
+            .verbose,
         ] + LocationOptions.specs)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
@@ -37,13 +37,7 @@ enum LocateCommand {
         let gazetteer = try context.loadGazetteer()
         let session = LocationOptions.session(context, settings: configuration, gazetteer: gazetteer)
         if context.arguments.has(.watch) {
-            var count: Int?
-            if let text = context.arguments.value(.count) {
-                guard let value = Int(text), value > 0 else {
-                    throw .usage("invalid --count '\(text)': expected a positive whole number", command: spec.name)
-                }
-                count = value
-            }
+            let count = context.arguments.value(.count, as: Int.self)
             return try await LocationWatch(session: session, context: context, count: count).run()
         }
         if context.arguments.value(.count) != nil {

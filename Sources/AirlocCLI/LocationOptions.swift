@@ -12,9 +12,9 @@ import TerminalUI
 enum LocationOptions {
     static let specs: [OptionSpec] =
         CoordinateArguments.specs + [
-            .value(.provider, "NAME", "ask only this provider: gpsd, ip or manual (default: [location] providers)"),
-            .value(.gpsd, "HOST:PORT", "gpsd to ask (default localhost:2947; also AIRLOC_GPSD)"),
-            .value(.timeout, "S", "seconds to wait for a first GPS fix (default 10, [gpsd] timeout)"),
+            .provider,
+            .gpsd,
+            .timeout,
         ]
 
     /// The settings with the shared options applied (flags are the last layer).
@@ -26,21 +26,8 @@ enum LocationOptions {
                 throw .usage(error.message.replacingOccurrences(of: "--gpsd=", with: "--gpsd "), command: command)
             }
         }
-        if let text = arguments.value(.timeout) {
-            guard let value = Double(text), value.isFinite, (0.1...3600).contains(value) else {
-                throw .usage("invalid --timeout '\(text)': expected seconds between 0.1 and 3600", command: command)
-            }
-            settings.gpsdTimeout = value
-        }
-        if let text = arguments.value(.provider) {
-            guard let name = Settings.ProviderName(rawValue: text) else {
-                let hint = suggestion(for: text, among: Settings.ProviderName.allCases.map(\.rawValue))
-                throw .usage(
-                    "unknown provider '\(text)': expected gpsd, ip or manual"
-                        + (hint.map { " (did you mean '\($0)'?)" } ?? ""), command: command)
-            }
-            settings.providers = [name]
-        }
+        if let timeout = arguments.value(.timeout, as: Double.self) { settings.gpsdTimeout = timeout }
+        if let provider = arguments.value(.provider, as: Settings.ProviderName.self) { settings.providers = [provider] }
         if let given = try CoordinateArguments.parse(arguments, command: command) {
             if arguments.value(.provider) != nil {
                 throw .usage("--lat/--lon and --provider cannot be combined", command: command)

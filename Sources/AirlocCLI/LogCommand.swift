@@ -24,7 +24,7 @@ enum LogCommand {
             ActionSpec(
                 name: "status",
                 summary: "the database, its rows by kind, first and last time, pending hours, last error",
-                own: [.flag(.json, "print JSON (schema airloc.log-status/1)")]), run: status),
+                own: [.json.saying("print JSON (schema airloc.log-status/1)")]), run: status),
         CommandAction(
             ActionSpec(
                 name: "export", summary: "stream the rows: NDJSON (schema airloc.log/1), CSV, GPX 1.1 or GeoJSON",
@@ -34,8 +34,8 @@ enum LogCommand {
                     it when complete (0600). --since must be before --until. Readable on read-only media.
                     """,
                 own: [
-                    .value(.format, "FORMAT", "ndjson, csv, gpx or geojson"),
-                    .value(.kind, "KIND", "track, air, sensor or all (default all)"), since, until, output,
+                    .exportFormat,
+                    .kind, .since, .until, .output,
                 ]), run: LogExportCommand.run),
         CommandAction(
             ActionSpec(
@@ -45,9 +45,9 @@ enum LogCommand {
                     every row: it needs --force.
                     """,
                 own: [
-                    .value(.before, "T", "delete rows older than T"),
-                    .flag(.dryRun, "say what would be deleted, delete nothing"),
-                    .flag(.force, "allow a --before in the future"),
+                    .before,
+                    .dryRun,
+                    .force,
                 ]), run: prune),
         CommandAction(
             ActionSpec(
@@ -61,15 +61,12 @@ enum LogCommand {
                     track points in the window: exit 66.
                     """,
                 own: [
-                    since, until, output, .value(.format, "FORMAT", "svg or png"),
-                    .value(.width, "PX", "the figure's width (default 800; 250 for a small e-paper)"),
-                    .value(.height, "PX", "the figure's height (default 480; 122 for a small e-paper)"),
-                    .value(.scale, "SCALE", "us (US AQI, default) or eu (European AQI)"),
+                    .since, .until, .output, .plotFormat,
+                    .width,
+                    .height,
+                    .scale.saying("us (US AQI, default) or eu (European AQI)"),
                 ]), run: LogPlotCommand.run),
     ]
-    static let since = OptionSpec.value(.since, "T", "rows from T on")
-    static let until = OptionSpec.value(.until, "T", "rows before T")
-    static let output = OptionSpec.value(.output, "FILE", "write FILE (0600) instead of stdout")
 
     static let spec = CommandSpec(
         name: "log", summary: "Log position and air quality durably; show, export or prune the logbook",

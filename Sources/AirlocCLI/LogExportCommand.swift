@@ -13,18 +13,10 @@ enum LogExportCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let arguments = context.arguments
         let command = LogCommand.spec.name
-        guard let formatText = arguments.value(.format) else {
+        guard let format = arguments.value(.exportFormat, as: LogExport.Format.self) else {
             throw .usage("export needs --format ndjson, csv, gpx or geojson", command: command)
         }
-        guard let format = LogExport.Format(rawValue: formatText) else {
-            throw .usage(
-                "unknown --format '\(formatText.prefix(40))': expected ndjson, csv, gpx or geojson", command: command)
-        }
-        let kindText = arguments.value(.kind) ?? "all"
-        guard let kind = LogExport.Kind(rawValue: kindText) else {
-            throw .usage(
-                "unknown --kind '\(kindText.prefix(40))': expected track, air, sensor or all", command: command)
-        }
+        let kind = arguments.value(.kind, as: LogExport.Kind.self) ?? .all
         let window = try LogTime.window(arguments)
         let logbook = try LogCommand.open(context, readOnly: true)
 

@@ -12,10 +12,7 @@ enum LogPlotCommand {
         let command = LogCommand.spec.name
         // The file's name says the format when --format does not: day.png is a bitmap.
         let named = arguments.value(.output).map { ($0 as NSString).pathExtension.lowercased() }
-        let format = arguments.value(.format) ?? (named == "png" ? "png" : "svg")
-        guard format == "svg" || format == "png" else {
-            throw .usage("unknown --format '\(format.prefix(20))': plot writes svg or png", command: command)
-        }
+        let format = arguments.value(.plotFormat, as: String.self) ?? (named == "png" ? "png" : "svg")
         if let named, named == "svg" || named == "png", named != format {
             throw .usage("--format \(format) with an --output named .\(named): drop one of them", command: command)
         }
@@ -23,14 +20,9 @@ enum LogPlotCommand {
             throw .usage("--format png needs --output FILE (a bitmap is not for a terminal)", command: command)
         }
         var options = DayPlot.Options(window: try LogTime.window(arguments))
-        options.width = try size(arguments.value(.width), option: "--width", default: 800)
-        options.height = try size(arguments.value(.height), option: "--height", default: 480)
-        if let text = arguments.value(.scale) {
-            guard let scale = AQIScale(rawValue: text) else {
-                throw .usage("--scale must be us or eu, not '\(text.prefix(20))'", command: command)
-            }
-            options.scale = scale
-        }
+        options.width = arguments.value(.width, as: Int.self) ?? 800
+        options.height = arguments.value(.height, as: Int.self) ?? 480
+        options.scale = arguments.value(.scale, as: AQIScale.self) ?? options.scale
         let logbook = try LogCommand.open(context, readOnly: true)
         let gazetteer = try? context.loadGazetteer()
         let output = try LogOutput(arguments)
@@ -51,15 +43,5 @@ enum LogPlotCommand {
                 _ = try plot.svg { try output.write(Data($0.utf8)) }
             }
         }
-    }
-
-    /// A figure's side in pixels: 64 to 8,000.
-    static func size(_ text: String?, option: String, default fallback: Int) throws(CLIError) -> Int {
-        guard let text else { return fallback }
-        guard let value = Int(text), (64...8000).contains(value) else {
-            throw .usage(
-                "\(option) must be a whole number of pixels from 64 to 8000, not '\(text.prefix(20))'", command: "log")
-        }
-        return value
     }
 }

@@ -25,7 +25,7 @@ enum NowCommand {
             still printed); 69 gpsd or a service unavailable; 77 location not authorized; 64 bad usage.
             """,
         options: ReportOptions.specs + LocationOptions.specs + [
-            .flag(.watch, "keep the report current until interrupted (a redrawn card, or one report per change)")
+            .watch
         ])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }

@@ -24,8 +24,8 @@ enum PickCommand {
             a script) the picker never opens: use 'airloc search QUERY' and 'airloc use PLACE'.
             """,
         options: [
-            .flag(.noReport, "only save the choice; print no air report"),
-            .flag(.offline, "never ask the network while searching"),
+            .noReport,
+            .offline.saying("never ask the network while searching"),
         ] + ReportOptions.specs)
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }

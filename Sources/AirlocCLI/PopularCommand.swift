@@ -16,7 +16,7 @@ enum PopularCommand {
             The search sheet's list when nothing is typed yet: \(cities.joined(separator: ", ")).
             Each is the most populous place of that name in the built-in data.
             """,
-        options: [.flag(.json, "print JSON (schema airloc.popular/1, docs/json-schema.md)")])
+        options: [.json.saying("print JSON (schema airloc.popular/1, docs/json-schema.md)")])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
 

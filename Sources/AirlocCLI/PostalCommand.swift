@@ -20,11 +20,11 @@ enum PostalCommand {
             says the expected format); 64 usage; 69/75 the service failed and nothing offline.
             """,
         options: [
-            .flag(.json, "print JSON (schema airloc.postal/1, docs/json-schema.md)"),
-            .flag(.online, "ask Zippopotam.us even when the offline data answers").orNext(),
-            .flag(.offline, "never ask the network"),
-            .flag(.air, "continue into the air report for the first place"),
-            .flag(.countries, "list the supported countries with their code format"),
+            .json.saying("print JSON (schema airloc.postal/1, docs/json-schema.md)"),
+            .online.saying("ask Zippopotam.us even when the offline data answers").orNext(),
+            .offline,
+            .air,
+            .countries,
         ] + ReportOptions.specs.filter { ![.json, .format].contains($0.name) },
         maxPositionals: nil)
 

@@ -19,12 +19,12 @@ struct ReportOptions: Sendable {
     var climate = true
 
     static let specs: [OptionSpec] = [
-        .flag(.json, "print one JSON document (schema airloc.report/1, docs/json-schema.md)").orNext(),
-        .value(.format, "FORMAT", "text (default), json, or line (one line for status bars)"),
-        .value(.units, "UNITS", "metric (°C) or imperial (°F); default: [display] units, else °F in the US"),
-        .value(.scale, "SCALE", "us (US EPA AQI, default) or eu (European AQI)"),
-        .flag(.refresh, "ask the services even when the cached answer is current"),
-        .flag(.noClimate, "skip the climate trend (one request fewer)"),
+        .json.saying("print one JSON document (schema airloc.report/1, docs/json-schema.md)").orNext(),
+        .format,
+        .units,
+        .scale,
+        .refresh,
+        .noClimate,
     ]
 
     static func parse(_ arguments: ParsedArguments, configuration: Settings, command: String)
@@ -32,20 +32,8 @@ struct ReportOptions: Sendable {
     {
         var options = ReportOptions()
         options.format = try ReportFormat.parse(arguments, command: command)
-        options.units = configuration.units
-        if let text = arguments.value(.units) {
-            guard let units = TemperatureUnit(rawValue: text) else {
-                throw .usage("--units must be metric or imperial, not '\(text.prefix(20))'", command: command)
-            }
-            options.units = units
-        }
-        options.scale = configuration.scale
-        if let text = arguments.value(.scale) {
-            guard let scale = AQIScale(rawValue: text) else {
-                throw .usage("--scale must be us or eu, not '\(text.prefix(20))'", command: command)
-            }
-            options.scale = scale
-        }
+        options.units = arguments.value(.units, as: TemperatureUnit.self) ?? configuration.units
+        options.scale = arguments.value(.scale, as: AQIScale.self) ?? configuration.scale
         options.refresh = arguments.has(.refresh)
         options.climate = !arguments.has(.noClimate)
         return options

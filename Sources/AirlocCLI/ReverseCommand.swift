@@ -14,7 +14,7 @@ enum ReverseCommand {
             any populated place (out at sea, the empty Arctic) the answer says so and names
             the nearest one. Exit status: 0 answered, 64 invalid coordinate.
             """,
-        options: [.flag(.json, "print JSON (schema airloc.reverse/1, docs/json-schema.md)")],
+        options: [.json.saying("print JSON (schema airloc.reverse/1, docs/json-schema.md)")],
         maxPositionals: 2)
 
     /// Beyond this distance a point is "not in or near" any place.

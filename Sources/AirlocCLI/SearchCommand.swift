@@ -24,12 +24,12 @@ enum SearchCommand {
             Exit status: 0 results found, 1 no results, 64 usage (e.g. a 1-character query).
             """,
         options: [
-            .value(.limit, "N", "at most N results (1-100, default 10)"),
-            .value(.country, "CC", "only places in this country (ISO code or name)"),
-            .value(.near, "LAT,LON", "rank places near this point first (default: your manual location)"),
-            .flag(.json, "print JSON (schema airloc.search/1, docs/json-schema.md)"),
-            .flag(.online, "also ask Open-Meteo geocoding, even when offline data has answers").orNext(),
-            .flag(.offline, "never ask the network"),
+            .limit,
+            .country,
+            .near,
+            .json.saying("print JSON (schema airloc.search/1, docs/json-schema.md)"),
+            .online.saying("also ask Open-Meteo geocoding, even when offline data has answers").orNext(),
+            .offline,
         ],
         maxPositionals: nil)
 
@@ -49,7 +49,7 @@ enum SearchCommand {
         if arguments.has(.online) && arguments.has(.offline) {
             throw .usage("--online and --offline contradict each other", command: spec.name)
         }
-        let limit = try limitOption(arguments.value(.limit))
+        let limit = arguments.value(.limit, as: Int.self) ?? 10
         let near = try nearOption(arguments.value(.near), configuration: context.configuration)
         let gazetteer = try context.loadGazetteer()
         var options = SearchOptions(limit: limit, near: near)
@@ -105,14 +105,6 @@ enum SearchCommand {
         }
         if let failure { context.console.err("Error: \(failure)\n") }
         return code
-    }
-
-    static func limitOption(_ text: String?) throws(CLIError) -> Int {
-        guard let text else { return 10 }
-        guard let value = Int(text), (1...100).contains(value) else {
-            throw .usage("--limit must be a whole number from 1 to 100, not '\(text)'", command: spec.name)
-        }
-        return value
     }
 
     static func nearOption(_ text: String?, configuration: Settings) throws(CLIError) -> Coordinate? {

@@ -23,8 +23,8 @@ enum SenseCommand {
             130/143 interrupted.
             """,
         options: [
-            .flag(.json, "print one JSON document (schema airloc.sense/1)"),
-            .value(.sensor, "NAME", "read only this sensor: sensor ([sensor]) or a [sensor.NAME]'s NAME"),
+            .json.saying("print one JSON document (schema airloc.sense/1)"),
+            .sensor,
         ])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }

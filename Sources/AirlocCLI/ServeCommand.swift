@@ -36,10 +36,10 @@ enum ServeCommand {
                     ahead (7d). --list shows every link; --revoke ID ends one.
                     """,
                 own: [
-                    .value(.since, "T", "the window's start"), .value(.until, "T", "the window's end (default: now)"),
-                    .value(.expires, "T", "when the link stops working (a time, or a duration ahead: 7d)"),
-                    .flag(.list, "list the links"), .value(.revoke, "ID", "revoke link ID (from --list)"),
-                    .flag(.json, "print JSON (schema airloc.share/1; --list: one a line)"),
+                    .since.saying("the window's start"), .until.saying("the window's end (default: now)"),
+                    .expires,
+                    .list, .revoke,
+                    .json.saying("print JSON (schema airloc.share/1; --list: one a line)"),
                 ]),
         ],
         defaultAction: "run")

@@ -22,9 +22,9 @@ enum UseCommand {
             74 the state file cannot be written; 64 bad usage.
             """,
         options: CoordinateArguments.specs + [
-            .flag(.first, "take the best match even when the name is ambiguous"),
-            .flag(.clear, "forget the chosen place"),
-            .flag(.json, "print JSON (schema airloc.use/1, docs/json-schema.md)"),
+            .first,
+            .clear,
+            .json.saying("print JSON (schema airloc.use/1, docs/json-schema.md)"),
         ],
         maxPositionals: nil)
 

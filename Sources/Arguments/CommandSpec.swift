@@ -100,10 +100,7 @@ package struct CommandSpec: Sendable {
             command: name)
     }
 
-    package static let commonOptions: [OptionSpec] = [
-        .value(.config, "PATH", "read this configuration file instead of the user's (also AIRLOC_CONFIG)"),
-        .flag(.help, short: "h", "show this help"),
-    ]
+    package static let commonOptions: [OptionSpec] = [.config, .help]
 
     package var allOptions: [OptionSpec] { options + Self.commonOptions }
 

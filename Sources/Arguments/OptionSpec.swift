@@ -1,41 +1,71 @@
 import Platform
 
-/// The long name of an option, without dashes ("lat"). A program declares its names once
-/// as static members (`extension OptionName { static let lat = OptionName("lat") }`), so
-/// a misspelt name is a compile error rather than a flag that is silently never set.
-package struct OptionName: RawRepresentable, Hashable, Sendable {
-    package let rawValue: String
-    package init(rawValue: String) { self.rawValue = rawValue }
-    package init(_ rawValue: String) { self.rawValue = rawValue }
-
-    /// The options every command takes (``CommandSpec/commonOptions``).
-    package static let help = OptionName("help")
-    package static let config = OptionName("config")
-}
-
-/// One option a command accepts.
-package struct OptionSpec: Sendable {
+/// One option, declared once: its long name, the placeholder of its value (nil: a flag),
+/// its help, and, for a typed value, what its text must be and what it means
+/// (``OptionReader``). A program declares each as a static member (`extension OptionSpec {
+/// static let limit = OptionSpec.value("limit", "N", "at most N results") }`); a command
+/// lists it in its spec, the parser accepts it, and the code reads it, all by that one
+/// declaration, so a misspelt name is a compile error and the help, the check and the type
+/// cannot disagree. Two options are the same option when their names are.
+package struct OptionSpec: Hashable, Sendable {
     /// Long name without dashes ("lat").
-    package var name: OptionName
+    package let rawValue: String
     /// Placeholder when the option takes a value ("DEGREES"); nil for a flag.
     package var value: String?
     package var help: String
     package var short: Character?
     /// How a usage line writes it beside the next option (``Usage``).
     package var grouping = Grouping.alone
+    /// What its value must be, and what it means; nil: any text.
+    package var reader: OptionReader?
+
+    /// The option named `rawValue`, as a flag without help (to look one up by name).
+    package init(_ rawValue: String) { (self.rawValue, self.help) = (rawValue, "") }
+
+    package init(rawValue: String, value: String?, help: String, short: Character?) {
+        (self.rawValue, self.value, self.help, self.short) = (rawValue, value, help, short)
+    }
+
+    /// The option itself, where code reads its name (`option.name.rawValue`).
+    package var name: OptionSpec { self }
 
     /// True when the value is a path (placeholder PATH, FILE or DIR): shells complete
     /// file names for it.
     package var takesPath: Bool { ["PATH", "FILE", "DIR"].contains(value ?? "") }
 
-    package static func flag(_ name: OptionName, short: Character? = nil, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: nil, help: help, short: short, grouping: .alone)
+    package static func flag(_ name: String, short: Character? = nil, _ help: String) -> OptionSpec {
+        OptionSpec(rawValue: name, value: nil, help: help, short: short)
     }
 
-    package static func value(_ name: OptionName, _ placeholder: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: placeholder, help: help, short: nil, grouping: .alone)
+    package static func value(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
+        OptionSpec(rawValue: name, value: placeholder, help: help, short: nil)
     }
+
+    /// The same option, with help in a command's own words (`--json`'s schema).
+    package func saying(_ help: String) -> OptionSpec {
+        var copy = self
+        copy.help = help
+        return copy
+    }
+
+    /// The same option, its value checked and read by `reader`.
+    package func reading(_ reader: OptionReader) -> OptionSpec {
+        var copy = self
+        copy.reader = reader
+        return copy
+    }
+
+    package static func == (a: OptionSpec, b: OptionSpec) -> Bool { a.rawValue == b.rawValue }
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// The options every command takes (``CommandSpec/commonOptions``).
+    package static let help = OptionSpec.flag("help", short: "h", "show this help")
+    package static let config = OptionSpec.value(
+        "config", "PATH", "read this configuration file instead of the user's (also AIRLOC_CONFIG)")
 }
+
+/// An option's name where only the name matters (an action's list, the parser's keys).
+package typealias OptionName = OptionSpec
 
 /// One action of a command that takes them as its first word (`log run`, `auth grant`):
 /// its own help, its own usage line, and the only options it accepts.

@@ -62,13 +62,13 @@ import Testing
                 }
             }
         }
-        #expect(Usage.line([.flag(OptionName("a"), "").orNext(), .value(OptionName("b"), "B", "")]) == "[--a | --b B]")
+        #expect(Usage.line([.flag("a", "").orNext(), .value("b", "B", "")]) == "[--a | --b B]")
         #expect(
-            Usage.line([.value(OptionName("a"), "A", "").withNext(), .value(OptionName("b"), "B", "")], required: [])
+            Usage.line([.value("a", "A", "").withNext(), .value("b", "B", "")], required: [])
                 == "[--a A --b B]")
         #expect(
             Usage.line(
-                [.value(OptionName("from"), "DIR", ""), .flag(OptionName("x"), "")], required: [OptionName("from")])
+                [.value("from", "DIR", ""), .flag("x", "")], required: [OptionName("from")])
                 == "--from DIR [--x]")
     }
 

@@ -151,7 +151,7 @@ struct LogPlotEndToEndTests {
     @Test(arguments: [
         (["--since", "2026-11-30T10:00Z", "--until", "2026-11-30T09:00Z"], 64, "is not before --until"),
         (["--width", "5"], 64, "--width must be a whole number of pixels from 64 to 8000"),
-        (["--format", "jpeg"], 64, "plot writes svg or png"),
+        (["--format", "jpeg"], 64, "--format must be svg or png, not 'jpeg'"),
         (["--format", "png"], 64, "--format png with an --output named .svg: drop one of them"),
         (["--since", "2026-12-30"], 66, "nothing to draw: the window holds 0 track points and no measured reading"),
     ])
