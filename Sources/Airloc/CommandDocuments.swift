@@ -23,6 +23,15 @@ public struct LocateJSON: Encodable {
     public init(location: LocationJSON, place: PlaceJSON?, providers: [AttemptJSON], warnings: [String]) {
         (self.location, self.place, self.providers, self.warnings) = (location, place, providers, warnings)
     }
+
+    /// The document of a location found at `now`, in `place`.
+    public init(_ found: LocationSession.Location, place: NearestPlace?, at now: Date) {
+        self.init(
+            location: LocationJSON(
+                fix: found.fix, provider: found.provider, authorizedAccuracy: found.accuracy.rawValue, at: now),
+            place: place.map { PlaceJSON($0) }, providers: found.attempts.map(AttemptJSON.init),
+            warnings: found.warnings)
+    }
 }
 
 /// One line of `airloc locate --watch`, schema `airloc.watch/1`.
@@ -112,5 +121,44 @@ public struct DoctorJSON: Encodable {
     /// The document of `checks`.
     public init(ok: Bool, checks: [HealthCheck], error: JSONError?) {
         (self.ok, self.checks, self.error) = (ok, checks, error)
+    }
+}
+
+/// `airloc reverse --json`, schema `airloc.reverse/1`: the place nearest a coordinate,
+/// and whether it is within reach (beyond it the answer names the nearest anyway).
+public struct ReverseJSON: Encodable {
+    /// The document's schema.
+    public var schema = "airloc.reverse/1"
+    /// The coordinate asked.
+    public var query: Query
+    /// The nearest place.
+    public var place: PlaceJSON
+    /// "3 km NE of Erding".
+    public var description: String
+    /// How far, kilometres.
+    public var distanceKm: Double
+    /// In which direction, degrees.
+    public var bearingDeg: Double
+    /// True when the place is within ``reach``.
+    public var withinReach: Bool
+
+    /// The coordinate asked.
+    public struct Query: Encodable {
+        /// Degrees.
+        public var latitude: Double
+        /// Degrees.
+        public var longitude: Double
+    }
+
+    /// Metres from a populated place beyond which a coordinate is "nowhere near" one.
+    public static let reach = 50_000.0
+
+    /// The answer for `coordinate`.
+    public init(_ nearest: NearestPlace, query coordinate: Coordinate) {
+        let place = PlaceJSON(nearest)
+        query = Query(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        self.place = place
+        description = nearest.relativeDescription
+        (distanceKm, bearingDeg, withinReach) = (place.distanceKm, place.bearingDeg, nearest.distance <= Self.reach)
     }
 }

@@ -1,3 +1,5 @@
+import Gazetteer
+
 /// `airloc data info --json` (schema airloc.data/1): counts as numbers, null when the
 /// file does not say.
 public struct PlaceDataInfoJSON: Encodable, Sendable {
@@ -39,5 +41,32 @@ public struct PlaceDataInfoJSON: Encodable, Sendable {
         self.built = built
         self.attribution = attribution
         self.verified = verified
+    }
+}
+
+extension PlaceDataInfoJSON {
+    /// What `gazetteer`'s file says of itself; `verified` when every reference was checked.
+    public init(_ gazetteer: Gazetteer, verified: Bool) {
+        let meta = gazetteer.metadata
+        self.init(
+            path: gazetteer.location, places: gazetteer.count, names: meta["names"].flatMap { Int($0) },
+            postalCodes: meta["postal_codes"].flatMap { Int($0) }, countries: meta["countries"].flatMap { Int($0) },
+            admin1: meta["admin1"].flatMap { Int($0) }, source: meta["source"], built: meta["built"],
+            attribution: meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0", verified: verified)
+    }
+
+    /// `data info` for people (unknown counts as "?").
+    public var text: String {
+        let count = { (value: Int?) in value.map(String.init) ?? "?" }
+        return """
+            file:        \(path)
+            places:      \(places)   names: \(count(names))   postal codes: \(count(postalCodes))
+            countries:   \(count(countries))   admin-1 regions: \(count(admin1))
+            source:      \(source ?? "unknown")
+            built:       \(built ?? "unknown")
+            attribution: \(attribution)
+
+
+            """
     }
 }

@@ -21,6 +21,17 @@ public enum PostalSearch {
         case offlineOnly
     }
 
+    /// One argument as `airloc postal` takes two: the country (a code, or a name of several
+    /// words: "United States 90210"), then the code (which may hold a space: "GB SW1A 1AA");
+    /// nil without both.
+    public static func split(_ query: String, gazetteer: Gazetteer) -> (country: String, code: String)? {
+        let words = query.split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
+        guard words.count >= 2 else { return nil }
+        let split =
+            (1..<words.count).first { gazetteer.countryCode(named: words[0..<$0].joined(separator: " ")) != nil } ?? 1
+        return (words[..<split].joined(separator: " "), words[split...].joined(separator: " "))
+    }
+
     /// The places of a postal code: offline where the gazetteer knows the country, else online.
     public static func places(
         country: String, code: String, sources: Sources, gazetteer: Gazetteer, settings: Settings,
@@ -200,5 +211,14 @@ extension PostalPlace {
             }
         }
         return merged
+    }
+
+    /// As a ``Place``: its name, region and country, with the time zone of the place
+    /// nearest to it.
+    public func place(in gazetteer: Gazetteer) -> Place {
+        Place(
+            id: 0, name: placeName, coordinate: coordinate, admin1: admin1,
+            country: gazetteer.countryName(code: countryCode) ?? countryCode, countryCode: countryCode,
+            timezone: gazetteer.nearest(to: coordinate)?.place.timezone ?? "", featureCode: "")
     }
 }

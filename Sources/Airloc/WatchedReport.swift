@@ -107,4 +107,24 @@ public struct WatchedReport: AirFollowConsumer, Sendable {
         show(shown, waiting, changed)
         changed = false
     }
+
+    /// Follows `following` until the task is cancelled, as `now --watch` does: the air
+    /// fetched as the logger fetches it, the particulate sensor and every `[sensor.NAME]`
+    /// read on their schedules, each change shown. A `[sensor.NAME]` whose reading cannot be
+    /// set up (a bad section) is left out of the watch.
+    public func follow(_ following: LocationSession.Following, gazetteer: Gazetteer, request: AirReport.Request) async {
+        let (settings, accuracy) = (settings, following.accuracy)
+        let climate = settings.climateSensors.compactMap { section in
+            (try? section.reading.get()).map { (settings: section, reading: $0) }
+        }
+        var engine = AirFollow(
+            consumer: self, settings: settings, time: time, sensor: settings.sensor.plan.map { SerialSensor(plan: $0) },
+            climate: climate
+        ) { fix, provider in
+            await AirReport.make(
+                fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
+                request: request)
+        }
+        await engine.run(following)
+    }
 }

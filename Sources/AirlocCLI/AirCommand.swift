@@ -62,22 +62,13 @@ enum AirCommand {
             return (Fix(coordinate: coordinate, source: .manual, accuracySource: "given coordinates"), nil)
         }
         if let postal {
-            // As `airloc postal` takes them: the country (a code or a name of several words,
-            // "United States 90210"), then the code (which may hold a space: "GB SW1A 1AA").
-            let words = postal.split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
-            let split = (1..<max(words.count, 1)).first {
-                gazetteer.countryCode(named: words[0..<$0].joined(separator: " ")) != nil
-            }
-            guard words.count >= 2 else {
+            guard let (country, code) = PostalSearch.split(postal, gazetteer: gazetteer) else {
                 throw .usage("--postal takes a country and a code, e.g. --postal \"US 90210\"", command: spec.name)
             }
-            let parts = [
-                words[0..<(split ?? 1)].joined(separator: " "), words[(split ?? 1)...].joined(separator: " "),
-            ]
             let answer: PostalAnswer
             do {
                 answer = try await PostalSearch.places(
-                    country: parts[0], code: parts[1], sources: .offlineOnly, gazetteer: gazetteer,
+                    country: country, code: code, sources: .offlineOnly, gazetteer: gazetteer,
                     settings: configuration)
             } catch {
                 if case .noPlace(let lookup, _, _) = error {
@@ -101,16 +92,5 @@ enum AirCommand {
             throw CLIError(code: .dataError, message: "no place named \"\(name.prefix(80))\"; try 'airloc search'")
         }
         return (Fix(coordinate: place.coordinate, source: .manual, accuracySource: "place \(place.displayName)"), place)
-    }
-}
-
-extension PostalPlace {
-    /// As a ``Place``: its name, region and country, with the time zone of the place
-    /// nearest to it.
-    func place(in gazetteer: Gazetteer) -> Place {
-        Place(
-            id: 0, name: placeName, coordinate: coordinate, admin1: admin1,
-            country: gazetteer.countryName(code: countryCode) ?? countryCode, countryCode: countryCode,
-            timezone: gazetteer.nearest(to: coordinate)?.place.timezone ?? "", featureCode: "")
     }
 }

@@ -69,19 +69,11 @@ enum AuthCommand {
     ) throws(CLIError) -> ExitCode {
         let store = context.configuration.authorizationStore
         var machine = LocationAuthorization(stored: store.load(), policy: context.configuration.policy)
-        let action = decide(&machine)
-        switch action {
-        case .persist(let decision):
-            do { try store.save(decision) } catch {
-                throw CLIError(code: .ioError, message: "cannot save the authorization: \(error)")
-            }
-        case .clear:
-            do { try store.clear() } catch { throw CLIError(code: .ioError, message: "\(error)") }
-        case .refuse(let refusal):
-            throw CLIError.refused(refusal)
-        case .proceed, .prompt:
-            break
+        let refusal: LocationAuthorization.Refusal?
+        do { refusal = try store.perform(decide(&machine)) } catch {
+            throw CLIError(code: .ioError, message: "cannot save the authorization: \(error)")
         }
+        if let refusal { throw CLIError.refused(refusal) }
         context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
         return .ok
     }

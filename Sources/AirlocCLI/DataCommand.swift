@@ -49,31 +49,8 @@ enum DataCommand {
                         + "\nRebuild it with `airloc data import` or reinstall airloc.")
             }
         }
-        let meta = gazetteer.metadata
-        if context.arguments.has(.json) {
-            context.console.out(
-                JSONDocument.encode(
-                    PlaceDataInfoJSON(
-                        path: gazetteer.location, places: gazetteer.count, names: meta["names"].flatMap { Int($0) },
-                        postalCodes: meta["postal_codes"].flatMap { Int($0) },
-                        countries: meta["countries"].flatMap { Int($0) },
-                        admin1: meta["admin1"].flatMap { Int($0) },
-                        source: meta["source"], built: meta["built"],
-                        attribution: meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0",
-                        verified: context.arguments.has(.verify))))
-        } else {
-            context.console.out(
-                """
-                file:        \(gazetteer.location)
-                places:      \(gazetteer.count)   names: \(meta["names"] ?? "?")   postal codes: \(meta["postal_codes"] ?? "?")
-                countries:   \(meta["countries"] ?? "?")   admin-1 regions: \(meta["admin1"] ?? "?")
-                source:      \(meta["source"] ?? "unknown")
-                built:       \(meta["built"] ?? "unknown")
-                attribution: \(meta["attribution"] ?? "GeoNames (geonames.org), CC BY 4.0")
-
-
-                """)
-        }
+        let document = PlaceDataInfoJSON(gazetteer, verified: context.arguments.has(.verify))
+        context.console.out(context.arguments.has(.json) ? JSONDocument.encode(document) : document.text)
         return .ok
     }
 

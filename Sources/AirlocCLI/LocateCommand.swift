@@ -49,13 +49,7 @@ enum LocateCommand {
         let place = gazetteer.locality(for: resolution.fix.coordinate)
         for warning in resolution.warnings { context.console.err("airloc: \(warning)\n") }
         if context.arguments.has(.json) {
-            let document = LocateJSON(
-                location: LocationJSON(
-                    fix: resolution.fix, provider: resolution.provider,
-                    authorizedAccuracy: resolution.accuracy.rawValue, at: now),
-                place: place.map { PlaceJSON($0) }, providers: resolution.attempts.map(AttemptJSON.init),
-                warnings: resolution.warnings)
-            context.console.out(JSONDocument.encode(document))
+            context.console.out(JSONDocument.encode(LocateJSON(resolution, place: place, at: now)))
         } else {
             context.console.out(LocationText(console: context.console).render(resolution, place: place, now: now))
             if let place, place.distance > 50_000 {

@@ -36,14 +36,6 @@ struct LocationWatch {
             console.out(JSONDocument.encode(event, pretty: false))
             return
         }
-        var line = "\(event.time)  \(event.event.replacingOccurrences(of: "_", with: " "))  [\(event.provider)]"
-        if let location = event.location {
-            line += String(format: "  %.6f, %.6f", location.latitude, location.longitude)
-            if let radius = location.accuracyM { line += " ±\(formatMetres(radius))" }
-        }
-        if let place = event.place { line += "  \(place.displayName)" }
-        if let reason = event.reason { line += "  (\(reason))" }
-        if let retry = event.retryInS { line += String(format: ", retrying in %.1f s", retry) }
-        console.out(line + "\n")
+        console.out(LocationText(console: console).render(event))
     }
 }

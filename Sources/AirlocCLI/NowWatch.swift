@@ -46,22 +46,8 @@ struct NowWatch {
             warn: { message in
                 if !console.stdoutIsTTY || options.format != .text { console.err("airloc: warning: \(message)\n") }
             })
-        let (settings, gazetteer, request, accuracy) = (settings, gazetteer, options.request, following.accuracy)
-        let sensor = settings.sensor.plan.map { SerialSensor(plan: $0) }
-        let climate = settings.climateSensors.compactMap { section in
-            (try? section.reading.get()).map { (settings: section, reading: $0) }
-        }
-        let engine = AirFollow(
-            consumer: shown, settings: settings, time: shown.time, sensor: sensor, climate: climate
-        ) { fix, provider in
-            await AirReport.make(
-                fix: fix, provider: provider, accuracy: accuracy, settings: settings, gazetteer: gazetteer,
-                request: request)
-        }
-        await SignalWatch.untilInterrupted {
-            var engine = engine
-            await engine.run(following)
-        }
+        let (gazetteer, request) = (gazetteer, options.request)
+        await SignalWatch.untilInterrupted { await shown.follow(following, gazetteer: gazetteer, request: request) }
         if screen { console.leaveScreen() }
         return .ok
     }

@@ -10,7 +10,7 @@ enum ReverseCommand {
         discussion: """
             Looks the coordinate up in the built-in GeoNames data; nothing is sent anywhere.
             LAT and LON are decimal degrees (-90..90, -180..180); a negative value may be
-            written after "--" (airloc reverse -- -33.87 151.21). Farther than \(Int(reach / 1000)) km from
+            written after "--" (airloc reverse -- -33.87 151.21). Farther than \(Int(ReverseJSON.reach / 1000)) km from
             any populated place (out at sea, the empty Arctic) the answer says so and names
             the nearest one. Exit status: 0 answered, 64 invalid coordinate.
             """,
@@ -18,26 +18,7 @@ enum ReverseCommand {
         maxPositionals: 2)
 
     /// Beyond this distance a point is "not in or near" any place.
-    static let reach = 50_000.0
-
     static let command = Command(spec: spec) { context throws(CLIError) in try run(context) }
-
-    struct ReverseJSON: Encodable {
-        var schema = "airloc.reverse/1"
-        var query: Query
-        /// The place the point is in or nearest to.
-        var place: PlaceJSON
-        var description: String
-        var distanceKm: Double
-        var bearingDeg: Double
-        /// False when the nearest place is farther than 50 km.
-        var withinReach: Bool
-
-        struct Query: Encodable {
-            var latitude: Double
-            var longitude: Double
-        }
-    }
 
     static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
         let positionals = context.arguments.positionals
@@ -52,23 +33,18 @@ enum ReverseCommand {
         guard let nearest = gazetteer.reverse(coordinate) else {
             throw CLIError(code: .dataError, message: "the place data is empty")
         }
-        let within = nearest.distance <= reach
-        let place = PlaceJSON(nearest)
+        let document = ReverseJSON(nearest, query: coordinate)
         if context.arguments.has(.json) {
-            context.console.out(
-                JSONDocument.encode(
-                    ReverseJSON(
-                        query: .init(latitude: coordinate.latitude, longitude: coordinate.longitude), place: place,
-                        description: nearest.relativeDescription, distanceKm: place.distanceKm,
-                        bearingDeg: place.bearingDeg, withinReach: within)))
+            context.console.out(JSONDocument.encode(document))
             return .ok
         }
         let console = context.console
-        if within {
+        if document.withinReach {
             console.out(console.bold(nearest.place.displayName) + "\n")
         } else {
             console.out(
-                "No place within \(Int(reach / 1000)) km; nearest: " + console.bold(nearest.place.displayName) + "\n")
+                "No place within \(Int(ReverseJSON.reach / 1000)) km; nearest: "
+                    + console.bold(nearest.place.displayName) + "\n")
         }
         var details = [nearest.relativeDescription]
         if let local = LocalTime(timezone: nearest.place.timezone) {

@@ -40,4 +40,16 @@ public struct AuthorizationStore: Sendable {
     public func clear() throws(FileError) {
         try AtomicFile.remove(file)
     }
+
+    /// Does what the authorization machine asked of the store (`persist`, `clear`); the
+    /// refusal it returned instead, if any, for the caller to say.
+    public func perform(_ action: LocationAuthorization.Action) throws(FileError) -> LocationAuthorization.Refusal? {
+        switch action {
+        case .persist(let decision): try save(decision)
+        case .clear: try clear()
+        case .refuse(let refusal): return refusal
+        case .proceed, .prompt: break
+        }
+        return nil
+    }
 }

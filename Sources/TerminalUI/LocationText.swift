@@ -64,8 +64,22 @@ public struct LocationText {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// One event of `locate --watch` as a line: time, event, provider, position, place, why.
+    public func render(_ event: WatchEventJSON) -> String {
+        var line = "\(event.time)  \(event.event.replacingOccurrences(of: "_", with: " "))  [\(event.provider)]"
+        if let location = event.location {
+            line += String(format: "  %.6f, %.6f", location.latitude, location.longitude)
+            if let radius = location.accuracyM { line += " ±\(formatMetres(radius))" }
+        }
+        if let place = event.place { line += "  \(place.displayName)" }
+        if let reason = event.reason { line += "  (\(reason))" }
+        if let retry = event.retryInS { line += String(format: ", retrying in %.1f s", retry) }
+        return line + "\n"
+    }
 }
 
 extension String {
     func capitalizingFirst() -> String { prefix(1).uppercased() + dropFirst() }
+
 }
