@@ -40,7 +40,7 @@ enum PickCommand {
             context.arguments, configuration: context.configuration, command: spec.name)
         let gazetteer = try context.loadGazetteer()
         let near = context.configuration.searchCentre
-        let popular = PopularCommand.places(in: gazetteer).map {
+        let popular = PopularPlaces.places(in: gazetteer).map {
             Picker.PlaceRow(place: $0, distance: near.map($0.coordinate.distance(to:)))
         }
         var picker = Picker(popular: popular, online: !context.arguments.has(.offline)) { query in
