@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "Sensors", dependencies: ["Readings", "Platform"]),
         // libmosquitto's one file and the connection; the fleet's wire below its users.
         .target(name: "FleetWire", dependencies: ["Geo", "Platform"]),
-        .target(name: "MQTT", dependencies: ["Platform", "FleetWire", "CMosquitto"]),
+        .target(name: "MQTT", dependencies: ["Platform", "FleetWire", "CMosquitto", "Settings"]),
         // Every section's settings as typed values, read by anything that takes a setting
         // without linking the pipeline above it (module Configuration reads them from files).
         .target(
@@ -83,11 +83,11 @@ let package = Package(
                 "FleetWire", "Settings",
             ]),
         // The fleet's database: its schema, libpq's one file, and what the fleet page reads.
-        .target(name: "FleetStore", dependencies: ["FleetWire", "Geo", "Platform", "CPostgres"]),
+        .target(name: "FleetStore", dependencies: ["FleetWire", "Geo", "Platform", "CPostgres", "Settings"]),
         // `airloc collect`'s ingest: the machine, its store and ledger, over the fleet's database.
         .target(
             name: "Collector",
-            dependencies: ["FleetStore", "FleetWire", "MQTT", "Geo", "Platform"]),
+            dependencies: ["FleetStore", "FleetWire", "MQTT", "Geo", "Platform", "Settings"]),
         // `airloc log run` assembled: the lock, the logbook, the sensors, the publisher, the uploads.
         .target(
             name: "LoggerStation",
@@ -197,7 +197,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "CollectorTests",
-            dependencies: ["Collector", "FleetStore", "MQTT", "FleetWire", "Platform", "TestSupport", "Geo"]),
+            dependencies: [
+                "Collector", "FleetStore", "MQTT", "FleetWire", "Platform", "TestSupport", "Geo", "Settings",
+            ]),
         .testTarget(
             name: "AirlocTests",
             dependencies: [

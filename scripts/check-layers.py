@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Checks that Package.swift's target graph is the house's layers (docs/architecture.md).
 
-Two rules, run by `make lint`:
+Three rules, run by `make lint`:
 - every module a target's sources import is declared in its dependencies, and nothing
   declared goes unimported (C libraries aside), so the graph says what really links;
-- a target depends only on targets in lower layers, so nothing links one above it.
+- a target depends only on targets in lower layers, so nothing links one above it;
+- a few targets never link certain others, even through a dependency (NEVER).
 
 Exit status 0 when both hold; 1 with one line per breach.
 """
@@ -28,6 +29,15 @@ LAYERS = [
     ["LoggerStation", "Diagnosis"],
     ["AirlocCLI"],
 ]
+# What a target must not link, even through another: storage links neither the sensor
+# drivers nor MQTT nor the settings (the wire's values are enough), and the pages link
+# neither the collector's ingest nor MQTT (docs/architecture.md).
+NEVER = {
+    "Logbook": ["MQTT", "Sensors", "Settings"],
+    "Serve": ["Collector", "MQTT"],
+    "FleetWire": ["MQTT", "Settings"],
+    "Settings": ["Airloc", "MQTT", "Logbook"],
+}
 TARGET = re.compile(r'\.(target|executableTarget|testTarget|systemLibrary)\(\s*name: "([^"]+)"(.*?)\)(?=,\s*(//|\.|\]))',
                     re.S)
 
@@ -76,6 +86,17 @@ def main() -> int:
         for dependency in dependencies:
             if layer.get(dependency, -1) >= layer[name]:
                 breaches.append(f"{name} (layer {layer[name]}) links {dependency} (layer {layer.get(dependency)})")
+    def linked(name, seen=None):
+        seen = set() if seen is None else seen
+        for dependency in targets.get(name, ("", [], ""))[1]:
+            if dependency not in seen:
+                seen.add(dependency)
+                linked(dependency, seen)
+        return seen
+
+    for name, forbidden in NEVER.items():
+        for dependency in sorted(linked(name) & set(forbidden)):
+            breaches.append(f"{name} links {dependency} (through its dependencies), which it must not")
     for breach in breaches:
         print(breach, file=sys.stderr)
     return 1 if breaches else 0

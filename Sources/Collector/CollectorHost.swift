@@ -2,6 +2,7 @@ import FleetStore
 import FleetWire
 import Foundation
 import Platform
+import Settings
 
 /// What a collector's host needs beyond the plan: one collector per state directory, and
 /// a database that answers (for `doctor`).

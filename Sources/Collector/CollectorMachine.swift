@@ -3,6 +3,7 @@ import FleetWire
 import Foundation
 import MQTT
 import Platform
+import Settings
 
 /// What the collector decides, as a pure state machine (swift-nio style): the driver
 /// (``Collector``) reports what happened — the database connected or failed, the broker

@@ -3,6 +3,7 @@ import FleetWire
 import Foundation
 import MQTT
 import Platform
+import Settings
 
 /// What `airloc collect` runs with, read from `[collect]` once at start: the broker's
 /// connection, the database's connection string and password, the limits.

@@ -2,6 +2,7 @@ import FleetWire
 import Foundation
 import MQTT
 import Platform
+import Settings
 
 /// One message from the broker, judged alone before anything of it is kept: the unit that
 /// can be refused without touching any other device's rows (docs/collector.md, "What is

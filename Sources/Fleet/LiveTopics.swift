@@ -3,6 +3,7 @@ import FleetWire
 import Foundation
 import Geo
 import Logbook
+import Settings
 
 /// What Home Assistant shows now, from the rows the publisher sends: the retained
 /// `<prefix>/state` (air), `<prefix>/position` and `<prefix>/measured[/NAME]` topics. A

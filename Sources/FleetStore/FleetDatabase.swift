@@ -1,6 +1,7 @@
 import FleetWire
 import Foundation
 import Platform
+import Settings
 
 /// The collector's database as the fleet page reads it (`[serve] source = collector`):
 /// a few connections of its own, opened as requests need them.

@@ -35,18 +35,6 @@ public enum DeviceIdentity {
 
     private static let nameCharacters = CharacterSet.alphanumerics
 
-    /// This device's one name in the fleet: in its rows, hello and acknowledgements, its
-    /// topics, Home Assistant's discovery and the uploads. `[mqtt] device-id` when set;
-    /// else the last level of `[mqtt] topic-prefix` when that is set (`airloc/pi-4` names
-    /// `pi-4`, as the collector reads it from the topic); else the random ``id(stateDirectory:)``.
-    public static func name(_ mqtt: MQTTSettings, stateDirectory: URL) throws(FileError) -> String {
-        if let name = mqtt.deviceID { return name }
-        if let prefix = mqtt.topicPrefix, let last = prefix.split(separator: "/").last, !last.isEmpty {
-            return String(last)
-        }
-        return try id(stateDirectory: stateDirectory)
-    }
-
     /// The id kept in `stateDirectory` (made there the first time).
     public static func id(stateDirectory: URL) throws(FileError) -> String {
         let file = stateDirectory.appendingPathComponent("device-id")

@@ -73,7 +73,7 @@ extension Logbook.OutboxRow {
     /// coarse, on `grid` degrees, a track point claiming no better accuracy than half a
     /// cell and without its altitude; none, air and sensor rows without their place and
     /// no track point at all (nil).
-    public func line(showing position: MQTTSettings.Position, grid: Double) -> String? {
+    public func line(showing position: OutboundPosition, grid: Double) -> String? {
         switch (self, position) {
         case (.track, .none): return nil
         case (.track(let point), .coarse): return Logbook.OutboxRow.track(point.coarse(grid: grid)).json

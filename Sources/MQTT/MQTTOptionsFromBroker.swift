@@ -1,6 +1,7 @@
 import FleetWire
 import Foundation
 import Platform
+import Settings
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import FleetWire
 import Foundation
 import MQTT
 import Platform
+import Settings
 import Synchronization
 import TestSupport
 import Testing

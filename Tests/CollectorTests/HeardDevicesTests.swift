@@ -1,5 +1,6 @@
 import FleetWire
 import Foundation
+import Settings
 import Testing
 
 @testable import Collector

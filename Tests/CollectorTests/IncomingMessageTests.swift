@@ -2,6 +2,7 @@ import FleetWire
 import Foundation
 import MQTT
 import Platform
+import Settings
 import Testing
 
 @testable import Collector

@@ -1,6 +1,7 @@
 import FleetWire
 import Foundation
 import Geo
+import Settings
 import TestSupport
 import Testing
 

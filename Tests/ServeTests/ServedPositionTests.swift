@@ -4,6 +4,7 @@ import Foundation
 import Gazetteer
 import Geo
 import HTTPService
+import Settings
 import Testing
 
 @testable import Serve

@@ -1,3 +1,7 @@
+import FleetWire
+import Foundation
+import Platform
+
 /// `[mqtt]`: where the logbook is published and how much of the position leaves the
 /// device with it (docs/fleet.md).
 ///
@@ -8,10 +12,8 @@
 /// the rows go to the operator's own database, whose day-track queries need the track
 /// (`position = coarse` there is still honoured when written).
 public struct MQTTSettings: Sendable, Equatable {
-    /// How much of the position leaves the device.
-    public enum Position: String, Sendable, CaseIterable {
-        case exact, coarse, none
-    }
+    /// How much of the position leaves the device (the wire's ``OutboundPosition``).
+    public typealias Position = OutboundPosition
 
     /// The broker: its URL (`url`), TLS files, credentials and client id (default
     /// `airloc-<device id>`).
@@ -61,4 +63,18 @@ public struct MQTTSettings: Sendable, Equatable {
 
     /// Publishing is on (`[mqtt] url` is set).
     public var publishes: Bool { broker.url != nil }
+}
+
+extension DeviceIdentity {
+    /// This device's one name in the fleet: in its rows, hello and acknowledgements, its
+    /// topics, Home Assistant's discovery and the uploads. `[mqtt] device-id` when set;
+    /// else the last level of `[mqtt] topic-prefix` when that is set (`airloc/pi-4` names
+    /// `pi-4`, as the collector reads it from the topic); else the random ``id(stateDirectory:)``.
+    public static func name(_ mqtt: MQTTSettings, stateDirectory: URL) throws(FileError) -> String {
+        if let name = mqtt.deviceID { return name }
+        if let prefix = mqtt.topicPrefix, let last = prefix.split(separator: "/").last, !last.isEmpty {
+            return String(last)
+        }
+        return try id(stateDirectory: stateDirectory)
+    }
 }
