@@ -1,6 +1,7 @@
 import Airloc
 import Arguments
 import Location
+import TerminalUI
 
 /// `airloc auth`: see and change whether airloc may sense this device's location.
 enum AuthCommand {
@@ -54,11 +55,7 @@ enum AuthCommand {
         if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(AuthStatusJSON(machine, policy: policy)))
         } else {
-            context.console.out("\(machine.status.rawValue) (accuracy: \(machine.accuracy.rawValue))\n")
-            if policy.mode != .ask || policy.maximumAccuracy != .full {
-                context.console.out(
-                    "administrator policy: \(policy.mode.rawValue), max accuracy \(policy.maximumAccuracy.rawValue)\n")
-            }
+            context.console.out(LocationText(console: context.console).render(machine, policy: policy))
         }
         return .ok
     }

@@ -2,6 +2,7 @@ import Airloc
 import Arguments
 import Gazetteer
 import Geo
+import TerminalUI
 
 /// `airloc popular`: the seeds' curated list of popular cities, each with its local time.
 enum PopularCommand {
@@ -25,13 +26,7 @@ enum PopularCommand {
             context.console.out(JSONDocument.encode(document))
             return .ok
         }
-        let console = context.console
-        for result in document.places {
-            let name = result.displayName.padding(toLength: 42, withPad: " ", startingAt: 0)
-            let local = LocalTime(timezone: result.timezone)
-            let time = local.map { "\($0.clock)  \($0.shortOffset)" } ?? ""
-            console.out(console.bold(name) + " " + console.dim(time) + "\n")
-        }
+        context.console.out(PlaceText(console: context.console).render(popular: document))
         return .ok
     }
 }

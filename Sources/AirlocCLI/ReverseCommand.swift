@@ -1,6 +1,7 @@
 import Airloc
 import Arguments
 import Geo
+import TerminalUI
 
 /// `airloc reverse LAT LON`: the populated place a coordinate is in or near, offline.
 enum ReverseCommand {
@@ -38,19 +39,7 @@ enum ReverseCommand {
             context.console.out(JSONDocument.encode(document))
             return .ok
         }
-        let console = context.console
-        if document.withinReach {
-            console.out(console.bold(nearest.place.displayName) + "\n")
-        } else {
-            console.out(
-                "No place within \(Int(ReverseJSON.reach / 1000)) km; nearest: "
-                    + console.bold(nearest.place.displayName) + "\n")
-        }
-        var details = [nearest.relativeDescription]
-        if let local = LocalTime(timezone: nearest.place.timezone) {
-            details.append("\(local.timezone) \(local.clock) (\(local.shortOffset))")
-        }
-        console.out("  " + details.joined(separator: " · ") + "\n")
+        context.console.out(PlaceText(console: context.console).render(nearest, reverse: document))
         return .ok
     }
 }

@@ -2,6 +2,7 @@ import Airloc
 import Arguments
 import Gazetteer
 import Geo
+import TerminalUI
 
 /// `airloc use`: choose the place whose air you see when no GPS fix is at hand.
 enum UseCommand {
@@ -106,21 +107,6 @@ enum UseCommand {
             console.out(JSONDocument.encode(UseJSON(place: place, action: action)))
             return
         }
-        switch (action, place) {
-        case (.cleared, _):
-            console.out("No place chosen any more; the manual location is [location] in the configuration.\n")
-        case (.none, _): console.out("No place chosen. Choose one with 'airloc use PLACE' or 'airloc pick'.\n")
-        case (.saved, let place?), (.shown, let place?):
-            let verb = action == .saved ? "Chosen" : "Chosen place"
-            console.out("\(verb): \(console.bold(place.displayName)) (\(place.coordinate))\n")
-            if action == .saved {
-                console.out(
-                    console.dim(
-                        "'airloc now' uses it when [location] providers reaches manual (by default: when gpsd has no fix)."
-                    )
-                        + "\n")
-            }
-        default: break
-        }
+        console.out(PlaceText(console: console).render(place, chosen: action))
     }
 }

@@ -65,6 +65,16 @@ public struct LocationText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `airloc auth`: the state and the accuracy allowed, and the administrator's policy
+    /// when it is not the default.
+    public func render(_ authorization: LocationAuthorization, policy: AuthorizationPolicy) -> String {
+        var text = "\(authorization.status.rawValue) (accuracy: \(authorization.accuracy.rawValue))\n"
+        if policy.mode != .ask || policy.maximumAccuracy != .full {
+            text += "administrator policy: \(policy.mode.rawValue), max accuracy \(policy.maximumAccuracy.rawValue)\n"
+        }
+        return text
+    }
+
     /// One event of `locate --watch` as a line: time, event, provider, position, place, why.
     public func render(_ event: WatchEventJSON) -> String {
         var line = "\(event.time)  \(event.event.replacingOccurrences(of: "_", with: " "))  [\(event.provider)]"
