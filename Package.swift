@@ -119,12 +119,14 @@ let package = Package(
                 "Geo", "Gazetteer", "Platform", "AirQuality", "Airloc", "Readings", "CWideChar", "Location", "Sensors",
                 "Settings", "Web",
             ]),
+        // airloc(1) and airloc.conf(5) in roff, from the commands' and the keys' declarations.
+        .target(name: "ManualPages", dependencies: ["Arguments", "Configuration", "Web"]),
         .target(
             name: "AirlocCLI",
             dependencies: [
                 "Geo", "Web", "Platform", "Gazetteer", "Location", "AirQuality", "Airloc", "Configuration", "Logbook",
                 "FieldLog", "FleetWire", "Fleet", "TerminalUI", "Arguments", "Sensors", "Plot", "FleetStore",
-                "Collector", "CollectorStation", "LoggerStation", "Diagnosis", "Serve", "Settings",
+                "Collector", "CollectorStation", "LoggerStation", "Diagnosis", "Serve", "Settings", "ManualPages",
             ]),
         .executableTarget(name: "airloc", dependencies: ["AirlocCLI"]),
         // What a Swift field-logging program starts from: the library alone (docs/library.md).
@@ -162,7 +164,7 @@ let package = Package(
             name: "AirlocCLITests",
             dependencies: [
                 "AirlocCLI", "Arguments", "Configuration", "Platform", "TestSupport", "TerminalUI", "AirQuality",
-                "Logbook",
+                "Logbook", "ManualPages",
             ]),
         .testTarget(
             name: "TerminalUITests",

@@ -2,6 +2,7 @@ import Airloc
 import Arguments
 import Configuration
 import Foundation
+import ManualPages
 import Platform
 import Settings
 import TerminalUI
@@ -84,8 +85,8 @@ public enum AirlocCommandLine {
             // same declarations the parser uses. Not listed: not for people.
             let text: String
             switch arguments.dropFirst().first {
-            case "man": text = ManualPage.command(commands)
-            case "conf-man": text = ConfigurationKey.manualPage()
+            case "man": text = ManualPage.command(commands.map(\.spec))
+            case "conf-man": text = ManualPage.configuration()
             case "bash": text = ShellCompletion.bash(commands.map(\.spec))
             case "zsh": text = ShellCompletion.zsh(commands.map(\.spec))
             case "fish": text = ShellCompletion.fish(commands.map(\.spec))

@@ -1,6 +1,7 @@
 import Arguments
 import Configuration
 import Foundation
+import ManualPages
 import TerminalUI
 import TestSupport
 import Testing
@@ -14,7 +15,7 @@ import Testing
     let commands = AirlocCommandLine.commands
 
     @Test func theManualHasEveryCommandAndOption() {
-        let page = ManualPage.command(commands)
+        let page = ManualPage.command(commands.map(\.spec))
         for command in commands {
             #expect(page.contains(".SS \"airloc \(Roff.roff(command.spec.name))\""), "\(command.spec.name)")
             for option in command.spec.allOptions {
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func theConfigurationPageHasEveryKeyWithItsDefault() throws {
-        let page = ConfigurationKey.manualPage()
+        let page = ManualPage.configuration()
         let declared = Set(ConfigurationKey.all.map { "\($0.section).\($0.name)" })
         #expect(Set(ConfigurationKey.defaults.keys) == declared, "a key without a stated default, or a stale one")
         for key in ConfigurationKey.all {
@@ -64,7 +65,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         for (name, page) in [
-            ("airloc.1", ManualPage.command(commands)), ("airloc.conf.5", ConfigurationKey.manualPage()),
+            ("airloc.1", ManualPage.command(commands.map(\.spec))), ("airloc.conf.5", ManualPage.configuration()),
         ] {
             let file = directory.file(name)
             try page.write(to: file, atomically: true, encoding: .utf8)

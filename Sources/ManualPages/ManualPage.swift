@@ -6,10 +6,10 @@ import Web
 /// the configuration reader use (``CommandSpec``, ``ConfigurationKey/all``), so that a
 /// command, option or key cannot exist without its page (`airloc __generate man`,
 /// docs/packaging.md).
-enum ManualPage {
+package enum ManualPage {
     /// airloc(1): every command with its usage, description and options; exit status;
     /// environment; files; examples.
-    static func command(_ commands: [Command]) -> String {
+    package static func command(_ commands: [CommandSpec]) -> String {
         var lines = Roff.header("airloc", section: 1, version: AirlocVersion.string)
         lines += [
             ".SH NAME", "airloc \\- where am I, and what is the air like here", ".SH SYNOPSIS",
@@ -21,7 +21,7 @@ enum ManualPage {
                     + "JSON for scripts, or a durable logbook of position and air quality."),
             ".SH COMMANDS",
         ]
-        lines += Roff.commands(commands.map(\.spec))
+        lines += Roff.commands(commands)
         lines += [".SH EXIT STATUS", Roff.roff("sysexits(3); one table for all commands in docs/cli.md."), ".TP", "0"]
         for (code, meaning) in exitCodes {
             if code != "0" { lines += [".TP", code] }

@@ -1,12 +1,11 @@
-import Airloc
 import Arguments
 import Configuration
 import Foundation
 import Web
 
-extension ConfigurationKey {
+extension ManualPage {
     /// airloc.conf(5): every key of every section, its values and its default.
-    public static func manualPage() -> String {
+    package static func configuration() -> String {
         var lines = Roff.header("airloc.conf", section: 5, version: AirlocVersion.string)
         lines += [
             ".SH NAME", "airloc.conf \\- airloc configuration", ".SH SYNOPSIS",
