@@ -9,7 +9,8 @@ final class BenchClient: Sendable {
     let client: any MQTTClient
     private struct Heard: Sendable {
         var connected = false
-        var acknowledged: [MQTTMessageID] = []
+        /// The broker's acknowledgements so far.
+        var acknowledged = 0
         var received: [(topic: String, payload: String)] = []
     }
     private let heard: GuardedState<Heard>
@@ -28,24 +29,34 @@ final class BenchClient: Sendable {
     }
 
     private static func record(_ event: MQTTEvent, in heard: GuardedState<Heard>) {
-        heard.withLock { heard in
+        heard.change { heard in
             switch event {
             case .connected: heard.connected = true
             case .disconnected, .failed: heard.connected = false
-            case .acknowledged(let mid): heard.acknowledged.append(mid)
+            case .acknowledged: heard.acknowledged += 1
             case .message(let topic, let payload, _): heard.received.append((topic, payload))
             case .unreadable: break
             }
         }
     }
 
-    var isConnected: Bool { heard.withLock { $0.connected } }
+    /// Waits for the connection, woken by its events; false when `seconds` passed first.
+    func waitConnected(seconds: Double) -> Bool { heard.wait(seconds: seconds) { $0.connected ? true : nil } ?? false }
 
-    func takeAcknowledged() -> [MQTTMessageID] {
-        heard.withLock { heard in
-            defer { heard.acknowledged.removeAll() }
-            return heard.acknowledged
-        }
+    /// Waits for a message on a topic ending in `suffix` (taken with the others heard);
+    /// false when `seconds` passed first.
+    func waitForMessage(endingIn suffix: String, seconds: Double) -> Bool {
+        heard.wait(seconds: seconds) { heard in
+            guard heard.received.contains(where: { $0.topic.hasSuffix(suffix) }) else { return nil }
+            heard.received.removeAll()
+            return true
+        } ?? false
+    }
+
+    /// Waits until the broker acknowledged `count` publishes in all, woken by its events;
+    /// false when `seconds` passed first.
+    func waitAcknowledged(_ count: Int, seconds: Double) -> Bool {
+        heard.wait(seconds: seconds) { $0.acknowledged >= count ? true : nil } ?? false
     }
 
     func takeMessages() -> [(topic: String, payload: String)] {

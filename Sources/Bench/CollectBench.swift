@@ -44,7 +44,7 @@ enum CollectBench {
             options.inFlight = 100
             clients.append(try BenchClient(options))
         }
-        try FleetBench.wait("\(devices) devices connected", seconds: 120) { clients.allSatisfy(\.isConnected) }
+        try FleetBench.waitConnected(clients, seconds: 120)
         let database = try PostgresConnection(conninfo: conninfo, password: nil)
         func stored() throws -> Int {
             let answer = try database.execute("SELECT count(*) FROM track WHERE device_id LIKE $1", ["bench-\(run)-%"])
@@ -65,7 +65,6 @@ enum CollectBench {
                 _ = try client.publish("airloc/bench-\(run)-\(device)/history", line)
                 published += 1
             }
-            _ = clients.map { $0.takeAcknowledged() }
         }
         let sending = Date().timeIntervalSince(start)
         try? FleetBench.wait("every row stored", seconds: 300) { try stored() >= published }

@@ -24,9 +24,9 @@ enum CollectBurst {
             options.inFlight = 1000
             clients.append(try BenchClient(options))
         }
-        try FleetBench.wait("\(devices) devices connected", seconds: 120) { clients.allSatisfy(\.isConnected) }
+        try FleetBench.waitConnected(clients, seconds: 120)
         let start = Date()
-        var acknowledged = 0
+        var published = [Int](repeating: 0, count: devices)
         for index in 0..<rows {
             let device = index % devices
             var point = FleetBench.benchPoint(index / devices, start: start)
@@ -37,12 +37,12 @@ enum CollectBurst {
                 : "{\"device\":\"burst-\(run)-\(device)\",\"revision\":0,"
                     + Logbook.OutboxRow.track(point).json.dropFirst()
             _ = try clients[device].publish("airloc/burst-\(run)-\(device)/history", line)
-            // Keep the broker's in-flight window open: collect its acknowledgements as we go.
-            if index % 1000 == 999 { acknowledged += clients.reduce(0) { $0 + $1.takeAcknowledged().count } }
+            published[device] += 1
         }
-        try FleetBench.wait("every row acknowledged by the broker", seconds: 600) {
-            acknowledged += clients.reduce(0) { $0 + $1.takeAcknowledged().count }
-            return acknowledged >= rows
+        let end = Date().addingTimeInterval(600)
+        for (client, count) in zip(clients, published)
+        where !client.waitAcknowledged(count, seconds: end.timeIntervalSinceNow) {
+            throw FleetBench.Failure(description: "timed out after 600 s: every row acknowledged by the broker")
         }
         let took = Date().timeIntervalSince(start)
         for client in clients { client.close() }

@@ -42,7 +42,16 @@ enum FleetBench {
         return point
     }
 
-    /// Waits (up to `seconds`) until `condition` holds, looking every 5 ms.
+    /// Every client connected, each woken by its connection's events; a failure after `seconds`.
+    static func waitConnected(_ clients: [BenchClient], seconds: Double) throws {
+        let end = Date().addingTimeInterval(seconds)
+        for client in clients where !client.waitConnected(seconds: end.timeIntervalSinceNow) {
+            throw Failure(description: "timed out after \(Int(seconds)) s: \(clients.count) clients connected")
+        }
+    }
+
+    /// Waits (up to `seconds`) until `condition` holds, looking every 5 ms: for what another
+    /// process keeps (a logbook's or a database's rows), which sends this one no event.
     static func wait(_ what: String, seconds: Double, _ condition: () throws -> Bool) throws {
         let end = Date().addingTimeInterval(seconds)
         while !(try condition()) {
@@ -99,23 +108,22 @@ enum FleetBench {
         var listen = MQTTOptions(host: broker.host, port: broker.port, clientID: "airloc-bench-sink-\(run)")
         listen.inFlight = 1000
         let sink = try BenchClient(listen)
-        try wait("the subscriber connected", seconds: 30) { sink.isConnected }
+        try waitConnected([sink], seconds: 30)
         sink.subscribe("airloc-load-\(run)/#")
-        // A probe through the subscription proves it is active before the load starts.
-        var probed = false
-        try wait("the subscription active", seconds: 30) {
+        // A probe through the subscription proves it is active before the load starts: sent
+        // again each second until it comes back (the subscription may not be in place yet).
+        let probed = (0..<30).contains { _ in
             _ = try? sink.publish("airloc-load-\(run)/probe", "probe")
-            usleep(50_000)
-            probed = probed || sink.takeMessages().contains { $0.topic.hasSuffix("/probe") }
-            return probed
+            return sink.waitForMessage(endingIn: "/probe", seconds: 1)
         }
+        guard probed else { throw Failure(description: "timed out after 30 s: the subscription active") }
         var clients: [BenchClient] = []
         for device in 0..<devices {
             clients.append(
                 try BenchClient(
                     MQTTOptions(host: broker.host, port: broker.port, clientID: "airloc-bench-\(run)-\(device)")))
         }
-        try wait("\(devices) devices connected", seconds: 120) { clients.allSatisfy(\.isConnected) }
+        try waitConnected(clients, seconds: 120)
         var received: [String: Set<Int>] = [:]
         var messages = 0
         func collect() {
@@ -141,7 +149,6 @@ enum FleetBench {
                 let point = benchPoint(tick, start: start)
                 let line = Logbook.OutboxRow.track(point).json
                 _ = try client.publish("airloc-load-\(run)/\(device)/history", line)
-                _ = client.takeAcknowledged()
                 published += 1
             }
             collect()

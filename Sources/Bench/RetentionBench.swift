@@ -2,7 +2,7 @@ import Collector
 import FleetStore
 import Foundation
 import Geo
-import Synchronization
+import Platform
 
 /// `[collect] keep`'s drop of a month (docs/collector.md, docs/performance.md):
 /// `airloc-bench retention-drop CONNINFO DEVICES SPACING` fills the month three back of
@@ -55,12 +55,17 @@ enum RetentionBench {
         // timed; its slowest is how long the drop held the rows back.
         let writer = try PostgresConnection(conninfo: conninfo, password: nil)
         defer { writer.close() }
-        let stop = Mutex(false)
-        let slowest = Mutex(Duration.zero)
-        let finished = Mutex(false)
+        // The writer's state: rows written, its slowest, whether it is asked to stop and has.
+        struct Writer: Sendable {
+            var written = 0
+            var slowest = Duration.zero
+            var stop = false
+            var finished = false
+        }
+        let state = GuardedState(Writer())
         let writing = Thread {
             var number = 1
-            while !stop.withLock({ $0 }) {
+            while !state.withLock({ $0.stop }) {
                 let begun = ContinuousClock.now
                 _ = try? writer.execute(
                     """
@@ -68,21 +73,25 @@ enum RetentionBench {
                     VALUES ('bench-keep-1', 'writer', $1, $2, 0, now(), now(), '{}')
                     """, ["t\(number)", String(number)])
                 let took = ContinuousClock.now - begun
-                slowest.withLock { $0 = max($0, took) }
+                state.change {
+                    $0.slowest = max($0.slowest, took); $0.written += 1
+                }
                 number += 1
+                // A row every 10 ms at most, as a collector's batches come.
                 Thread.sleep(forTimeInterval: 0.01)
             }
-            finished.withLock { $0 = true }
+            state.change { $0.finished = true }
         }
         writing.start()
-        Thread.sleep(forTimeInterval: 0.5)
+        // The drop begins with the writer going (50 rows in), and ends with 20 more after it.
+        _ = state.wait { $0.written >= 50 ? true : nil }
         let started = ContinuousClock.now
         let outcome = try Retention(keep: keep, keepHourly: nil).apply(database, now: now)
         let took = ContinuousClock.now - started
-        Thread.sleep(forTimeInterval: 0.2)
-        stop.withLock { $0 = true }
-        while !finished.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.01) }
-        let held = slowest.withLock { $0 }
+        let after = state.withLock { $0.written }
+        _ = state.wait { $0.written >= after + 20 ? true : nil }
+        state.change { $0.stop = true }
+        let held = state.wait { $0.finished ? $0.slowest : nil } ?? .zero
         guard outcome.dropped.contains(name) else {
             throw FleetBench.Failure(description: "the retention dropped \(outcome.dropped), not \(name)")
         }
