@@ -43,11 +43,8 @@ enum CollectCommand {
 
     static let command = Command(spec: spec) { context throws(CLIError) in
         let actions = [
-            CommandAction(spec.actions[0]) { context throws(CLIError) in try await collect(context, plan: plan(context))
-            },
-            CommandAction(spec.actions[1]) { context throws(CLIError) in status(context, plan: try plan(context)) },
-            CommandAction(spec.actions[2]) { context throws(CLIError) in try register(context, plan: plan(context)) },
-            CommandAction(spec.actions[3]) { context throws(CLIError) in try register(context, plan: plan(context)) },
+            CommandAction(spec.actions[0], run: collect), CommandAction(spec.actions[1], run: status),
+            CommandAction(spec.actions[2], run: register), CommandAction(spec.actions[3], run: register),
         ]
         let action = spec.actionName(context.arguments)
         if !["register", "unregister"].contains(action), context.arguments.positionals.count > 1 {
@@ -63,7 +60,8 @@ enum CollectCommand {
         }
     }
 
-    static func collect(_ context: CommandContext, plan: CollectorPlan) async throws(CLIError) -> ExitCode {
+    static func collect(_ context: CommandContext) async throws(CLIError) -> ExitCode {
+        let plan = try plan(context)
         let console = context.console
         let station: CollectorStation
         do { station = try CollectorStation(plan: plan) } catch {
@@ -86,7 +84,8 @@ enum CollectCommand {
     }
 
     /// `collect register DEVICE...` and `collect unregister DEVICE...`; `register` alone lists.
-    static func register(_ context: CommandContext, plan: CollectorPlan) throws(CLIError) -> ExitCode {
+    static func register(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        let plan = try plan(context)
         let adding = context.arguments.positionals.first == "register"
         let devices = Array(context.arguments.positionals.dropFirst())
         if let bad = devices.first(where: { !DeviceIdentity.isValidName($0) }) {
@@ -117,7 +116,8 @@ enum CollectCommand {
         }
     }
 
-    static func status(_ context: CommandContext, plan: CollectorPlan) -> ExitCode {
+    static func status(_ context: CommandContext) throws(CLIError) -> ExitCode {
+        let plan = try plan(context)
         let document = CollectStatusJSON(plan: plan, stored: CollectStatusJSON.read(plan))
         if context.arguments.has(.json) {
             context.console.out(JSONDocument.encode(document))

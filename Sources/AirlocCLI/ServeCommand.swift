@@ -45,10 +45,7 @@ enum ServeCommand {
         defaultAction: "run")
 
     static let command = Command(spec: spec) { context throws(CLIError) in
-        let actions = [
-            CommandAction(spec.actions[0]) { context throws(CLIError) in try await run(context) },
-            CommandAction(spec.actions[1]) { context throws(CLIError) in try share(context) },
-        ]
+        let actions = [CommandAction(spec.actions[0], run: run), CommandAction(spec.actions[1], run: share)]
         return try await CommandAction.run(actions, of: spec, context.arguments, context)
     }
 

@@ -80,10 +80,7 @@ enum UseCommand {
         }
         let namesakes = Namesakes.among(results)
         guard namesakes.count > 1, !context.arguments.has(.first) else { return first.place }
-        let list = namesakes.enumerated().map { index, place in
-            "  \(index + 1). \(place.displayName)"
-                + (place.population > 0 ? " (pop. \(formatGrouped(place.population)))" : "")
-        }.joined(separator: "\n")
+        let list = PlaceText.list(namesakes)
         guard context.console.isInteractive else {
             throw CLIError(
                 code: .dataError,

@@ -56,4 +56,12 @@ public struct PlaceText {
         default: return ""
         }
     }
+
+    /// Places of one name to choose from, numbered from 1, with their population.
+    public static func list(_ namesakes: [Place]) -> String {
+        namesakes.enumerated().map { index, place in
+            "  \(index + 1). \(place.displayName)"
+                + (place.population > 0 ? " (pop. \(formatGrouped(place.population)))" : "")
+        }.joined(separator: "\n")
+    }
 }
