@@ -11,19 +11,10 @@ struct FleetSensorEndToEndTests {
         try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
     }
 
-    /// A logger publishing on `prefix`, with a PMS5003T read every 10 s.
+    /// A logger publishing on `prefix`, with the PMS5003T of the logger's sensor tests
+    /// (read every 10 s).
     static func config(_ broker: MosquittoBroker, prefix: String) -> String {
-        """
-        [mqtt]
-        url = \(broker.url)
-        topic-prefix = \(prefix)
-        [sensor]
-        model = pms5003t
-        warm-up-seconds = 2
-        sample-seconds = 2
-        timeout = 3
-        interval = 10
-        """
+        "[mqtt]\nurl = \(broker.url)\ntopic-prefix = \(prefix)\n" + LogSensorEndToEndTests.config
     }
 
     @Test func measuredRowsArePublishedAndDiscovered() async throws {
