@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -48,6 +49,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// The child's process id, which is also its process group's id.
     public let pid: pid_t
     private let state: ChildState
+    /// Whether ``stop()`` signalled the group already.
+    private let stopped = Mutex(false)
 
     /// Starts `executable` (a path) with `arguments` and exactly `environment`.
     /// `captureOutput: false` sends stdout and stderr to /dev/null.
@@ -77,8 +80,16 @@ public final class ChildProcess: @unchecked Sendable {
     public func signal(_ number: Int32) { state.signal(number) }
 
     /// Kills the child's whole process group (SIGKILL) without waiting: safe to call on
-    /// Swift's cooperative threads, and more than once.
+    /// Swift's cooperative threads, and more than once. Only the first call signals: the
+    /// group's number is free again once it is empty, and with pid_max at 32768 a test
+    /// suite reuses it within minutes, so a second kill (a `defer` after an explicit stop,
+    /// then `deinit`) could reach another test's process group, its gpsfake say.
     public func stop() {
+        guard
+            stopped.withLock({ stopped in
+                defer { stopped = true }; return !stopped
+            })
+        else { return }
         kill(-pid, SIGKILL)
         LiveGroups.shared.remove(pid)
     }
