@@ -43,7 +43,10 @@ public enum ConfigurationFiles {
         } else {
             userPath = settings.directories.config.appendingPathComponent("airloc.conf").path
         }
-        if let entries = try ConfigFile.load(path: userPath) {
+        // The administrator's file named again as the user's (XDG_CONFIG_HOME=/etc, as the
+        // units once set, or --config /etc/airloc/airloc.conf) is read once, as the
+        // administrator's: a second reading as the user's would refuse its [authorization].
+        if !FileIdentity.same(userPath, systemPath), let entries = try ConfigFile.load(path: userPath) {
             try apply(entries, path: userPath, isSystem: false, to: &settings)
             settings.sources.append(userPath)
         }
