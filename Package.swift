@@ -95,7 +95,11 @@ let package = Package(
                 "Airloc", "FieldLog", "Fleet", "Gazetteer", "Location", "Logbook", "Platform", "Uploads", "Settings",
             ]),
         // `airloc doctor`'s checks composed, and its verdict.
-        .target(name: "Diagnosis", dependencies: ["Airloc", "Collector", "Fleet", "Platform", "Uploads", "Settings"]),
+        .target(
+            name: "Diagnosis",
+            dependencies: [
+                "Airloc", "Collector", "Configuration", "Fleet", "Location", "Platform", "Uploads", "Settings",
+            ]),
         // `airloc collect` assembled: the lock, the collector, its connection and its /metrics.
         .target(
             name: "CollectorStation", dependencies: ["Collector", "FleetStore", "HTTPService", "MQTT", "Platform"]),
@@ -207,9 +211,10 @@ let package = Package(
             dependencies: [
                 "Airloc", "AirQuality", "Gazetteer", "Geo", "Location", "Platform", "Web", "TestSupport", "Settings",
             ]),
+        .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis", "Location", "TestSupport"]),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "Airloc", "TestSupport", "AirQuality", "Settings"]),
+            dependencies: ["Configuration", "Airloc", "TestSupport", "AirQuality", "Settings", "Platform"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

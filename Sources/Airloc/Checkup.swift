@@ -23,6 +23,9 @@ public struct Checkup: Sendable {
     /// lookups met damage).
     public var gazetteer: Gazetteer?
 
+    /// No checks yet.
+    public init() {}
+
     /// The checks that failed.
     public var failed: [HealthCheck] { checks.filter { $0.status == .fail } }
 

@@ -1,6 +1,7 @@
 import Airloc
 import Arguments
 import Diagnosis
+import Platform
 import TerminalUI
 
 /// `airloc doctor`: checks everything the configured provider chain and the report need,
@@ -25,20 +26,38 @@ enum DoctorCommand {
             configuration that does not load is reported alone: the rest would check the
             defaults. Each problem comes with what to do about it.
 
+            --service checks the station as its services see it, which is not as you do: for the
+            logger's unit (and the page's and the collector's where enabled) what systemd runs (the
+            user, its groups, the device sandbox), the configuration as the unit reads it, each
+            configured serial sensor opened as the service's user, and the authorization in the
+            service's state directory; then every check above with the logger's configuration. Run
+            it as root (the state directory is the airloc user's).
+
             Exit status: 0 all needed parts work (warnings allowed); 69 something the configured
             provider chain, the air report or publishing needs does not work; 78 the configuration
             is invalid (including credentials the broker refuses).
             """,
-        options: [.json.saying("print one JSON document (schema airloc.doctor/1)")])
+        options: [.json.saying("print one JSON document (schema airloc.doctor/1)"), .service])
 
     static let command = Command(spec: spec) { context throws(CLIError) in try await run(context) }
 
     static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let wording = Checkup.Wording(
             placeData: { $0.description + PlaceData.remedy(for: $0) }, manualPlace: { CLIError($0).message })
-        let diagnosis = await Diagnosis.run(
-            context.configuration, environment: context.environment,
-            configurationError: context.configurationError?.message, wording: wording)
+        let diagnosis: Diagnosis
+        if context.arguments.has(.service) {
+            guard ProcessUser.isRoot else {
+                throw CLIError(
+                    code: .noPermission,
+                    message: "doctor --service reads the services' own files (/var/lib/airloc is theirs alone): "
+                        + "run it as root (sudo airloc doctor --service)")
+            }
+            diagnosis = await ServiceView.run(wording: wording)
+        } else {
+            diagnosis = await Diagnosis.run(
+                context.configuration, environment: context.environment,
+                configurationError: context.configurationError?.message, wording: wording)
+        }
         if let gazetteer = diagnosis.checkup.gazetteer { context.placeData.record(gazetteer) }
         let codes: [Diagnosis.Verdict: ExitCode] = [.ok: .ok, .unavailable: .unavailable, .configuration: .config]
         return report(context, diagnosis.checks, code: codes[diagnosis.verdict] ?? .software)

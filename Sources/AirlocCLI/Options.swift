@@ -76,6 +76,8 @@ extension OptionSpec {
         .reading(pixels)
     static let expires = OptionSpec.value(
         "expires", "T", "when the link stops working (a time, or a duration ahead: 7d)")
+    static let service = OptionSpec.flag(
+        "service", "check as airloc's systemd services run: their user, groups, devices, configuration (root)")
     static let list = OptionSpec.flag("list", "list the links")
     static let revoke = OptionSpec.value("revoke", "ID", "revoke link ID (from --list)")
 

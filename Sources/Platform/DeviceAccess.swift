@@ -54,7 +54,14 @@ public struct DeviceAccess: Sendable, Equatable {
             return "it belongs to group \(group): give it group dialout with a udev rule (GROUP=\"dialout\", "
                 + "MODE=\"0660\"; docs/sensors.md) rather than joining \(group)"
         }
-        return "`sudo usermod -aG \(group) $USER`, then log in again"
+        // The user by name: "$USER" pasted by the administrator for a service's account
+        // (`sudo -u airloc airloc doctor`) would name the administrator.
+        let user = ProcessUser.name
+        if ProcessUser.isSystemAccount {
+            return "`sudo usermod -aG \(group) \(user)`, then restart what runs as \(user) "
+                + "(`sudo systemctl restart airloc-log`)"
+        }
+        return "`sudo usermod -aG \(group) \(user)`, then log in again"
     }
 }
 
@@ -63,4 +70,12 @@ public enum ProcessUser {
     /// True for root (effective user id 0): only root may point airloc at another
     /// system configuration, since that file holds the administrator's policy.
     public static var isRoot: Bool { geteuid() == 0 }
+
+    /// This user's name (its number when it has none).
+    public static var name: String {
+        getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "\(geteuid())"
+    }
+
+    /// True for a system account (a service's user, such as airloc: uid 1-999 on Debian).
+    public static var isSystemAccount: Bool { (1..<1000).contains(geteuid()) }
 }
