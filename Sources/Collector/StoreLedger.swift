@@ -14,7 +14,8 @@ import FleetWire
 ///   device that stored anything.
 /// - ``declared(device:first:)``: the device's `hello` says which id of each kind it
 ///   delivers first; ids below it are never expected (rows logged before a broker was
-///   configured, or stored long ago).
+///   configured, or stored long ago) once a row at or past it is stored and none below:
+///   `through` never passes ids no row was stored for on a claim alone.
 /// - ``due(at:)``: a stream's gaps (ids missing between `through` and the highest id
 ///   stored above it) still open after `gapGrace` are asked for at once, each gap its own
 ///   range (at most ``rangesAtMost`` a round), then again every `replayEvery` while open.
@@ -64,8 +65,18 @@ public struct StoreLedger: Sendable {
         var above: Set<Int64> = []
         var gapSince: ContinuousClock.Instant?
         var askedAt: ContinuousClock.Instant?
+        /// The device's hello: the first id it still delivers.
+        var declaredFirst: Int64?
 
         mutating func absorb() {
+            // A hello's first id is believed only as far as rows bear it out: once the
+            // lowest row stored above `through` is at or past it, the ids between are the
+            // ones the device said never come. A claim alone moves nothing, so a forged
+            // hello (any account on an open broker can retain one) cannot acknowledge ids
+            // no row was stored for.
+            if let first = declaredFirst, first - 1 > through, let lowest = above.min(), lowest >= first {
+                through = first - 1
+            }
             while above.remove(through + 1) != nil { through += 1 }
             // Ids at or below `through` (declared, or stored twice) are done with.
             if let lowest = above.min(), lowest <= through { above = above.filter { $0 > through } }
@@ -204,14 +215,16 @@ public struct StoreLedger: Sendable {
             .keys.sorted()
     }
 
-    /// The device delivers ids from `first` on, per kind; returns its acknowledgement when
-    /// that moved `through` (it is then due).
+    /// The device says it delivers ids from `first` on, per kind (its latest hello's word
+    /// replaces an earlier one); returns its acknowledgement when that moved `through` (it
+    /// is then due). The ids below `first` count as never coming only once a row at or past
+    /// `first` is stored and none below it: until then the claim moves nothing.
     public mutating func declared(device: String, first: [RowKind: Int64]) -> Acknowledgement? {
         var moved = false
         for (kind, first) in first where first > 1 {
             let key = StreamKey(device: device, kind: kind)
             let before = streams[key]?.through ?? 0
-            streams[key, default: Stream()].through = max(before, first - 1)
+            streams[key, default: Stream()].declaredFirst = first
             streams[key]?.absorb()
             track(key, movedFrom: before)
             if streams[key]?.through != before { moved = true }

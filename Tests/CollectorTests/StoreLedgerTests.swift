@@ -102,6 +102,41 @@ import Testing
         #expect(ledger.declared(device: "pi", first: [.track: 50]) == nil, "a lower first moves nothing back")
     }
 
+    /// A hello retained by anyone on an open broker, naming the device's real incarnation
+    /// and a first id of 10^15, once made the collector acknowledge every id below it: the
+    /// device's next rows were marked stored and were in no table. A claim alone now moves
+    /// nothing; rows that come are acknowledged as they are stored.
+    @Test func aForgedHelloCannotAcknowledgeRowsThatWereNeverStored() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger()
+        _ = ledger.stored((1...67).map { try! Self.row("pi", "t\($0)") }, at: time.now)
+        #expect(ledger.declared(device: "pi", first: [.track: 999_999_999_999_999]) == nil, "the claim moves nothing")
+        #expect(ledger.acknowledgement(for: "pi").through[.track] == 67)
+        let acks = ledger.stored((68...77).map { try! Self.row("pi", "t\($0)") }, at: time.now)
+        #expect(acks.first?.through[.track] == 77, "rows 68-77 stored, nothing beyond")
+        // The device's rows 78-80 are lost in flight; 81 comes: a gap to ask for, not a
+        // range to take on the forger's word.
+        _ = ledger.stored([try Self.row("pi", "t81")], at: time.now)
+        #expect(ledger.acknowledgement(for: "pi").through[.track] == 77)
+        #expect(ledger.hasGap(device: "pi"))
+    }
+
+    /// The honest case the claim is for: rows 1-99 logged before the device had a broker.
+    /// Its hello comes before any row; the first row stored (100) bears the claim out.
+    @Test func aHelloBeforeItsRowsIsBelievedOnceTheirFirstIsStored() throws {
+        let time = ManualTime()
+        var ledger = StoreLedger()
+        #expect(ledger.declared(device: "pi", first: [.track: 100]) == nil)
+        #expect((ledger.acknowledgement(for: "pi").through[.track] ?? 0) == 0)
+        let acks = ledger.stored([try Self.row("pi", "t100"), try Self.row("pi", "t101")], at: time.now)
+        #expect(acks.first?.through[.track] == 101)
+        // A row below the claim (a replay of an older one) keeps the ids between open.
+        var replayed = StoreLedger()
+        _ = replayed.declared(device: "pi", first: [.track: 100])
+        _ = replayed.stored([try Self.row("pi", "t95"), try Self.row("pi", "t100")], at: time.now)
+        #expect(replayed.acknowledgement(for: "pi").through[.track] == 0)
+    }
+
     @Test func revisedRowsAreListedAtTheirNewestRevisionBoundedInNumber() throws {
         let time = ManualTime()
         var ledger = StoreLedger(revisedLimit: 3)
