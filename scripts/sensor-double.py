@@ -5,8 +5,11 @@ mh-z19, senseair-s8 and scd30, which answer each request and never report on the
 
     sensor-double.py MODEL [--pm25 X] [--pm10 X] [--humidity X] [--temperature X]
                      [--co2 PPM] [--status N] [--fault F] [--link PATH] [--pm25-file PATH]
+                     [--port PATH]
 
 --status is the SenseAir S8's meter status word (IR1; 0x20 "out of range").
+--port PATH: speak on that existing terminal (a virtual machine's serial port, which qemu
+shows on the host as a pty) instead of a new pty; ends when the other side closes it.
 --pm25-file: while that file holds a number, it is the PM2.5 of every reading from then
 on (the air changes under a running logger).
 Prints "DEVICE <path>" on stdout once the pty is ready (and makes PATH a symlink to it
@@ -31,7 +34,7 @@ if not args or args[0] in ("-h", "--help"):
     sys.exit(0 if args else 64)
 model = args[0]
 opts = {"pm25": 12.3, "pm10": 20.1, "humidity": 45.0, "temperature": 21.5, "co2": 800.0, "status": 0.0,
-        "fault": "", "link": "", "pm25-file": ""}
+        "fault": "", "link": "", "pm25-file": "", "port": ""}
 i = 1
 while i < len(args):
     key = args[i].lstrip("-")
@@ -40,15 +43,22 @@ while i < len(args):
     else:
         i += 1
         value = args[i]
-    opts[key] = value if key in ("fault", "link", "pm25-file") else float(value)
+    opts[key] = value if key in ("fault", "link", "pm25-file", "port") else float(value)
     i += 1
 fault = opts["fault"]
 vanish_after = int(fault.split("=")[1]) if fault.startswith("vanish-after=") else None
 corrupt_first = int(fault.split("=")[1]) if fault.startswith("corrupt-first=") else 0
 
-master, slave = os.openpty()
-tty.setraw(slave)
-path = os.ttyname(slave)
+if opts["port"]:
+    # qemu's side of the line: the guest's UART, whatever speed the guest sets.
+    path = opts["port"]
+    master = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    tty.setraw(master)
+    slave = None
+else:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
 if opts["link"]:
     try:
         os.unlink(opts["link"])
@@ -84,7 +94,8 @@ def reading_sent(asked=True):
     if vanish_after is not None and state["answered"] >= vanish_after:
         say("VANISH")
         os.close(master)
-        os.close(slave)
+        if slave is not None:
+            os.close(slave)
         time.sleep(3600)
 
 
@@ -323,9 +334,14 @@ while True:
     ready, _, _ = select.select([master], [], [], 0.2)
     if master in ready:
         try:
-            buffer += os.read(master, 512)
+            data = os.read(master, 512)
         except OSError:
-            buffer = b""
+            if opts["port"]:
+                sys.exit(0)  # the machine behind the port is gone
+            data, buffer = b"", b""
+        if not data and opts["port"]:
+            sys.exit(0)
+        buffer += data
     if model == "sds011":
         buffer = fixed_frames(buffer, b"\xAA\xB4", 19, sds_command)
     elif model == "mh-z19":
