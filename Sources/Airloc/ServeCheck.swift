@@ -25,23 +25,18 @@ extension HealthCheck {
         }
         if let file = serve.passwordFile {
             do throws(SecretFile.Problem) {
-                if try SecretFile.read(file).isEmpty {
-                    checks.append(
-                        HealthCheck(
-                            name: "serve password", status: .fail, detail: "[serve] password-file \(file) is empty",
-                            advice: "write the password on its first line"))
-                } else {
-                    checks.append(
-                        HealthCheck(
-                            name: "serve password", status: .ok,
-                            detail: "[serve] password-file \(file): readable by its owner alone"))
-                }
+                _ = try SecretFile.read(file)
+                checks.append(
+                    HealthCheck(
+                        name: "serve password", status: .ok,
+                        detail: "[serve] password-file \(file): readable by its owner alone"))
             } catch {
                 let advice: String
                 switch error {
                 case .readableByOthers: advice = "chmod 600 \(file)"
                 case .notAFile: advice = "point [serve] password-file at a file holding the password"
                 case .unreadable: advice = "make \(file), owned by the user serve runs as (airloc), mode 0600"
+                case .empty: advice = "write the password on its first line"
                 }
                 checks.append(
                     HealthCheck(

@@ -120,6 +120,28 @@ struct ServeEndToEndTests {
         _ = try await server.terminate()
     }
 
+    /// An empty password-file let anyone in with `airloc:` and an empty password (doctor
+    /// flagged it, serve started anyway): serve now refuses it as a configuration error.
+    @Test func anEmptyPasswordFileIsRefused() async throws {
+        let (home, environment) = try await LogPlotEndToEndTests.seeded()
+        defer { home.remove() }
+        let secret = home.file("serve.password")
+        for content in ["", "\n", "\nsecret-on-the-second-line\n"] {
+            try content.write(to: secret, atomically: true, encoding: .utf8)
+            chmod(secret.path, 0o600)
+            let file = home.file("airloc.conf")
+            try "[serve]\nlisten = 127.0.0.1:0\npassword-file = \(secret.path)\n".write(
+                to: file, atomically: true, encoding: .utf8)
+            var env = environment
+            env["AIRLOC_CONFIG"] = file.path
+            let refused = try await AirlocBinary.run(["serve"], environment: env, timeout: 60)
+            #expect(refused.status == 78 && refused.stderr.contains("first line is empty"), "\(refused)")
+            #expect(!refused.stderr.contains("secret-on-the-second-line"))
+            let checks = try await Self.doctorChecks(env)
+            #expect(checks["serve password"]?["status"] as? String == "fail", "\(checks)")
+        }
+    }
+
     /// `doctor --json`'s checks by name.
     static func doctorChecks(_ environment: [String: String]) async throws -> [String: [String: Any]] {
         let doctor = try await AirlocBinary.run(["doctor", "--json"], environment: environment)
