@@ -28,12 +28,87 @@ struct FleetACLEndToEndTests {
         }
         let acl = broker.directory.file("airloc.acl")
         try Data(contentsOf: PackagePaths.file("docs/examples/mosquitto.acl")).write(to: acl)
-        var config = try String(contentsOf: broker.directory.file("mosquitto.conf"), encoding: .utf8)
-        config = config.replacingOccurrences(of: "allow_anonymous true", with: "allow_anonymous false")
-        config += "password_file \(passwords.path)\nacl_file \(acl.path)\n"
+        // The documented file as it is, its paths and its listener those of this test, then
+        // the test broker's own lines (persistence, the user).
+        let own = try String(contentsOf: broker.directory.file("mosquitto.conf"), encoding: .utf8)
+            .split(separator: "\n")
+            .filter { !["allow_anonymous", "per_listener", "listener"].contains(where: $0.hasPrefix) }
+            .joined(separator: "\n")
+        let documented = try String(contentsOf: PackagePaths.file("docs/examples/mosquitto.conf"), encoding: .utf8)
+        #expect(documented.contains("\nlistener 1883\n"), "the documented file's listener")
+        let config =
+            documented.replacingOccurrences(of: "/etc/mosquitto/airloc.passwd", with: passwords.path)
+            .replacingOccurrences(of: "/etc/mosquitto/airloc.acl", with: acl.path)
+            .replacingOccurrences(of: "\nlistener 1883\n", with: "\nlistener \(broker.port) 127.0.0.1\n") + "\n"
+            + own + "\n"
         try config.write(to: broker.directory.file("mosquitto.conf"), atomically: true, encoding: .utf8)
         try await broker.start()
         return broker
+    }
+
+    /// Any account could connect with another's client id (the collector's default
+    /// airloc-collect-<host> is predictable, a device's is airloc-<id>): mosquitto dropped
+    /// the one connected, again at every such connection. With the documented file a
+    /// client's id is its account's name: pi-5's account connecting as the collector and as
+    /// pi-4 pushes neither off, and their rows go on being stored.
+    @Test func noAccountCanTakeAnothersClientID() async throws {
+        let broker = try await Self.broker()
+        let database = try await PostgresServer.start()
+        let secrets = try TemporaryDirectory()
+        defer { secrets.remove() }
+        for user in ["pi-4", "airloc-collect"] {
+            try "\(Self.password(user))\n".write(to: secrets.file(user), atomically: true, encoding: .utf8)
+            chmod(secrets.file(user).path, 0o600)
+        }
+        let collector = try Collector.CollectorProcess(
+            broker: broker, database: database,
+            config: "[collect]\nusername = airloc-collect\nclient-id = airloc-collect-station\n"
+                + "broker-password-file = \(secrets.file("airloc-collect").path)\n")
+        defer { collector.state.remove() }
+        let running = try collector.start()
+        defer { running.stop() }
+        let world = try await AirlocWorld(
+            config: """
+                [log]
+                track-interval = 1
+                [mqtt]
+                url = \(broker.url)
+                device-id = pi-4
+                username = pi-4
+                password-file = \(secrets.file("pi-4").path)
+                position = exact
+                end-to-end = collector
+                ack-timeout = 2
+                """)
+        defer { world.stop() }
+        let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
+        defer { logger.stop() }
+        try await Fleet.waitForStatus(world, "rows stored and acknowledged", logger: logger) {
+            ($0["track_rows"] as? Int ?? 0) >= 3 && ($0["collector_ack"] as? [String: Any]) != nil
+        }
+
+        let sub = try #require(ExternalTool.path(of: "mosquitto_sub"))
+        for id in ["airloc-collect-station", "airloc-pi-4"] {
+            for _ in 1...3 {
+                // Connects, subscribes, waits a second for a message that never comes.
+                _ = try await ChildProcess.run(
+                    sub, Self.client(broker, "pi-5") + ["-i", id, "-t", "airloc/pi-5/none", "-C", "1", "-W", "1"],
+                    environment: ProcessInfo.processInfo.environment)
+            }
+        }
+        let stored = try await Collector.storedCount(database)
+        try await Poll.until("rows stored after the attempts") {
+            try await Collector.storedCount(database) >= stored + 3
+        }
+        for id in ["airloc-collect-station", "airloc-pi-4"] {
+            #expect(
+                !broker.log.contains("Client \(id) already connected"), "pi-5's account pushed \(id) off: \(broker.log)"
+            )
+        }
+        logger.signal(SIGTERM)
+        #expect(try await logger.wait().status == 0)
+        try await broker.stop()
+        try await database.stop()
     }
 
     static func client(_ broker: MosquittoBroker, _ user: String) -> [String] {
@@ -84,6 +159,8 @@ struct FleetACLEndToEndTests {
         let scaling = try String(contentsOf: PackagePaths.file("docs/scaling.md"), encoding: .utf8)
         let acl = try String(contentsOf: PackagePaths.file("docs/examples/mosquitto.acl"), encoding: .utf8)
         #expect(scaling.contains(acl), "docs/scaling.md shows the tested ACL file as it is")
+        let settings = try String(contentsOf: PackagePaths.file("docs/examples/mosquitto.conf"), encoding: .utf8)
+        #expect(scaling.contains(settings), "docs/scaling.md shows the tested mosquitto settings as they are")
 
         let broker = try await Self.broker()
         let database = try await PostgresServer.start()
@@ -101,16 +178,17 @@ struct FleetACLEndToEndTests {
         let running = try collector.start()
         defer { running.stop() }
 
-        // Home Assistant's account watches everything it may read; its own status topic
-        // (which it may write) tells when its subscription is in place.
+        // Home Assistant's account watches everything it may read; pi-5's own status (which
+        // it may write, and Home Assistant read) tells when its subscription is in place. One
+        // connection per account: a probe as home-assistant would take the watcher's id.
         let sub = try #require(ExternalTool.path(of: "mosquitto_sub"))
         let watcher = try ChildProcess(
             sub, Self.client(broker, "home-assistant") + ["-v", "-t", "airloc/#", "-t", "homeassistant/#"],
             environment: ProcessInfo.processInfo.environment)
         defer { watcher.stop() }
         try await Poll.until("Home Assistant subscribed") {
-            try await Self.publish(broker, as: "home-assistant", "homeassistant/status", "probe")
-            return watcher.output.contains("homeassistant/status probe")
+            try await Self.publish(broker, as: "pi-5", "airloc/pi-5/status", "probe")
+            return watcher.output.contains("airloc/pi-5/status probe")
         }
 
         let world = try await AirlocWorld(
