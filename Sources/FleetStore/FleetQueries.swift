@@ -54,27 +54,36 @@ public struct FleetTrackPoint: Sendable, Equatable {
 extension FleetDatabase {
     /// Every device's latest position, model AQI and particulate reading, by device id.
     /// At most `limit` of them, those after the device id `after` (nil: from the first).
-    public func last(after: String? = nil, limit: Int = Int(Int32.max)) throws(DatabaseError) -> [LastPosition] {
+    /// Rows dated after `notAfter` (a device whose clock says 2099) are none of these: one
+    /// such row would otherwise be the device's last for good.
+    public func last(after: String? = nil, limit: Int = Int(Int32.max), notAfter: Date? = nil)
+        throws(DatabaseError) -> [LastPosition]
+    {
         try read { database throws(DatabaseError) in
             try database.execute(
                 """
                 SELECT d.device_id, extract(epoch FROM t.time), t.latitude, t.longitude, a.us_aqi,
                        extract(epoch FROM s.time), s.us_aqi, s.pm,
                        extract(epoch FROM greatest(t.time,
-                           (SELECT max(time) FROM air WHERE device_id = d.device_id),
-                           (SELECT max(time) FROM sensor WHERE device_id = d.device_id)))
+                           (SELECT max(time) FROM air WHERE device_id = d.device_id
+                                AND ($3::timestamptz IS NULL OR time <= $3)),
+                           (SELECT max(time) FROM sensor WHERE device_id = d.device_id
+                                AND ($3::timestamptz IS NULL OR time <= $3))))
                 FROM devices d
                 LEFT JOIN LATERAL (SELECT time, latitude, longitude FROM track WHERE device_id = d.device_id
+                                   AND ($3::timestamptz IS NULL OR time <= $3)
                                    ORDER BY time DESC LIMIT 1) t ON true
                 LEFT JOIN LATERAL (SELECT us_aqi FROM air WHERE device_id = d.device_id AND us_aqi IS NOT NULL
+                                   AND ($3::timestamptz IS NULL OR time <= $3)
                                    ORDER BY time DESC LIMIT 1) a ON true
                 LEFT JOIN LATERAL (SELECT time, us_aqi, coalesce(corrected_pm2_5, pm2_5) AS pm FROM sensor
                                    WHERE device_id = d.device_id AND pm2_5 IS NOT NULL
+                                   AND ($3::timestamptz IS NULL OR time <= $3)
                                    ORDER BY time DESC LIMIT 1) s ON true
                 WHERE $1::text IS NULL OR d.device_id > $1
                 ORDER BY d.device_id
                 LIMIT $2
-                """, [after, String(limit)]
+                """, [after, String(limit), notAfter.map(Self.timestamp)]
             ).compactMap { row in
                 guard let device = row[0] else { return nil }
                 var last = LastPosition(deviceID: device)

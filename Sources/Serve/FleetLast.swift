@@ -19,6 +19,10 @@ import Settings
 enum FleetLast {
     /// Seconds a particulate reading speaks for the device's air (as on the device's own map).
     static let measuredFor = 600.0
+    /// How far ahead of the server's clock a row may be dated and still be a device's last:
+    /// a device clock an hour fast still shows; a row dated 2099 never pins the page, its
+    /// marker or its metrics (the stale alert fires instead, as it should for that device).
+    static let aheadAtMost = 3600.0
 
     /// What the map shows of one device.
     struct Shown {

@@ -82,13 +82,17 @@ public struct FleetRoutes: Sendable {
             case "/":
                 return try recent.ofSecond("/", now: now) { () throws(DatabaseError) in
                     // The first page of devices; the page's script reads every page of /api/last.
-                    html(FleetPage(serve: serve, devices: try fleet.last(limit: Self.pageDevices), now: now).html)
+                    html(
+                        FleetPage(
+                            serve: serve, devices: try fleet.last(limit: Self.pageDevices, notAfter: ahead(now)),
+                            now: now
+                        ).html)
                 }
             case "/api/last":
                 // A page of devices at a time, by id: the next page's link in `Link`.
                 let after = request.arguments["after"]
                 return try recent.ofSecond("/api/last \(after ?? "")", now: now) { () throws(DatabaseError) in
-                    let devices = try fleet.last(after: after, limit: Self.pageDevices)
+                    let devices = try fleet.last(after: after, limit: Self.pageDevices, notAfter: ahead(now))
                     let next =
                         devices.count == Self.pageDevices
                         ? devices.last.map { ServedReplies.nextPage("/api/last", after: $0.deviceID) } : nil
@@ -99,7 +103,7 @@ public struct FleetRoutes: Sendable {
                 return try recent.ofSecond("/metrics \(open)", now: now) { () throws(DatabaseError) in
                     var reply = ServedReply(
                         status: 200, contentType: MetricsExposition(openMetrics: open).contentType,
-                        text: FleetLast.metrics(try fleet.last(), now: now, openMetrics: open))
+                        text: FleetLast.metrics(try fleet.last(notAfter: ahead(now)), now: now, openMetrics: open))
                     reply.headers.append(("Cache-Control", "no-store"))
                     return reply
                 }
@@ -142,6 +146,9 @@ public struct FleetRoutes: Sendable {
 
     /// Devices in one page of `/api/last`.
     public static let pageDevices = 1_000
+
+    /// The latest a row may be dated at `now` and be a device's last (``FleetLast/aheadAtMost``).
+    func ahead(_ now: Date) -> Date { now.addingTimeInterval(FleetLast.aheadAtMost) }
 
     /// `/api/map` or `/api/track` of `device` in `window`, made again only when the device's
     /// rows changed (`version`). `/api/track` is a page of at most ``DeviceRoutes/pageRows``
