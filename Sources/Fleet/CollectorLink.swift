@@ -33,6 +33,13 @@ public struct CollectorLink: Sendable {
     private var replays: [String: ContinuousClock.Instant] = [:]
     /// When a replay was last said on stderr: one line a minute, however many ranges.
     private var replaySaid: (at: ContinuousClock.Instant, rows: Int)?
+    /// When an acknowledgement first said the store holds less than the last one trusted:
+    /// a claim the collector has not confirmed yet (any account on an open broker can
+    /// retain an ack; the broker re-delivers an old one after a reconnect).
+    private var forgetClaimed: ContinuousClock.Instant?
+    /// When the device last sent rows again because the store forgot them: at most once
+    /// per ack-timeout, whoever asks.
+    private var forgetActed: ContinuousClock.Instant?
     /// How long the same replay request is not done again.
     public static let replayPause: Duration = .seconds(60)
     /// Replay ranges done in a minute at most.
@@ -73,6 +80,26 @@ public struct CollectorLink: Sendable {
                 var forgotten = 0
                 let told = lastAck()
                 let before = told?.through ?? [:]
+                // An acknowledgement that says less is stored than the last one trusted is
+                // acted on only when the collector says it again (asked by the hello) and
+                // not within ack-timeout of the last time: one forged or stale ack costs a
+                // hello, not the whole logbook again nor a false "restored?" alarm.
+                let claims = before.contains { kind, acknowledged in (ack.through[kind] ?? 0) < acknowledged }
+                if claims {
+                    let paced = forgetActed.map { now - $0 < watch.timeout } ?? false
+                    guard forgetClaimed != nil, !paced else {
+                        // The hello asks the collector once a claim; the rest wait for it.
+                        if forgetClaimed == nil {
+                            forgetClaimed = now
+                            sayHello(client, acked: before)
+                        }
+                        return true
+                    }
+                    forgetClaimed = nil
+                    forgetActed = now
+                } else {
+                    forgetClaimed = nil
+                }
                 // What the last acknowledgement covered reaches its highest stored range; a
                 // message at its cap of ranges says nothing of the ids above its last one.
                 for (kind, acknowledged) in before.sorted(by: { $0.key < $1.key }) {

@@ -250,6 +250,52 @@ import Testing
         #expect(try rig.writer.unstoredCount() == 0, "the ack that came after the stop was taken before it ended")
     }
 
+    /// One acknowledgement saying the store holds nothing (forged by any account on an open
+    /// broker, or an old one the broker delivers again after a reconnect) made the logger
+    /// publish its whole logbook again, with a false "restored?" warning, at the forger's
+    /// rate. Now it asks the collector with its hello; the collector's next ack says all is
+    /// stored, and nothing goes out again. Two forged in a row send the rows once, and no
+    /// more within ack-timeout.
+    @Test func aForgedAcknowledgementSendsNothingAgainUnlessSaidTwiceAndThenOnce() async throws {
+        let rig = try Rig(collector: true)
+        defer { rig.directory.remove() }
+        rig.broker.autoAcknowledge = true
+        try await rig.connected()
+        for second in 0..<4 { try rig.write(Double(second)) }
+        try await Poll.until("t1-t4 published") { Set(rig.history) == ["t1", "t2", "t3", "t4"] }
+        let incarnation = rig.writer.incarnation
+        func ack(_ through: Int) -> String {
+            #"{"schema":"airloc.ack/1","time":"2026-12-01T10:00:00Z","through":{"track":\#(through)},"revised":{},"incarnation":"\#(incarnation)"}"#
+        }
+        rig.broker.deliver("airloc/pi/ack", ack(4))
+        try await Poll.until("stored") { (try? rig.writer.unstoredCount()) == 0 }
+        let published = rig.history.count
+        let hellos = rig.broker.published.filter { $0.topic == "airloc/pi/hello" }.count
+        rig.broker.deliver("airloc/pi/ack", ack(0))
+        try await Poll.until("the hello asking the collector") {
+            rig.broker.published.filter { $0.topic == "airloc/pi/hello" }.count == hellos + 1
+        }
+        rig.broker.deliver("airloc/pi/ack", ack(4))  // the collector's answer
+        try rig.write(4)
+        try await Poll.until("t5 published") { rig.history.contains("t5") }
+        rig.broker.deliver("airloc/pi/ack", ack(5))
+        try await Poll.until("t5 stored") { (try? rig.writer.unstoredCount()) == 0 }
+        #expect(rig.history.count == published + 1, "only t5: \(rig.history)")
+        #expect(!rig.said.lines.withLock { $0 }.contains { $0.contains("holds fewer rows") })
+
+        // Said twice: the rows go out once; said twice more at once, nothing more.
+        rig.broker.deliver("airloc/pi/ack", ack(0))
+        rig.broker.deliver("airloc/pi/ack", ack(0))
+        try await Poll.until("t1-t5 again") { rig.history.count == published + 6 }
+        rig.broker.deliver("airloc/pi/ack", ack(0))
+        rig.broker.deliver("airloc/pi/ack", ack(0))
+        rig.broker.deliver("airloc/pi/ack", ack(5))
+        try await Poll.until("stored again") { (try? rig.writer.unstoredCount()) == 0 }
+        #expect(rig.history.count == published + 6, "one resend within ack-timeout: \(rig.history)")
+        rig.context.requestStop()
+        #expect(await rig.run.value == nil)
+    }
+
     /// The collector's database was restored from a backup: its next acknowledgement says
     /// less than the last one. The rows it forgot go out again once, the hello tells the
     /// collector what it had acknowledged, and the same replay asked twice at once is done once.
@@ -276,11 +322,19 @@ import Testing
         rig.broker.deliver("airloc/pi/ack", ack(4))
         try await Poll.until("stored") { (try? rig.writer.unstoredCount()) == 0 }
         let published = rig.history.count
+        let hellos = rig.broker.published.filter { $0.topic == "airloc/pi/hello" }.count
+        rig.broker.deliver("airloc/pi/ack", ack(1))
+        // The claim alone sends nothing again: the hello tells the collector what it had
+        // acknowledged, and its answer says it again.
+        try await Poll.until("the hello with what was acknowledged") {
+            rig.broker.published.filter { $0.topic == "airloc/pi/hello" }.count == hellos + 1
+        }
+        let hello = rig.broker.published.last { $0.topic == "airloc/pi/hello" }
+        #expect(hello?.payload.contains(#""acked":{"track":4}"#) == true, "\(String(describing: hello))")
+        #expect(rig.history.count == published)
         rig.broker.deliver("airloc/pi/ack", ack(1))
         try await Poll.until("t2-t4 again") { Array(rig.history.dropFirst(published)).sorted() == ["t2", "t3", "t4"] }
         #expect(try rig.writer.unstoredCount() == 3)
-        let hello = rig.broker.published.last { $0.topic == "airloc/pi/hello" }
-        #expect(hello?.payload.contains(#""acked":{"track":4}"#) == true, "\(String(describing: hello))")
         // The same gap asked for twice in a row: replayed once.
         let replay = #"{"schema":"airloc.replay/1","kind":"track","from":2,"until":3,"incarnation":"\#(incarnation)"}"#
         let before = rig.history.count
