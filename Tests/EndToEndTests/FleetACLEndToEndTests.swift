@@ -54,12 +54,8 @@ struct FleetACLEndToEndTests {
     @Test func noAccountCanTakeAnothersClientID() async throws {
         let broker = try await Self.broker()
         let database = try await PostgresServer.start()
-        let secrets = try TemporaryDirectory()
+        let secrets = try Self.secrets()
         defer { secrets.remove() }
-        for user in ["pi-4", "airloc-collect"] {
-            try "\(Self.password(user))\n".write(to: secrets.file(user), atomically: true, encoding: .utf8)
-            chmod(secrets.file(user).path, 0o600)
-        }
         let collector = try Collector.CollectorProcess(
             broker: broker, database: database,
             config: "[collect]\nusername = airloc-collect\nclient-id = airloc-collect-station\n"
@@ -67,19 +63,7 @@ struct FleetACLEndToEndTests {
         defer { collector.state.remove() }
         let running = try collector.start()
         defer { running.stop() }
-        let world = try await AirlocWorld(
-            config: """
-                [log]
-                track-interval = 1
-                [mqtt]
-                url = \(broker.url)
-                device-id = pi-4
-                username = pi-4
-                password-file = \(secrets.file("pi-4").path)
-                position = exact
-                end-to-end = collector
-                ack-timeout = 2
-                """)
+        let world = try await AirlocWorld(config: Self.pi4(broker, secrets: secrets))
         defer { world.stop() }
         let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         defer { logger.stop() }
@@ -109,6 +93,32 @@ struct FleetACLEndToEndTests {
         #expect(try await logger.wait().status == 0)
         try await broker.stop()
         try await database.stop()
+    }
+
+    /// pi-4's and the collector's password files (0600).
+    static func secrets() throws -> TemporaryDirectory {
+        let secrets = try TemporaryDirectory()
+        for user in ["pi-4", "airloc-collect"] {
+            try "\(Self.password(user))\n".write(to: secrets.file(user), atomically: true, encoding: .utf8)
+            chmod(secrets.file(user).path, 0o600)
+        }
+        return secrets
+    }
+
+    /// The configuration of device pi-4, publishing through its own account.
+    static func pi4(_ broker: MosquittoBroker, secrets: TemporaryDirectory) -> String {
+        """
+        [log]
+        track-interval = 1
+        [mqtt]
+        url = \(broker.url)
+        device-id = pi-4
+        username = pi-4
+        password-file = \(secrets.file("pi-4").path)
+        position = exact
+        end-to-end = collector
+        ack-timeout = 2
+        """
     }
 
     static func client(_ broker: MosquittoBroker, _ user: String) -> [String] {
@@ -164,12 +174,8 @@ struct FleetACLEndToEndTests {
 
         let broker = try await Self.broker()
         let database = try await PostgresServer.start()
-        let secrets = try TemporaryDirectory()
+        let secrets = try Self.secrets()
         defer { secrets.remove() }
-        for user in ["pi-4", "airloc-collect"] {
-            try "\(Self.password(user))\n".write(to: secrets.file(user), atomically: true, encoding: .utf8)
-            chmod(secrets.file(user).path, 0o600)
-        }
         let collector = try Collector.CollectorProcess(
             broker: broker, database: database,
             config:
@@ -191,19 +197,7 @@ struct FleetACLEndToEndTests {
             return watcher.output.contains("airloc/pi-5/status probe")
         }
 
-        let world = try await AirlocWorld(
-            config: """
-                [log]
-                track-interval = 1
-                [mqtt]
-                url = \(broker.url)
-                device-id = pi-4
-                username = pi-4
-                password-file = \(secrets.file("pi-4").path)
-                position = exact
-                end-to-end = collector
-                ack-timeout = 2
-                """)
+        let world = try await AirlocWorld(config: Self.pi4(broker, secrets: secrets))
         defer { world.stop() }
         let logger = try ChildProcess(AirlocBinary.path, ["log", "run"], environment: world.environment)
         defer { logger.stop() }

@@ -73,6 +73,20 @@ import Testing
             }
         }
 
+        /// The collector's acknowledgement of track rows through `through`, of this
+        /// logbook's incarnation unless another is named.
+        func ack(_ through: Int, of incarnation: String? = nil) -> String {
+            #"{"schema":"airloc.ack/1","time":"2026-12-01T10:00:00Z","through":{"track":\#(through)},"revised":{},"incarnation":"\#(incarnation ?? writer.incarnation)"}"#
+        }
+
+        /// Connected, t1-t4 written and published.
+        func publishedFour() async throws {
+            broker.autoAcknowledge = true
+            try await connected()
+            for second in 0..<4 { try write(Double(second)) }
+            try await Poll.until("t1-t4 published") { Set(history) == ["t1", "t2", "t3", "t4"] }
+        }
+
         func connected() async throws {
             broker.connect()
             try await Poll.until("greeted") { broker.published.contains { $0.topic == "airloc/pi/status" } }
@@ -259,14 +273,8 @@ import Testing
     @Test func aForgedAcknowledgementSendsNothingAgainUnlessSaidTwiceAndThenOnce() async throws {
         let rig = try Rig(collector: true)
         defer { rig.directory.remove() }
-        rig.broker.autoAcknowledge = true
-        try await rig.connected()
-        for second in 0..<4 { try rig.write(Double(second)) }
-        try await Poll.until("t1-t4 published") { Set(rig.history) == ["t1", "t2", "t3", "t4"] }
-        let incarnation = rig.writer.incarnation
-        func ack(_ through: Int) -> String {
-            #"{"schema":"airloc.ack/1","time":"2026-12-01T10:00:00Z","through":{"track":\#(through)},"revised":{},"incarnation":"\#(incarnation)"}"#
-        }
+        try await rig.publishedFour()
+        let ack = { (through: Int) in rig.ack(through) }
         rig.broker.deliver("airloc/pi/ack", ack(4))
         try await Poll.until("stored") { (try? rig.writer.unstoredCount()) == 0 }
         let published = rig.history.count
@@ -302,15 +310,9 @@ import Testing
     @Test func aStoreThatForgotRowsGetsThemOnceMore() async throws {
         let rig = try Rig(collector: true)
         defer { rig.directory.remove() }
-        rig.broker.autoAcknowledge = true
-        try await rig.connected()
-        for second in 0..<4 { try rig.write(Double(second)) }
-        try await Poll.until("t1-t4 published") { Set(rig.history) == ["t1", "t2", "t3", "t4"] }
-        let now = "2026-12-01T10:00:00Z"
+        try await rig.publishedFour()
         let incarnation = rig.writer.incarnation
-        func ack(_ through: Int, of incarnation: String = incarnation) -> String {
-            #"{"schema":"airloc.ack/1","time":"\#(now)","through":{"track":\#(through)},"revised":{},"incarnation":"\#(incarnation)"}"#
-        }
+        func ack(_ through: Int, of other: String? = nil) -> String { rig.ack(through, of: other) }
         // An acknowledgement of another logbook's incarnation (retained by the broker from
         // before this logbook was made again) covers nothing here.
         rig.broker.deliver("airloc/pi/ack", ack(4, of: "0123456789ab"))
