@@ -59,7 +59,7 @@ struct PublisherDriver {
                 collector = link
                 actions = machine.rowsChanged()
             } else {
-                actions = machine.received(topic: topic, payload: payload)
+                actions = machine.received(topic: topic, payload: payload, at: context.time.now)
             }
         case .mqtt(.unreadable):
             // Nothing the device subscribes to is that large or not text: none of its own.

@@ -96,6 +96,8 @@ struct PublisherMachine: Sendable {
     private(set) var live: LiveTopics
     /// Rows the broker acknowledged during this run.
     private(set) var acknowledged = 0
+    /// When Home Assistant's "online" last had the discovery configs published.
+    private var discoverySent: ContinuousClock.Instant?
 
     init(
         prefix: String, inFlightLimit: Int, discoveryStatusTopic: String?, live: LiveTopics,
@@ -164,14 +166,23 @@ struct PublisherMachine: Sendable {
         return [.markSent(carried)] + fill()
     }
 
-    /// A message on a subscribed topic that is not the collector's.
-    mutating func received(topic: String, payload: String) -> [Action] {
+    /// A message on a subscribed topic that is not the collector's, at `now`.
+    mutating func received(topic: String, payload: String, at now: ContinuousClock.Instant) -> [Action] {
         if topic == probeTopic {
             if case .pending(payload, _) = probe { probe = .settled }
             return []
         }
-        return topic == discoveryStatusTopic && payload == "online" ? [.publishDiscovery] : []
+        guard topic == discoveryStatusTopic, payload == "online" else { return [] }
+        // Home Assistant's "online" asks every device for its configs; anyone who may write
+        // that topic can say it a hundred times a second. Once a minute is enough: the
+        // configs are retained, so a Home Assistant that starts in between finds them.
+        if let last = discoverySent, now - last < Self.discoveryEvery { return [] }
+        discoverySent = now
+        return [.publishDiscovery]
     }
+
+    /// How often Home Assistant's "online" has the discovery configs published again at most.
+    static let discoveryEvery: Duration = .seconds(60)
 
     /// New rows may wait in the outbox (written, or made unsent again).
     mutating func rowsChanged() -> [Action] { fill() }

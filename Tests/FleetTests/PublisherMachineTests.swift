@@ -99,16 +99,25 @@ import Testing
         var echoed = Self.machine()
         _ = echoed.connected(probePayload: "p1")
         echoed.probeSent("p1", at: time.now)
-        #expect(echoed.received(topic: "\(Self.prefix)/probe", payload: "someone else's").isEmpty)
-        _ = echoed.received(topic: "\(Self.prefix)/probe", payload: "p1")
+        #expect(echoed.received(topic: "\(Self.prefix)/probe", payload: "someone else's", at: time.now).isEmpty)
+        _ = echoed.received(topic: "\(Self.prefix)/probe", payload: "p1", at: time.now)
         time.advance(by: .seconds(60))
         #expect(echoed.looked(at: time.now).isEmpty, "the probe came back: the broker delivers this account's rows")
     }
 
-    @Test func homeAssistantBackOnlineGetsTheDiscoveryAgain() {
+    /// Home Assistant back online gets the configs again, once a minute at most: 100
+    /// "online" from anyone who may write the topic made every logger send them 100 times.
+    @Test func homeAssistantBackOnlineGetsTheDiscoveryAgainOnceAMinute() {
+        let time = ManualTime()
         var machine = Self.machine()
-        #expect(machine.received(topic: "homeassistant/status", payload: "online") == [.publishDiscovery])
-        #expect(machine.received(topic: "homeassistant/status", payload: "offline").isEmpty)
+        #expect(machine.received(topic: "homeassistant/status", payload: "online", at: time.now) == [.publishDiscovery])
+        #expect(machine.received(topic: "homeassistant/status", payload: "offline", at: time.now).isEmpty)
+        let again = (0..<100).flatMap { _ in
+            machine.received(topic: "homeassistant/status", payload: "online", at: time.now)
+        }
+        #expect(again.isEmpty, "within the minute: \(again.count)")
+        time.advance(by: .seconds(60))
+        #expect(machine.received(topic: "homeassistant/status", payload: "online", at: time.now) == [.publishDiscovery])
     }
 
     @Test func theDrainEndsWhenNothingIsLeftOrAfterPatienceWithoutProgress() {
