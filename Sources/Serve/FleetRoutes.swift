@@ -70,7 +70,15 @@ public struct FleetRoutes: Sendable {
         }
         let now = clock()
         if let token = request.arguments["share"] {
-            return readiness.refusal() ?? shared(request, token: token, now: now)
+            // On a page with a password a token is a credential: a wrong one counts as a
+            // wrong password (so guessing tokens is as slow as guessing the password), and
+            // nothing of the database's state is said before one is right.
+            guard password != nil else { return readiness.refusal() ?? shared(request, token: token, now: now).reply }
+            if let wait = gate.refusal(of: request.client, at: now) { return ServedReplies.tooManyWrong(wait) }
+            if let refusal = readiness.refusal() { return refusal.status == 503 ? Self.notNow : refusal }
+            let (reply, known) = shared(request, token: token, now: now)
+            if !known { gate.wrong(from: request.client, at: now) }
+            return reply.status == 503 ? Self.notNow : reply
         }
         // The password first: a client without it learns nothing, not even the database's state.
         if let refusal = ServedReplies.unauthorized(request, password: password, gate: gate, now: now) {
@@ -123,24 +131,40 @@ public struct FleetRoutes: Sendable {
         }
     }
 
-    /// A share link's request: its device and window only.
-    private func shared(_ request: ServedRequest, token: String, now: Date) -> ServedReply {
+    /// What a share link's request gets on a page with a password while the database cannot
+    /// answer: nothing of why (the reason is for those with the password).
+    static var notNow: ServedReply {
+        var reply = ServedReply(status: 503, text: "not available now; try again later\n")
+        reply.headers.append(("Retry-After", "10"))
+        return reply
+    }
+
+    /// A share link's request: its device and window only; `known` is false when the
+    /// token names no link (a guess).
+    private func shared(_ request: ServedRequest, token: String, now: Date) -> (reply: ServedReply, known: Bool) {
         let link: ShareLink?
-        do { link = try fleet.share(token: token, at: now) } catch { return unavailable(error) }
-        guard let link, ["/", "/api/map", "/api/track"].contains(request.path),
+        do { link = try fleet.share(token: token, at: now) } catch { return (unavailable(error), true) }
+        let refused = missing("no such share link, or it has expired or been revoked")
+        guard let link else { return (refused, false) }
+        guard ["/", "/api/map", "/api/track"].contains(request.path),
             request.arguments["device"].map({ $0 == link.deviceID }) ?? true
-        else { return missing("no such share link, or it has expired or been revoked") }
+        else { return (refused, true) }
         guard var window = Self.window(request.arguments, now: now, default: (link.since, link.until)) else {
-            return ServedReply(status: 400, text: "since and until take ISO 8601 times (2026-12-02T08:00Z)\n")
+            return (ServedReply(status: 400, text: "since and until take ISO 8601 times (2026-12-02T08:00Z)\n"), true)
         }
         window = (max(window.since, link.since), min(window.until, link.until))
-        if request.path == "/" { return html(FleetPage(serve: serve, share: link, now: now).html) }
+        if request.path == "/" { return (html(FleetPage(serve: serve, share: link, now: now).html), true) }
         do {
-            guard let version = try fleet.version(of: link.deviceID) else { return missing("no rows of this device") }
-            return try track(
-                request.path, device: link.deviceID, window: window, version: version, arguments: request.arguments)
+            guard let version = try fleet.version(of: link.deviceID) else {
+                return (missing("no rows of this device"), true)
+            }
+            return (
+                try track(
+                    request.path, device: link.deviceID, window: window, version: version,
+                    arguments: request.arguments), true
+            )
         } catch {
-            return unavailable(error)
+            return (unavailable(error), true)
         }
     }
 

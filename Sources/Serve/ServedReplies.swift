@@ -30,17 +30,20 @@ enum ServedReplies {
         -> ServedReply?
     {
         guard let password else { return nil }
-        if let wait = gate.refusal(of: request.client, at: now) {
-            var reply = ServedReply(status: 429, text: "too many wrong passwords from this address; try again later\n")
-            reply.headers.append(("Retry-After", "\(wait)"))
-            return reply
-        }
+        if let wait = gate.refusal(of: request.client, at: now) { return tooManyWrong(wait) }
         let given = request.headers["authorization"]
         guard !DeviceRoutes.authorized(given, password: password) else { return nil }
         // A first request without any password is how every browser starts: not a guess.
         if given != nil { gate.wrong(from: request.client, at: now) }
         var reply = ServedReply(status: 401, text: "this page needs the password of [serve] password-file\n")
         reply.headers.append(("WWW-Authenticate", "Basic realm=\"airloc\", charset=\"UTF-8\""))
+        return reply
+    }
+
+    /// 429: too many wrong passwords (or share tokens) from this client; `wait` seconds left.
+    static func tooManyWrong(_ wait: Int) -> ServedReply {
+        var reply = ServedReply(status: 429, text: "too many wrong passwords from this address; try again later\n")
+        reply.headers.append(("Retry-After", "\(wait)"))
         return reply
     }
 
