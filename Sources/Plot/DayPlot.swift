@@ -38,6 +38,10 @@ public struct DayPlot {
         /// The smallest text drawn, px, whatever the size (nil: it follows the figure's
         /// size). A page showing the figure at its own size asks for what reads there.
         public var smallestText: Double?
+        /// The grid every position is put on before anything is drawn, degrees (nil: as
+        /// logged): `[serve] position = coarse` draws its 0.01° grid, line, marks, labels and
+        /// extent alike, as its API serves them.
+        public var grid: Double?
 
         /// Options.
         public init(window: LogWindow = LogWindow(), width: Int = 800, height: Int = 480, scale: AQIScale = .us) {
@@ -73,7 +77,7 @@ public struct DayPlot {
 
     /// Writes the SVG to `sink` in chunks.
     public func svg(to sink: @escaping (String) throws -> Void) throws -> Drawn {
-        let extent = try TrackExtent(logbook.trackPoints(in: options.window))
+        let extent = try TrackExtent(logbook.trackPoints(in: options.window), grid: options.grid)
         let readings = try AirInForce(logbook: logbook, window: options.window, scale: options.scale)
         // A fixed station (a balcony's sensor, `log run --lat --lon`) has one track point and
         // hours of readings: its day is the readings', its map a single point.
@@ -104,7 +108,7 @@ public struct DayPlot {
         if options.track {
             let projection = PlotLayout.Projection(
                 south: extent.south, west: extent.west, north: extent.north, east: extent.east, panel: layout.track)
-            try TrackDrawing(projection: projection, readings: readings).draw(
+            try TrackDrawing(projection: projection, readings: readings, grid: options.grid).draw(
                 logbook.trackPoints(in: options.window), into: &out, drawn: &drawn)
             try marks(
                 first: first, last: last, names: (startName, endName), projection: projection, layout: layout,
@@ -191,9 +195,10 @@ struct TrackExtent {
     var first: TrackPoint?
     var last: TrackPoint?
 
-    init(_ cursor: TrackCursor) throws {
+    init(_ cursor: TrackCursor, grid: Double?) throws {
         var points = cursor
-        while let point = points.next() {
+        while var point = points.next() {
+            if let grid { point.coordinate = point.coordinate.rounded(toDegrees: grid) }
             count += 1
             if first == nil { first = point }
             last = point

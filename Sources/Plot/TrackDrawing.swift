@@ -11,6 +11,8 @@ import Logbook
 struct TrackDrawing {
     let projection: PlotLayout.Projection
     let readings: AirInForce
+    /// The grid points are put on before they are drawn (``DayPlot/Options/grid``).
+    var grid: Double? = nil
     static let gapMetres = 1000.0
     static let gapSeconds = 300.0
 
@@ -27,7 +29,8 @@ struct TrackDrawing {
             }
             line = nil
         }
-        while let point = points.next() {
+        while var point = points.next() {
+            if let grid { point.coordinate = point.coordinate.rounded(toDegrees: grid) }
             let xy = projection.point(point.coordinate)
             let text = "\(SVGWriter.number(xy.x)),\(SVGWriter.number(xy.y))"
             let color = readings.color(at: point.time)

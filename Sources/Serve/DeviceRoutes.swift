@@ -225,6 +225,8 @@ public struct DeviceRoutes: Sendable {
         options.height = min(max(width * 3 / 5, 440), 640)
         options.smallestText = Self.figureText
         options.track = source.position.showsTrack
+        // Every vertex and label on the grid the API serves: the figure is no side door.
+        options.grid = source.position.trackGrid
         var text = ""
         do { _ = try DayPlot(logbook: logbook, gazetteer: source.gazetteer, options: options).svg { text += $0 } } catch
         {
