@@ -56,6 +56,15 @@ struct ConfigFile {
     /// Reads and parses the file at `path`; nil when it does not exist.
     static func load(path: String) throws(ConfigurationError) -> [Entry]? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        // Read whole, and parsed into entries: a file of 107 MB took 536 MB. The documented
+        // file with every key is 11 KB; no configuration comes near a mebibyte.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size > largest
+        {
+            throw ConfigurationError(
+                "\(path): is \(size) bytes; a configuration file is at most \(largest / 1024) KiB (is it the right file?)"
+            )
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError("\(path): cannot be read (permissions?)")
         }
@@ -64,6 +73,9 @@ struct ConfigFile {
         }
         return try parse(text, path: path)
     }
+
+    /// The largest configuration file read, bytes.
+    static let largest = 1_048_576
 
     private final class ParseState {
         let lines: [String]

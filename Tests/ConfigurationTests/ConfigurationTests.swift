@@ -26,6 +26,18 @@ import Testing
             try load("[mqtt]\nurl = mqtt://b\nend-to-end = collector\nposition = coarse\n").mqtt.position == .coarse)
     }
 
+    /// A 107 MB file took 536 MB to load: a file over a mebibyte is refused, saying so.
+    @Test func aHugeFileIsRefusedBeforeItIsRead() throws {
+        let huge = "[log]\n" + String(repeating: "; padding padding padding padding padding padding\n", count: 25_000)
+        do {
+            _ = try load(huge)
+            Issue.record("a \(huge.utf8.count)-byte file was read")
+        } catch {
+            #expect(error.message.contains("a configuration file is at most 1024 KiB"), "\(error.message)")
+        }
+        #expect(try load("[log]\n" + String(repeating: "; padding\n", count: 1_000)).logTrigger.trackInterval == 5)
+    }
+
     @Test func readsEveryDocumentedSection() throws {
         let configuration = try load(
             """
