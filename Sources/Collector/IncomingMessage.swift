@@ -72,7 +72,12 @@ enum IncomingMessage {
             }
             return .status(sender, payload.isEmpty ? nil : payload)
         case "hello":
-            guard let hello = CollectorMessages.Hello(json: payload), hello.device == sender.device else {
+            // A hello that does not decode is a bad one; one that names another device, foreign.
+            guard let hello = CollectorMessages.Hello(json: payload) else {
+                return .refused(
+                    device: sender.device, reason: "a hello that is not airloc.hello/1 JSON", label: .badHello)
+            }
+            guard hello.device == sender.device else {
                 return .refused(
                     device: sender.device, reason: "a hello that is not this device's", label: .foreignHello)
             }

@@ -29,7 +29,7 @@ public enum RefusalReason: String, Sendable, CaseIterable {
     case unknownDevice = "unknown_device"
     /// A status that is not a short plain word.
     case badStatus = "bad_status"
-    /// A hello whose software is not plain text.
+    /// A hello that does not decode, or whose software is not plain text.
     case badHello = "bad_hello"
     /// A hello that is not the topic's device's.
     case foreignHello = "foreign_hello"

@@ -46,6 +46,11 @@ import Testing
             Self.refusal(Self.judge("airloc/pi-4/status", String(repeating: "o", count: 41)))?.label == "bad_status")
         let hello = #"{"schema":"airloc.hello/1","device":"pi-5","software":"x\u0000y","first":{}}"#
         #expect(Self.refusal(Self.judge("airloc/pi-5/hello", hello))?.label == "bad_hello")
+        // A hello that does not decode is a bad one, not another device's (it was counted
+        // as foreign_hello); one that names another device is foreign.
+        #expect(Self.refusal(Self.judge("airloc/pi-5/hello", "{not json"))?.label == "bad_hello")
+        let other = #"{"schema":"airloc.hello/1","device":"pi-6","software":"x","first":{}}"#
+        #expect(Self.refusal(Self.judge("airloc/pi-5/hello", other))?.label == "foreign_hello")
         let long = try #require(Self.refusal(Self.judge("airloc/\(String(repeating: "d", count: 3000))/status", "on")))
         #expect(long.label == "bad_device" && long.device == nil)
         #expect(long.reason.count < 200, "the reason quotes the id cut short: \(long.reason)")
