@@ -67,6 +67,7 @@ public final class LoggerStation: Sendable {
     public init(
         settings: Settings, gazetteer: Gazetteer, notify: @escaping @Sendable (ServiceNotice) -> Void
     ) throws(Problem) {
+        if let exposed = ConfigurationExposure.problem(settings) { throw .configuration(exposed) }
         let session = LocationSession(settings: settings, gazetteer: gazetteer, unattended: true)
         do { following = try session.follow() } catch {
             if case .notAuthorized(let refusal) = error, refusal == .notDetermined || refusal == .needsAlways {

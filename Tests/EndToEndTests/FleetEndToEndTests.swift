@@ -182,10 +182,33 @@ struct FleetEndToEndTests {
         let world = try await AirlocWorld(
             config: Self.config(broker, extra: "username = airloc\npassword = s3cret-pass\n"))
         defer { world.stop() }
+        // A password inline is used only from a file others may not read.
+        chmod(world.home.file("config/airloc/airloc.conf").path, 0o600)
         let result = try await world.run(["log", "run"], timeout: 120)
         #expect(result.status == 78, "\(result)")
         #expect(result.stderr.contains("refused") && result.stderr.contains("[mqtt] username"), "\(result.stderr)")
         #expect(!result.stderr.contains("s3cret-pass") && !result.stdout.contains("s3cret-pass"))
+        try await broker.stop()
+    }
+
+    /// `log run` used an inline broker password from a configuration anyone could read, or
+    /// a configuration anyone could write, silently (doctor only warned): refused now (78),
+    /// naming the file and the fix, the password never shown.
+    @Test func aConfigurationOthersMayReadWithASecretOrWriteIsRefused() async throws {
+        let broker = try await MosquittoBroker.start()
+        let world = try await AirlocWorld(
+            config: Self.config(broker, extra: "username = pi\npassword = s3cret-pass\n"))
+        defer { world.stop() }
+        let file = world.home.file("config/airloc/airloc.conf").path
+        chmod(file, 0o644)
+        let readable = try await world.run(["log", "run"], timeout: 120)
+        #expect(readable.status == 78, "\(readable)")
+        #expect(readable.stderr.contains("a secret in a file others may read"), "\(readable.stderr)")
+        #expect(!readable.stderr.contains("s3cret-pass"))
+        try Self.config(broker).write(toFile: file, atomically: false, encoding: .utf8)
+        chmod(file, 0o666)
+        let writable = try await world.run(["log", "run"], timeout: 120)
+        #expect(writable.status == 78 && writable.stderr.contains("others may write it"), "\(writable)")
         try await broker.stop()
     }
 
