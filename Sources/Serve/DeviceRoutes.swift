@@ -37,6 +37,8 @@ public struct DeviceRoutes: Sendable {
     let clock: @Sendable () -> Date
     /// The answers of this second, for the requests that follow in it.
     private let recent = RecentReplies()
+    /// The day's figures made, and the bound on making them.
+    private let figures = FigureCache()
     /// The wrong passwords of each client address.
     let gate: PasswordGate
 
@@ -138,7 +140,20 @@ public struct DeviceRoutes: Sendable {
             guard let width = Self.figureWidth(request.arguments["width"]) else {
                 return ServedReply(status: 400, text: "width takes a number of pixels from 240 to 1600\n")
             }
-            return dayFigure(logbook, window: Self.day(logbook, now: now), width: width)
+            // Kept per logbook version, width step and minute, made two at a time at most.
+            let step = FigureCache.width(width)
+            let key = FigureCache.key(version: source.version, width: step, now: now)
+            switch figures.lookUp(key) {
+            case .kept(let reply): return reply
+            case .busy:
+                var reply = ServedReply(status: 503, text: "busy making figures; try again shortly\n")
+                reply.headers.append(("Retry-After", "2"))
+                return reply
+            case .make:
+                let reply = dayFigure(logbook, window: Self.day(logbook, now: now), width: step)
+                figures.finish(key, reply: reply)
+                return reply
+            }
         case "/page.js":
             return ServedReply(status: 200, contentType: "text/javascript; charset=utf-8", text: PageScript.text)
         case "/page.css": return ServedReply(status: 200, contentType: "text/css; charset=utf-8", text: PageStyle.text)
