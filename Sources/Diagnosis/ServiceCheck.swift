@@ -1,5 +1,6 @@
 import Airloc
 import Location
+import Platform
 
 /// `doctor --service`'s findings about one unit, from facts gathered elsewhere
 /// (``ServiceView``): whether the unit is installed and running without restarts, whether
@@ -132,7 +133,7 @@ public struct ServiceCheck: Sendable {
                         "\(node == device.path ? node : "\(device.path) → \(node)") opens for \(account.name) (\(via))")
             }
             let advice: String
-            if mode & 0o060 == 0o060 && device.group != "root" {
+            if DeviceAccess.joiningHelps(group: device.group, mode: mode) {
                 advice =
                     "`sudo usermod -aG \(device.group) \(account.name)` (or SupplementaryGroups=\(device.group) with "
                     + "`sudo systemctl edit \(name)`), then `sudo systemctl restart \(name)`"

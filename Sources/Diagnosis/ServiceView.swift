@@ -119,7 +119,8 @@ public enum ServiceView {
                 defer { free(pointer) }
                 return String(cString: pointer)
             }
-            let group = getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "\(info.st_gid)"
+            // "?" for a group without a name, as DeviceAccess says it: no group to join.
+            let group = getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "?"
             return ServiceCheck.Device(
                 section: section, path: path, node: node ?? path, major: majorNumber(UInt64(info.st_rdev)),
                 owner: info.st_uid, group: group, mode: UInt32(info.st_mode) & 0o7777)

@@ -38,6 +38,12 @@ public struct DeviceAccess: Sendable, Equatable {
         Self.remedy(path: path, mode: mode, isCharacterDevice: isCharacterDevice, group: group)
     }
 
+    /// Whether joining `group` is what lets a user open a node of `mode`: the mode gives
+    /// the group read and write, and the group is a known one other than root.
+    public static func joiningHelps(group: String, mode: UInt32) -> Bool {
+        mode & 0o060 == 0o060 && group != "root" && group != "?"
+    }
+
     /// ``remedy`` of a device with these facts.
     public static func remedy(path: String, mode: UInt32?, isCharacterDevice: Bool, group: String) -> String {
         guard let mode else { return "check that \(path) exists" }
@@ -50,7 +56,7 @@ public struct DeviceAccess: Sendable, Equatable {
             return "its mode (\(modeText)) lets no group read and write it: a udev rule with GROUP=\"dialout\", "
                 + "MODE=\"0660\" fixes that (docs/sensors.md)"
         }
-        if group == "root" || group == "?" {
+        if !joiningHelps(group: group, mode: mode) {
             return "it belongs to group \(group): give it group dialout with a udev rule (GROUP=\"dialout\", "
                 + "MODE=\"0660\"; docs/sensors.md) rather than joining \(group)"
         }

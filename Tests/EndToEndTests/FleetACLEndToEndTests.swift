@@ -56,10 +56,8 @@ struct FleetACLEndToEndTests {
         let database = try await PostgresServer.start()
         let secrets = try Self.secrets()
         defer { secrets.remove() }
-        let collector = try Collector.CollectorProcess(
-            broker: broker, database: database,
-            config: "[collect]\nusername = airloc-collect\nclient-id = airloc-collect-station\n"
-                + "broker-password-file = \(secrets.file("airloc-collect").path)\n")
+        let collector = try Self.collector(
+            broker, database, secrets: secrets, extra: "client-id = airloc-collect-station\n")
         defer { collector.state.remove() }
         let running = try collector.start()
         defer { running.stop() }
@@ -103,6 +101,16 @@ struct FleetACLEndToEndTests {
             chmod(secrets.file(user).path, 0o600)
         }
         return secrets
+    }
+
+    /// The collector, through its own account (`extra`: more `[collect]` lines).
+    static func collector(
+        _ broker: MosquittoBroker, _ database: PostgresServer, secrets: TemporaryDirectory, extra: String = ""
+    ) throws -> Collector.CollectorProcess {
+        try Collector.CollectorProcess(
+            broker: broker, database: database,
+            config: "[collect]\nusername = airloc-collect\n\(extra)"
+                + "broker-password-file = \(secrets.file("airloc-collect").path)\n")
     }
 
     /// The configuration of device pi-4, publishing through its own account.
@@ -176,10 +184,7 @@ struct FleetACLEndToEndTests {
         let database = try await PostgresServer.start()
         let secrets = try Self.secrets()
         defer { secrets.remove() }
-        let collector = try Collector.CollectorProcess(
-            broker: broker, database: database,
-            config:
-                "[collect]\nusername = airloc-collect\nbroker-password-file = \(secrets.file("airloc-collect").path)\n")
+        let collector = try Self.collector(broker, database, secrets: secrets)
         defer { collector.state.remove() }
         let running = try collector.start()
         defer { running.stop() }
