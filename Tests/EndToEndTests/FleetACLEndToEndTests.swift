@@ -15,8 +15,9 @@ struct FleetACLEndToEndTests {
 
     static func password(_ user: String) -> String { "pw-\(user)-7" }
 
-    /// A broker with the documented ACL file and an account for each of ``accounts``.
-    static func broker() async throws -> MosquittoBroker {
+    /// A broker with the documented ACL file (`acl`: changed by the test) and an account
+    /// for each of ``accounts``.
+    static func broker(acl change: (String) -> String = { $0 }) async throws -> MosquittoBroker {
         let broker = try await MosquittoBroker.prepare()
         let passwords = broker.directory.file("passwords")
         let tool = try #require(ExternalTool.path(of: "mosquitto_passwd"))
@@ -27,7 +28,8 @@ struct FleetACLEndToEndTests {
             guard made.status == 0 else { throw FixtureError("mosquitto_passwd: \(made)") }
         }
         let acl = broker.directory.file("airloc.acl")
-        try Data(contentsOf: PackagePaths.file("docs/examples/mosquitto.acl")).write(to: acl)
+        try change(String(contentsOf: PackagePaths.file("docs/examples/mosquitto.acl"), encoding: .utf8))
+            .write(to: acl, atomically: true, encoding: .utf8)
         // The documented file as it is, its paths and its listener those of this test, then
         // the test broker's own lines (persistence, the user).
         let own = try String(contentsOf: broker.directory.file("mosquitto.conf"), encoding: .utf8)
@@ -133,12 +135,31 @@ struct FleetACLEndToEndTests {
         ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-u", user, "-P", password(user)]
     }
 
-    static func publish(_ broker: MosquittoBroker, as user: String, _ topic: String, _ payload: String) async throws {
+    static func publish(
+        _ broker: MosquittoBroker, as user: String, _ topic: String, _ payload: String, retain: Bool = false
+    ) async throws {
         let tool = try #require(ExternalTool.path(of: "mosquitto_pub"))
         let result = try await ChildProcess.run(
-            tool, client(broker, user) + ["-t", topic, "-s"], environment: ProcessInfo.processInfo.environment,
+            tool, client(broker, user) + ["-t", topic, "-s"] + (retain ? ["-r"] : []),
+            environment: ProcessInfo.processInfo.environment,
             stdin: payload)
         #expect(result.status == 0, "\(result)")
+    }
+
+    /// `account` publishes a row, a hello and a discovery config as a device named like it:
+    /// the `pattern` lines give every account such a subtree, and the documented file
+    /// denies each service account its own, so none of it may arrive.
+    static func pose(_ broker: MosquittoBroker, as account: String, retain: Bool = false) async throws {
+        try await publish(
+            broker, as: account, "airloc/\(account)/history",
+            CollectorInputEndToEndTests.track(1, latitude: 23.4567, extra: #""device":"\#(account)","#), retain: retain)
+        try await publish(
+            broker, as: account, "airloc/\(account)/hello",
+            #"{"schema":"airloc.hello/1","device":"\#(account)","software":"posing","first":{"track":1}}"#,
+            retain: retain)
+        try await publish(
+            broker, as: account, "homeassistant/sensor/airloc_\(account)/posing/config", #"{"name":"posing"}"#,
+            retain: retain)
     }
 
     /// mosquitto acknowledges a publish its ACL drops: a device whose account and device id
@@ -184,6 +205,9 @@ struct FleetACLEndToEndTests {
         let database = try await PostgresServer.start()
         let secrets = try Self.secrets()
         defer { secrets.remove() }
+        // Retained, before the collector connects: a client of its account would take the
+        // collector's id once it runs (home-assistant's likewise takes the watcher's).
+        try await Self.pose(broker, as: "airloc-collect", retain: true)
         let collector = try Self.collector(broker, database, secrets: secrets)
         defer { collector.state.remove() }
         let running = try collector.start()
@@ -227,6 +251,7 @@ struct FleetACLEndToEndTests {
             #"{"schema":"airloc.ack/1","time":"2026-12-01T10:00:00Z","through":{"track":99999},"revised":{}}"#
         try await Self.publish(broker, as: "pi-5", "airloc/pi-4/ack", forgedAck)
         try await Self.publish(broker, as: "history-consumer", "airloc/pi-4/ack", forgedAck)
+        try await Self.pose(broker, as: "history-consumer")
         try await Self.publish(broker, as: "pi-5", "airloc/pi-5/status", "marker")
         try await Poll.until("pi-5's own message through") { watcher.output.contains("airloc/pi-5/status marker") }
         try await Poll.until("pi-5 known to the collector") {
@@ -235,6 +260,13 @@ struct FleetACLEndToEndTests {
         #expect(!watcher.output.contains("99999"), "a forged ack went through")
         #expect(!watcher.output.contains("12.3456"), "a forged row went through")
         #expect(try await database.query("SELECT count(*) FROM track WHERE latitude = 12.3456") == "0\n")
+        #expect(!watcher.output.contains("23.4567"), "a service account posed as a device")
+        #expect(!watcher.output.contains("posing"), "a service account published discovery as a device")
+        #expect(try await database.query("SELECT count(*) FROM track WHERE latitude = 23.4567") == "0\n")
+        #expect(
+            try await database.query(
+                "SELECT count(*) FROM devices WHERE device_id IN ('airloc-collect', 'history-consumer')"
+            ) == "0\n")
         #expect(!broker.log.contains("does not contain"), "mosquitto warned about the ACL: \(broker.log)")
 
         logger.signal(SIGTERM)
