@@ -82,6 +82,9 @@ public struct CollectStatusJSON: Encodable, Sendable {
         public var refused: Int
         /// Messages refused, by reason (the labels of `/metrics`).
         public var refusedByReason: [String: Int]
+        /// The devices that hold rows the store lacks and whose rows have not moved for
+        /// 30 s, and since when (another subscriber takes them, an ACL drops them).
+        public var behind: [String: String] = [:]
     }
 
     /// One device.
@@ -113,7 +116,8 @@ public struct CollectStatusJSON: Encodable, Sendable {
     /// The status with `plan`'s state file and what the database said (``read(_:now:)``,
     /// or why it could not be read).
     public init(
-        plan: CollectorPlan, stored: Result<Stored, DatabaseError>, processAlive: (Int) -> Bool = Self.isRunning
+        plan: CollectorPlan, stored: Result<Stored, DatabaseError>, processAlive: (Int) -> Bool = Self.isRunning,
+        now: Date = Date()
     ) {
         database = plan.safeDatabaseName
         if let stateFile = plan.statusFile, let text = try? String(contentsOf: stateFile, encoding: .utf8),
@@ -129,6 +133,10 @@ public struct CollectStatusJSON: Encodable, Sendable {
                 oldestWaiting: running ? state.oldestWaiting.map(UTCTime.iso8601Seconds) : nil,
                 broker: running ? state.broker.text : "not running", buffered: running ? state.buffered : 0,
                 stored: state.stored, refused: state.refused, refusedByReason: state.refusedByReason)
+            if running {
+                let late = Set(DevicesBehind.reported(state.behind, at: now).devices)
+                collector?.behind = state.behind.filter { late.contains($0.key) }.mapValues(UTCTime.iso8601Seconds)
+            }
         }
         switch stored {
         case .success(let known): (devices, storage) = (known.devices, known.storage)
@@ -217,6 +225,11 @@ extension CollectStatusJSON {
                     + waiting)
             if let error = service.databaseError {
                 lines.append("           cannot store rows: \(error)")
+            }
+            for (device, since) in service.behind.sorted(by: { $0.key < $1.key }) {
+                lines.append(
+                    "           \(device)'s rows are not arriving (since \(since)): it holds rows the store lacks "
+                        + "(another subscriber in the share group taking them? an ACL dropping them?)")
             }
         } else {
             lines.append("collector: has not run here")

@@ -106,6 +106,8 @@ public struct CollectorMachine: Sendable {
     /// taken within this long).
     static let registeredEvery: Duration = .seconds(30)
     var ledger = StoreLedger()
+    /// The devices whose rows do not reach the store while they say they hold them.
+    var behind = DevicesBehind()
     /// Connected once at least: settings that cannot work are then retried, not fatal.
     private var everConnected = false
     /// Alone (not in a share group): the devices whose streams were read from the database
@@ -215,6 +217,8 @@ public struct CollectorMachine: Sendable {
         state.databaseError = error.description
         state.databaseFault = StoreFault.label(StoreFault.kind(error))
         database = .down(retryAt: now + pause, reconnect: reconnect)
+        // Nothing moves while rows cannot be stored; the fault is what is said of it.
+        behind.reset()
         let line = fault.happened(error, retryIn: pause, at: now)
         return (line.map { [.say(.warning($0, from: .collector))] } ?? []) + [.wake(after: pause)]
     }
@@ -310,6 +314,7 @@ public struct CollectorMachine: Sendable {
             update.lag = Int64(max(0, date.timeIntervalSince(row.time)) * 1000)
         case .status(_, let status):
             update.status = status
+            if status == "offline" { behind.rest(device: device) }
         case .hello(_, let hello):
             update.software = hello.software
             known.setIncarnation(hello.incarnation, of: device)
@@ -392,6 +397,7 @@ public struct CollectorMachine: Sendable {
             actions += read(batch, streams: outcome.streams, at: now, date: date)
             for ack in ledger.stored(kept, at: now) { pendingAcks.insert(ack.device) }
             ledger.written(batch.throughs)
+            for owner in Set(kept.map(\.owner)) { behind.look(at: owner, reach: ledger.reach(of: owner), date: date) }
         }
         pendingAcks.formUnion(ledger.takeDue())
         state.stored += kept.count
@@ -548,6 +554,7 @@ public struct CollectorMachine: Sendable {
         guard !quiet.isEmpty else { return [] }
         for device in quiet {
             known.forget(device)
+            behind.forget(device: device)
             if !isShared { ledger.forget(device: device) }
         }
         if isShared { ownership.forget(Set(quiet)) }
@@ -667,6 +674,7 @@ public struct CollectorMachine: Sendable {
             oldest = min(oldest ?? first, first)
         }
         state.oldestWaiting = oldest
+        state.behind = behind.behind
         return state
     }
 }

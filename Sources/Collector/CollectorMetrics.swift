@@ -16,7 +16,10 @@ import Synchronization
 /// store worked), `airloc_collector_database_fault{kind}` (1 for the fault that keeps rows
 /// from being stored; no series while none does), `airloc_collector_broker_up`,
 /// `airloc_collector_rows_waiting` and `airloc_collector_oldest_waiting_seconds` (how long
-/// the oldest row received and not stored has waited; 0 when none waits) (gauges),
+/// the oldest row received and not stored has waited; 0 when none waits),
+/// `airloc_collector_devices_behind` and `airloc_collector_behind_seconds` (devices that
+/// hold rows the store lacks and whose rows have not moved for 30 s, and the longest such
+/// wait: rows taken by another subscriber, dropped by an ACL) (gauges),
 /// `airloc_collector_batch_seconds` and `airloc_collector_lag_seconds` (histograms). The
 /// values are the running collector's (``Collector/current``), read without waiting on it.
 public enum CollectorMetrics {
@@ -74,6 +77,16 @@ public enum CollectorMetrics {
             "airloc_collector_oldest_waiting_seconds",
             "Seconds the oldest row received and not stored yet has waited (0 when none waits).",
             [("", state.oldestWaiting.map { max(0, now.timeIntervalSince($0)) } ?? 0)])
+        let behind = DevicesBehind.reported(state.behind, at: now)
+        exposition.gauge(
+            "airloc_collector_devices_behind",
+            "Devices that hold rows the store lacks (their hello says so, or rows stored above a gap) and whose rows "
+                + "have not moved for 30 s: another subscriber takes them, or an ACL drops them.",
+            [("", Double(behind.devices.count))])
+        exposition.gauge(
+            "airloc_collector_behind_seconds",
+            "Seconds the device longest behind has waited with its rows not moving (0 when none is behind 30 s).",
+            [("", behind.longest)])
         exposition.histogram(
             "airloc_collector_batch_seconds", "Seconds each stored batch's transaction took.", state.batchSeconds)
         exposition.histogram(

@@ -32,6 +32,9 @@ public struct CollectorState: Sendable, Equatable {
     public var oldestWaiting: Date?
     /// Rows stored by this run.
     public var stored = 0
+    /// The devices whose rows have not reached the store since this date while they hold
+    /// rows it lacks (``DevicesBehind``): reported once the wait is 30 s old.
+    public var behind: [String: Date] = [:]
     /// Messages refused.
     public var refused = 0
     /// Acknowledgements published.
@@ -93,6 +96,7 @@ public struct CollectorState: Sendable, Equatable {
         object["database_fault"] = databaseFault ?? NSNull()
         object["oldest_waiting"] = oldestWaiting.map(UTCTime.iso8601Seconds) ?? NSNull()
         object["refused_by_reason"] = refusedByReason
+        object["behind"] = behind.mapValues(UTCTime.iso8601Seconds)
         let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
@@ -117,6 +121,7 @@ public struct CollectorState: Sendable, Equatable {
         replaysAsked = object["replays_asked"] as? Int ?? 0
         devices = object["devices"] as? Int ?? 0
         refusedByReason = object["refused_by_reason"] as? [String: Int] ?? [:]
+        behind = (object["behind"] as? [String: String] ?? [:]).compactMapValues(UTCTime.parse)
     }
 }
 

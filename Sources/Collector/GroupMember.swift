@@ -56,6 +56,16 @@ extension CollectorMachine {
                 device: key.device, kind: key.kind, through: stream.through, storedAbove: stream.above, at: now)
         }
         for (owner, rows) in view.revised { ledger.revised(device: owner, rows) }
+        // Only a device this member acknowledges is this member's to watch: the others'
+        // rows go to the member that holds their lease.
+        for owner in Set(view.streams.keys.map(\.device)) {
+            let device = StreamOwner.split(owner).device
+            if ownership.owns(device, at: now) {
+                behind.look(at: owner, reach: ledger.reach(of: owner), date: date)
+            } else {
+                behind.forget(device: device)
+            }
+        }
         var actions: [Action] = []
         for waiting in ownership.waitingHellos(at: now) {
             guard
@@ -95,6 +105,8 @@ extension CollectorMachine {
         }
         let first = hello.first.filter { !forgot.contains($0.key) }
         if ledger.declared(device: owner, first: first) != nil { ledger.markDue(owner) }
+        behind.claimed(hello.last, by: owner)
+        behind.look(at: owner, reach: ledger.reach(of: owner), date: date)
         return actions
     }
 }

@@ -166,6 +166,17 @@ public struct StoreLedger: Sendable {
         }
     }
 
+    /// Per kind, `owner`'s `through` and the highest id stored (`through` when none is
+    /// stored above it): what ``DevicesBehind`` compares with what the device holds.
+    public func reach(of owner: String) -> [RowKind: (through: Int64, highest: Int64)] {
+        var reach: [RowKind: (through: Int64, highest: Int64)] = [:]
+        for kind in RowKind.allCases {
+            guard let stream = streams[StreamKey(device: owner, kind: kind)] else { continue }
+            reach[kind] = (stream.through, max(stream.through, stream.above.max() ?? 0))
+        }
+        return reach
+    }
+
     /// Whether any stream of `device` (any of its incarnations) is known.
     public func holds(device: String) -> Bool { ownersByDevice[device] != nil }
 

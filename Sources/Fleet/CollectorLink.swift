@@ -162,11 +162,11 @@ public struct CollectorLink: Sendable {
     }
 
     /// Publishes the retained `<prefix>/hello`: who this is, the first id of each kind it
-    /// still delivers, and `acked`, what it was told is stored.
+    /// still delivers, the newest it holds, and `acked`, what it was told is stored.
     private func sayHello(_ client: any MQTTClient, acked: [RowKind: Int64]) {
         let hello = CollectorMessages.Hello(
             device: deviceID, software: AirlocVersion.string, first: (try? logbook.firstUnstored()) ?? [:],
-            acked: acked, incarnation: logbook.incarnation)
+            acked: acked, incarnation: logbook.incarnation, last: (try? logbook.lastIDs()) ?? [:])
         _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
     }
 
@@ -183,11 +183,20 @@ public struct CollectorLink: Sendable {
         watch.deadline.map { max($0 - now, .zero) }
     }
 
-    /// The lag check: publishes again what the collector has not stored in `timeout`;
-    /// true when rows were made unsent.
-    mutating func tick(at now: ContinuousClock.Instant, notify: (ServiceNotice) -> Void) -> Bool {
+    /// The lag check: says the hello again when the collector has been silent a while
+    /// (``AckWatch/reminder``), publishes again what it has not stored in `timeout`; true
+    /// when rows were made unsent.
+    mutating func tick(
+        _ client: any MQTTClient, at now: ContinuousClock.Instant, notify: (ServiceNotice) -> Void
+    ) -> Bool {
         guard watch.isWaiting, let outstanding = try? logbook.unstoredCount() else { return false }
-        guard watch.tick(outstanding: outstanding, at: now) == .republish else { return false }
+        switch watch.tick(outstanding: outstanding, at: now) {
+        case .none: return false
+        case .remind:
+            sayHello(client, acked: lastAck()?.through ?? [:])
+            return false
+        case .republish: break
+        }
         let seconds = String(format: "%g", watch.timeout.seconds)
         return requeue(
             reason: "the collector has not acknowledged \(outstanding) rows in \(seconds) s", notify: notify)

@@ -69,7 +69,7 @@ struct PublisherDriver {
             collectorTimer = nil
             var republished = false
             if var link = collector {
-                republished = link.tick(at: context.time.now, notify: say)
+                republished = link.tick(client, at: context.time.now, notify: say)
                 collector = link
             }
             actions = republished ? machine.rowsChanged() : []

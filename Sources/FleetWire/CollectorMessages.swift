@@ -163,17 +163,22 @@ public enum CollectorMessages {
         /// Its logbook's incarnation (empty: made before incarnations): `first` and `acked`
         /// speak of its rows.
         public var incarnation: String
+        /// Per kind, the newest id it holds (empty from an older device): a collector whose
+        /// store stays below it while the device goes on saying so is not receiving the
+        /// device's rows (another subscriber takes them, an ACL drops them).
+        public var last: [RowKind: Int64]
 
         /// A hello.
         public init(
             device: String, software: String, first: [RowKind: Int64], acked: [RowKind: Int64] = [:],
-            incarnation: String = ""
+            incarnation: String = "", last: [RowKind: Int64] = [:]
         ) {
             self.device = device
             self.software = software
             self.first = first
             self.acked = acked
             self.incarnation = incarnation
+            self.last = last
         }
 
         /// The message as the device publishes it.
@@ -183,6 +188,7 @@ public enum CollectorMessages {
                 "acked": CollectorMessages.named(acked),
             ]
             if !incarnation.isEmpty { object["incarnation"] = incarnation }
+            if !last.isEmpty { object["last"] = CollectorMessages.named(last) }
             return CollectorMessages.encode(object)
         }
 
@@ -196,6 +202,7 @@ public enum CollectorMessages {
             self.first = CollectorMessages.kinds(first)
             self.acked = CollectorMessages.kinds(CollectorMessages.counts(object["acked"] ?? [String: Any]()) ?? [:])
             self.incarnation = CollectorMessages.incarnation(object["incarnation"])
+            self.last = CollectorMessages.kinds(CollectorMessages.counts(object["last"] ?? [String: Any]()) ?? [:])
         }
     }
 

@@ -100,6 +100,10 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard child.isRunning else { throw FixtureError("mosquitto exited: \(child.errors)") }
     }
 
+    /// Makes the broker read its password and ACL files again (SIGHUP), as
+    /// `systemctl reload mosquitto` does.
+    public func reload() { process?.signal(SIGHUP) }
+
     /// Stops the broker as a service stop does (SIGTERM: it writes its persistence) and
     /// waits for its exit; a broker that does not exit in time is a failure.
     public func stop() async throws {
