@@ -31,21 +31,6 @@ public struct LastPosition: Sendable, Equatable {
     }
 }
 
-/// A point of a device's track as the fleet page's map draws it.
-public struct FleetTrackPoint: Sendable, Equatable {
-    /// When.
-    public var time: Date
-    /// Where.
-    public var coordinate: Coordinate
-    /// Its run: the device's logbook incarnation and segment.
-    public var segment: String
-
-    /// A point.
-    public init(time: Date, coordinate: Coordinate, segment: String) {
-        (self.time, self.coordinate, self.segment) = (time, coordinate, segment)
-    }
-}
-
 /// What the fleet page reads of the collector's tables (docs/collector.md has them), each
 /// a query over the `(device_id, time)` indexes.
 ///
@@ -190,55 +175,6 @@ extension FleetDatabase {
             }
             out.append("\n]}\n")
             return out.data
-        }
-    }
-
-    /// `device`'s track in `[since, until)`, at most `limit` points: every k-th, and each
-    /// run's last (a day of one-second fixes stays a light page).
-    public func trackPoints(device: String, since: Date, until: Date, limit: Int = 5_000) throws(DatabaseError)
-        -> [FleetTrackPoint]
-    {
-        try read { database throws(DatabaseError) in
-            try database.execute(
-                """
-                SELECT extract(epoch FROM time), latitude, longitude, run FROM (
-                    SELECT time, latitude, longitude, incarnation || '/' || segment AS run,
-                           row_number() OVER w AS rank, count(*) OVER () AS total,
-                           lead(incarnation || '/' || segment) OVER w AS next
-                    FROM track WHERE device_id = $1 AND time >= $2 AND time < $3 AND latitude IS NOT NULL
-                    WINDOW w AS (ORDER BY time)) p
-                WHERE (rank - 1) % greatest(1, ceil(total / $4::float8)::bigint) = 0 OR next IS DISTINCT FROM run
-                ORDER BY time
-                """, [device, Self.timestamp(since), Self.timestamp(until), String(max(1, limit))]
-            ).compactMap { row in
-                guard let time = Self.date(row[0]), let latitude = row[1].flatMap(Double.init),
-                    let longitude = row[2].flatMap(Double.init),
-                    let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
-                else { return nil }
-                return FleetTrackPoint(time: time, coordinate: coordinate, segment: row[3] ?? "")
-            }
-        }
-    }
-
-    /// The US AQI `device` reported in `[since - 1 h, until)`: its model hours, and its
-    /// particulate readings, each in time order.
-    public func aqiHistory(device: String, since: Date, until: Date) throws(DatabaseError)
-        -> (model: [(Date, Int)], measured: [(Date, Int)])
-    {
-        let window = [device, Self.timestamp(since.addingTimeInterval(-3600)), Self.timestamp(until)]
-        return try read { database throws(DatabaseError) in
-            func series(_ table: String, _ extra: String) throws(DatabaseError) -> [(Date, Int)] {
-                try database.execute(
-                    """
-                    SELECT extract(epoch FROM time), us_aqi FROM \(table)
-                    WHERE device_id = $1 AND time >= $2 AND time < $3 AND us_aqi IS NOT NULL\(extra) ORDER BY time
-                    """, window
-                ).compactMap { row in
-                    guard let time = Self.date(row[0]), let aqi = row[1].flatMap({ Int($0) }) else { return nil }
-                    return (time, aqi)
-                }
-            }
-            return (try series("air", ""), try series("sensor", " AND pm2_5 IS NOT NULL"))
         }
     }
 

@@ -187,9 +187,9 @@ public struct FleetRoutes: Sendable {
         let key = [path, device, UTCTime.iso8601(window.since), UTCTime.iso8601(window.until)].joined(separator: " ")
         return try recent.track(key, version: version) { () throws(DatabaseError) in
             if path == "/api/map" {
-                let points = try fleet.trackPoints(device: device, since: window.since, until: window.until)
-                let history = try fleet.aqiHistory(device: device, since: window.since, until: window.until)
-                return json(FleetMap.json(points, history: history, decimals: decimals))
+                let points = try fleet.trackPoints(
+                    device: device, since: window.since, until: window.until, measuredFor: FleetLast.measuredFor)
+                return json(FleetMap.json(points, decimals: decimals))
             }
             let end = try fleet.pageEnd(
                 device: device, since: window.since, until: window.until, rows: DeviceRoutes.pageRows)

@@ -84,24 +84,32 @@ import Testing
         #expect(hidden[0]["latitude"] is NSNull && hidden[0]["longitude"] is NSNull)
     }
 
-    @Test func theDayIsColouredByTheReadingInForceThenTheModelHourThenGrey() throws {
+    /// Each point carries the readings the query found in force at it (FleetMapEndToEndTests
+    /// proves the query on PostgreSQL): the reading while at most 10 minutes old, else the
+    /// model hour for two hours, else grey.
+    @Test func aPointIsColouredByTheReadingInForceThenTheModelHourThenGrey() throws {
         let start = now
-        let points = try (0..<5).map { offset in
+        let model = FleetTrackPoint.Reading(time: start.addingTimeInterval(300), aqi: 20)
+        let measured = FleetTrackPoint.Reading(time: start.addingTimeInterval(1200), aqi: 160)
+        let readings: [(FleetTrackPoint.Reading?, FleetTrackPoint.Reading?)] = [
+            (nil, nil), (model, nil), (model, measured), (model, measured), (model, measured),
+        ]
+        let points = try readings.enumerated().map { offset, reading in
             FleetTrackPoint(
                 time: start.addingTimeInterval(Double(offset) * 600),
-                coordinate: try Coordinate(latitude: 52.5 + Double(offset) / 1000, longitude: 13.4), segment: "x/1")
+                coordinate: try Coordinate(latitude: 52.5 + Double(offset) / 1000, longitude: 13.4), segment: "x/1",
+                model: reading.0, measured: reading.1)
         }
-        let history = (
-            model: [(start.addingTimeInterval(300), 20)],
-            measured: [(start.addingTimeInterval(1200), 160)]
-        )
-        let text = FleetMap.json(points, history: history, decimals: nil)
+        let text = FleetMap.json(points, decimals: nil)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let colours = (document["points"] as? [[Any]] ?? []).map { $0[3] as? String }
-        // 0 s: nothing yet; 600 s: the model hour; 1200 s and 1800 s: the reading (at most
-        // 10 minutes old); 2400 s: the reading is 20 minutes old, the model hour again.
+        // 2400 s: the reading is 20 minutes old, the model hour again.
         #expect(colours == ["#9E9E9E", "#00E400", "#FF0000", "#FF0000", "#00E400"])
-        let coarse = FleetMap.json(points, history: history, decimals: 2)
+        let late = FleetTrackPoint(
+            time: start.addingTimeInterval(7500), coordinate: try Coordinate(latitude: 52.5, longitude: 13.4),
+            segment: "x/1", model: model)
+        #expect(FleetMap.json([late], decimals: nil).contains(FleetMap.grey), "a model hour two hours old is none")
+        let coarse = FleetMap.json(points, decimals: 2)
         #expect(coarse.contains("[52.50,13.40,\"x/1\""), "\(coarse.prefix(80))")
     }
 
