@@ -40,6 +40,11 @@ import Settings
 ///   `collectorPatience` for the collector to say it stored what was published. Refused
 ///   credentials end it with a ``ServiceFailure``.
 public struct FleetPublisher: Service {
+    /// The largest payload the device reads from the broker (64 KiB); libmosquitto reads a
+    /// larger one whole before airloc sees it (only a broker's `max_packet_size` keeps it
+    /// from being sent at all: docs/scaling.md).
+    public static let largestPayload = 65_536
+
     /// Its name in the group.
     public let name = ServiceName.publisher
     /// The outbox (a connection of its own to the logger's file).

@@ -53,6 +53,11 @@ extension FleetPublisher {
             topic: "\(prefix(settings: settings, deviceID: deviceID))/status", payload: "offline")
         options.will = status
         options.farewell = status
+        // What a device reads (acks of 32 ranges and 1,024 revisions, replays, Home
+        // Assistant's status, its probe) stays far below this; a larger payload on its
+        // topics (anyone may retain one on an open broker) is refused before it is copied
+        // or decoded, as the collector refuses one over `[collect] max-message`.
+        options.maximumPayload = FleetPublisher.largestPayload
         let client: any MQTTClient
         do { client = try MQTT.client(options) } catch { throw .connection(error) }
         guard logbook.outbox else {

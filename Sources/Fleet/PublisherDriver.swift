@@ -16,6 +16,8 @@ struct PublisherDriver {
     private var machine: PublisherMachine
     private var collector: CollectorLink?
     private var collectorTimer: Mailbox<FleetPublisher.Input>.Timer?
+    /// When a message the device cannot read was last said.
+    private var refusalSaid: ContinuousClock.Instant?
     private var client: any MQTTClient { publisher.client }
     private var logbook: Logbook { publisher.logbook }
     private var settings: Settings { publisher.settings }
@@ -61,8 +63,14 @@ struct PublisherDriver {
             } else {
                 actions = machine.received(topic: topic, payload: payload, at: context.time.now)
             }
-        case .mqtt(.unreadable):
+        case .mqtt(.unreadable(let topic, let problem)):
             // Nothing the device subscribes to is that large or not text: none of its own.
+            // Said once a minute at most, whoever keeps sending it.
+            let now = context.time.now
+            if refusalSaid.map({ now - $0 >= .seconds(60) }) ?? true {
+                refusalSaid = now
+                say(.warning("ignored \(problem.description) on \(topic)", from: .mqtt))
+            }
             actions = []
         case .rowsChanged: actions = machine.rowsChanged()
         case .collectorDue:
