@@ -51,9 +51,9 @@ struct PublisherDriver {
         let actions: [PublisherMachine.Action]
         switch input {
         case .mqtt(.connected):
-            actions = machine.connected(probePayload: "airloc probe \(UUID().uuidString)")
-        case .mqtt(.disconnected(let problem)): actions = machine.disconnected(problem)
-        case .mqtt(.failed(let problem)): actions = machine.failed(problem)
+            actions = machine.connected(probePayload: "airloc probe \(UUID().uuidString)", at: context.time.now)
+        case .mqtt(.disconnected(let problem)): actions = machine.disconnected(problem, at: context.time.now)
+        case .mqtt(.failed(let problem)): actions = machine.failed(problem, at: context.time.now)
         case .mqtt(.acknowledged(let mid)): actions = machine.acknowledged(mid)
         case .mqtt(.message(let topic, let payload, _)):
             if var link = collector, link.received((topic, payload), client: client, at: context.time.now, notify: say)
@@ -154,7 +154,6 @@ struct PublisherDriver {
             link.greet(client, at: context.time.now, notify: say)
             collector = link
         }
-        say(.info("connected to the broker; publishing to \(publisher.prefix)", from: .mqtt))
     }
 
     private func publishDiscovery() {

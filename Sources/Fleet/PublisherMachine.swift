@@ -13,8 +13,10 @@ import Platform
 ///   marked sent only on the broker's acknowledgement of the revision it carries (an older
 ///   revision's acknowledgement settles nothing). A new connection publishes again what
 ///   was in flight.
-/// - A connection trouble is said once until it changes or the connection is back;
-///   refused credentials fail the service.
+/// - A connection trouble is said once until it changes or the connection is back, and
+///   a new connection once; of these, four lines a minute at most (``LinePace``: a broker
+///   that drops the device at every connection is said, not twice a second). Refused
+///   credentials fail the service.
 /// - The probe of a run: published at the first connection, settled when it comes back;
 ///   not back within `probePatience`, said once.
 /// - The stop drains: it ends when disconnected, or when nothing is unsent, in flight or
@@ -98,6 +100,8 @@ struct PublisherMachine: Sendable {
     private(set) var acknowledged = 0
     /// When Home Assistant's "online" last had the discovery configs published.
     private var discoverySent: ContinuousClock.Instant?
+    /// The connection's lines (lost, back).
+    private var connectionLines = LinePace(limit: 4)
 
     init(
         prefix: String, inFlightLimit: Int, discoveryStatusTopic: String?, live: LiveTopics,
@@ -114,13 +118,16 @@ struct PublisherMachine: Sendable {
     var probeTopic: String { "\(prefix)/probe" }
 
     /// The broker took the connection; `probePayload` is this run's probe if none was sent.
-    mutating func connected(probePayload: String) -> [Action] {
+    mutating func connected(probePayload: String, at now: ContinuousClock.Instant) -> [Action] {
         connection = .up
         // Whatever was in flight may be lost with the old connection: publish it again.
         inFlight.removeAll()
         let probe: String?
         if case .unsent = self.probe { probe = probePayload } else { probe = nil }
-        return [.greet(retained: live.retained, probe: probe)] + fill()
+        let pace = connectionLines.admit(at: now)
+        let line = LinePace.line("connected to the broker; publishing to \(prefix)", leftOut: pace.leftOut)
+        return [.greet(retained: live.retained, probe: probe)] + (pace.say ? [.say(.info(line, from: .mqtt))] : [])
+            + fill()
     }
 
     /// The probe was published at `now`.
@@ -129,16 +136,16 @@ struct PublisherMachine: Sendable {
     }
 
     /// The connection ended (`problem` nil: closed by this client).
-    mutating func disconnected(_ problem: MQTTProblem?) -> [Action] {
+    mutating func disconnected(_ problem: MQTTProblem?, at now: ContinuousClock.Instant) -> [Action] {
         guard let problem else {
             if case .up = connection { connection = .down(reported: nil) }
             return []
         }
-        return report(problem)
+        return report(problem, at: now)
     }
 
     /// A connection could not be made.
-    mutating func failed(_ problem: MQTTProblem) -> [Action] {
+    mutating func failed(_ problem: MQTTProblem, at now: ContinuousClock.Instant) -> [Action] {
         if problem.isPermanent {
             connection = .down(reported: nil)
             return [
@@ -148,15 +155,18 @@ struct PublisherMachine: Sendable {
                         remedy: .check("[mqtt] username and password-file")))
             ]
         }
-        return report(problem)
+        return report(problem, at: now)
     }
 
     /// A trouble of the connection, said once until it changes or the connection is back.
-    private mutating func report(_ problem: MQTTProblem) -> [Action] {
+    private mutating func report(_ problem: MQTTProblem, at now: ContinuousClock.Instant) -> [Action] {
         let message = problem.message(section: "[mqtt]")
         if case .down(message) = connection { return [] }
         connection = .down(reported: message)
-        return [.say(.warning("\(message); retrying (the rows wait in the logbook)", from: .mqtt))]
+        let pace = connectionLines.admit(at: now)
+        guard pace.say else { return [] }
+        let line = LinePace.line("\(message); retrying (the rows wait in the logbook)", leftOut: pace.leftOut)
+        return [.say(.warning(line, from: .mqtt))]
     }
 
     /// The broker acknowledged the message `mid`.

@@ -195,10 +195,24 @@ import Testing
         try await Poll.until("t1 published") { rig.history == ["t1"] }
         rig.broker.acknowledgeAll()
         try await Poll.until("t1 sent") { (try? rig.writer.unsentCount()) == 0 }
-        // The broker has it; the collector never said it stored it: after 120 s it goes again.
+        // The broker has it; the collector never said it stored it: after 20 s the hello
+        // again (it names t1, held: a collector that never saw t1 learns of it), and after
+        // 120 s t1 goes again.
+        let hellos: @Sendable () -> [CollectorMessages.Hello] = {
+            rig.broker.published.filter { $0.topic.hasSuffix("/hello") }.compactMap {
+                CollectorMessages.Hello(json: $0.payload)
+            }
+        }
+        #expect(hellos().count == 1)
         await rig.time.waitForSleepers(1)
-        #expect(rig.time.nextWake == .seconds(120))
-        rig.time.advance(by: .seconds(120))
+        #expect(rig.time.nextWake == .seconds(20))
+        rig.time.advance(by: .seconds(20))
+        try await Poll.until("the hello again") { hellos().count == 2 }
+        #expect(hellos().last?.last[.track] == 1, "\(hellos())")
+        #expect(rig.history == ["t1"], "the hello, not the row")
+        await rig.time.waitForSleepers(1)
+        #expect(rig.time.nextWake == .seconds(100))
+        rig.time.advance(by: .seconds(100))
         try await Poll.until("t1 again") { rig.history == ["t1", "t1"] }
         rig.context.requestStop()
         rig.broker.acknowledgeAll()

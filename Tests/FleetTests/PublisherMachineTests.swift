@@ -28,8 +28,13 @@ import Testing
     @Test func nothingGoesOutBeforeTheConnectionAndAFullWindowAfterIt() {
         var machine = Self.machine()
         #expect(machine.rowsChanged().isEmpty, "not connected: the rows wait in the logbook")
-        let actions = machine.connected(probePayload: "p1")
-        #expect(actions == [.greet(retained: [], probe: "p1"), .fill(room: 3, excluding: [:])])
+        let actions = machine.connected(probePayload: "p1", at: .now)
+        #expect(
+            actions == [
+                .greet(retained: [], probe: "p1"),
+                .say(.info("connected to the broker; publishing to \(Self.prefix)", from: .mqtt)),
+                .fill(room: 3, excluding: [:]),
+            ])
         _ = machine.published(Self.carried("track:1"), as: 1, row: OutboundPrivacyTests.point, now: Self.hour)
         #expect(machine.rowsChanged() == [.fill(room: 2, excluding: ["track:1": 1])])
         _ = machine.published(Self.carried("track:2"), as: 2, row: OutboundPrivacyTests.point, now: Self.hour)
@@ -39,7 +44,7 @@ import Testing
 
     @Test func anAcknowledgementMarksSentOnlyTheRevisionItCarried() {
         var machine = Self.machine()
-        _ = machine.connected(probePayload: "p1")
+        _ = machine.connected(probePayload: "p1", at: .now)
         _ = machine.published(Self.carried("air:7", 1), as: 10, row: OutboundPrivacyTests.reading, now: Self.hour)
         // The row changed (back-filled) and went out again before the broker acknowledged.
         _ = machine.published(Self.carried("air:7", 2), as: 11, row: OutboundPrivacyTests.reading, now: Self.hour)
@@ -51,12 +56,12 @@ import Testing
 
     @Test func aNewConnectionPublishesAgainWhatWasInFlightAndProbesOnce() {
         var machine = Self.machine()
-        _ = machine.connected(probePayload: "p1")
+        _ = machine.connected(probePayload: "p1", at: .now)
         machine.probeSent("p1", at: ManualTime().now)
         _ = machine.published(Self.carried("track:1"), as: 1, row: OutboundPrivacyTests.point, now: Self.hour)
-        #expect(machine.disconnected(.lost(place: "b:1883")).count == 1)
+        #expect(machine.disconnected(.lost(place: "b:1883"), at: .now).count == 1)
         #expect(machine.rowsChanged().isEmpty)
-        let again = machine.connected(probePayload: "p2")
+        let again = machine.connected(probePayload: "p2", at: .now)
         guard case .greet(let retained, let probe) = again.first else {
             Issue.record("no greeting: \(again)")
             return
@@ -66,16 +71,36 @@ import Testing
         #expect(again.last == .fill(room: 3, excluding: [:]), "what was in flight goes out again")
     }
 
+    /// A broker that drops the device at every connection (another client taking its id)
+    /// made two lines a second; four a minute are said, and the next names the rest.
+    @Test func aConnectionDroppedAgainAndAgainIsSaidFourTimesAMinute() {
+        let time = ManualTime()
+        var machine = Self.machine()
+        func lines(_ actions: [PublisherMachine.Action]) -> [String] {
+            actions.compactMap { if case .say(let notice) = $0 { notice.message } else { nil } }
+        }
+        var said: [String] = []
+        for _ in 0..<30 {
+            said += lines(machine.connected(probePayload: "p", at: time.now))
+            time.advance(by: .seconds(1))
+            said += lines(machine.disconnected(.lost(place: "b:1883"), at: time.now))
+        }
+        #expect(said.count == 4, "\(said)")
+        time.advance(by: .seconds(30))
+        let next = lines(machine.connected(probePayload: "p", at: time.now))
+        #expect(next.count == 1 && next[0].hasSuffix("(56 such lines left out in the last minute)"), "\(next)")
+    }
+
     @Test func aTroubleIsSaidOnceUntilItChangesOrTheConnectionIsBack() {
         var machine = Self.machine()
         let unreachable = MQTTProblem.unreachable(place: "b:1883", cause: "refused")
-        #expect(machine.failed(unreachable).count == 1)
-        #expect(machine.failed(unreachable).isEmpty, "the same trouble again: said once")
-        #expect(machine.failed(.lost(place: "b:1883")).count == 1, "another trouble is said")
-        _ = machine.connected(probePayload: "p")
-        #expect(machine.disconnected(.lost(place: "b:1883")).count == 1, "back and lost again: said again")
-        #expect(machine.disconnected(nil).isEmpty)
-        let refused = machine.failed(.refused(reason: "not authorised", credentials: true))
+        #expect(machine.failed(unreachable, at: .now).count == 1)
+        #expect(machine.failed(unreachable, at: .now).isEmpty, "the same trouble again: said once")
+        #expect(machine.failed(.lost(place: "b:1883"), at: .now).count == 1, "another trouble is said")
+        _ = machine.connected(probePayload: "p", at: .now)
+        #expect(machine.disconnected(.lost(place: "b:1883"), at: .now).count == 1, "back and lost again: said again")
+        #expect(machine.disconnected(nil, at: .now).isEmpty)
+        let refused = machine.failed(.refused(reason: "not authorised", credentials: true), at: .now)
         guard case .fail(let failure)? = refused.first else {
             Issue.record("refused credentials must end the service: \(refused)")
             return
@@ -86,7 +111,7 @@ import Testing
     @Test func aProbeNotBackInItsPatienceIsSaidOnce() {
         let time = ManualTime()
         var machine = Self.machine()
-        _ = machine.connected(probePayload: "p1")
+        _ = machine.connected(probePayload: "p1", at: .now)
         machine.probeSent("p1", at: time.now)
         time.advance(by: .milliseconds(9_999))
         #expect(machine.looked(at: time.now).isEmpty)
@@ -97,7 +122,7 @@ import Testing
         #expect(machine.looked(at: time.now).isEmpty, "said once")
 
         var echoed = Self.machine()
-        _ = echoed.connected(probePayload: "p1")
+        _ = echoed.connected(probePayload: "p1", at: .now)
         echoed.probeSent("p1", at: time.now)
         #expect(echoed.received(topic: "\(Self.prefix)/probe", payload: "someone else's", at: time.now).isEmpty)
         _ = echoed.received(topic: "\(Self.prefix)/probe", payload: "p1", at: time.now)
@@ -122,7 +147,7 @@ import Testing
 
     @Test func theDrainEndsWhenNothingIsLeftOrAfterPatienceWithoutProgress() {
         var machine = Self.machine(collector: true)
-        _ = machine.connected(probePayload: "p")
+        _ = machine.connected(probePayload: "p", at: .now)
         _ = machine.published(Self.carried("track:1"), as: 1, row: OutboundPrivacyTests.point, now: Self.hour)
         #expect(machine.drain == .running)
         #expect(
@@ -137,7 +162,7 @@ import Testing
         #expect(machine.drain == .whenEmpty(awaitingCollector: false))
         #expect(machine.patienceOver(progress: 0) == [.wake(after: .seconds(5), .patienceOver(progress: 1))])
         #expect(machine.patienceOver(progress: 1) == [.finish], "no acknowledgement for 5 s: the rest waits")
-        _ = machine.disconnected(.lost(place: "b:1883"))
+        _ = machine.disconnected(.lost(place: "b:1883"), at: .now)
         #expect(machine.drain == .over)
     }
 
