@@ -130,6 +130,8 @@ public struct CollectorMachine: Sendable {
     /// topic): made-up ids on a broker without ACLs do not hold memory for good.
     static let quietAfter: Duration = .seconds(600)
     private var brokerProblem: String?
+    /// The broker connection's lines (lost, subscribed, back): six a minute at most.
+    private var brokerLines = LinePace(limit: 6)
     /// In a `[collect] share` group: the devices this member acknowledges, and when its last
     /// round with the database began (one a second, rows or not).
     var ownership = AckOwnership()
@@ -248,13 +250,14 @@ public struct CollectorMachine: Sendable {
         var actions: [Action] = [
             .subscribe(
                 ["\(history)\(settings.topicPrefix)/history"]
-                    + ["status", "hello"].map { "\(settings.topicPrefix)/\($0)" }),
-            .say(.info("subscribed to \(history)\(settings.topicPrefix)/history", from: .collector)),
+                    + ["status", "hello"].map { "\(settings.topicPrefix)/\($0)" })
         ]
+        actions += brokerLine(
+            .info("subscribed to \(history)\(settings.topicPrefix)/history", from: .collector), at: now)
         // Trouble is said once when it begins and once when it ends, as the logger says it.
         if brokerProblem != nil {
             brokerProblem = nil
-            actions.append(.say(.info("the broker answers again", from: .collector)))
+            actions += brokerLine(.info("the broker answers again", from: .collector), at: now)
         }
         if isUp { actions += acknowledgeAll(at: now, date: date) }
         return actions
@@ -277,7 +280,16 @@ public struct CollectorMachine: Sendable {
         state.broker = .connecting(message)
         guard message != brokerProblem else { return [] }
         brokerProblem = message
-        return [.say(.warning("\(message); retrying", from: .collector))]
+        return brokerLine(.warning("\(message); retrying", from: .collector), at: now)
+    }
+
+    /// `notice`, when ``brokerLines`` lets it be said at `now` (naming the lines left out).
+    private mutating func brokerLine(_ notice: ServiceNotice, at now: ContinuousClock.Instant) -> [Action] {
+        let pace = brokerLines.admit(at: now)
+        guard pace.say else { return [] }
+        var notice = notice
+        notice.message = LinePace.line(notice.message, leftOut: pace.leftOut)
+        return [.say(notice)]
     }
 
     /// A message on a subscribed topic; `retained`: the broker's stored copy (a status or
