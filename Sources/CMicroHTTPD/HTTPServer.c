@@ -233,6 +233,9 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
 
     size_t head = strlen(method) + strlen(url) + strlen(version) + 4;
     api.get_connection_values(connection, MHD_HEADER_KIND, count_header, &head);
+    // `url` is the path alone: the query string's arguments count too (decoded, about as
+    // long as sent), so a head cannot pass its limit by putting its bytes there.
+    api.get_connection_values(connection, MHD_GET_ARGUMENT_KIND, count_header, &head);
     airloc_http_reply reply = {500, NULL, NULL, NULL, 0, NULL, 0};
     s->handler(s->context, connection, method, url, head, &reply);
 

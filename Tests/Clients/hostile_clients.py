@@ -39,6 +39,8 @@ seen["no_password"] = get("/", extra="")[0]
 seen["wrong_password"] = get("/", extra="Authorization: Basic " + base64.b64encode(b"airloc:nope").decode() + "\r\n")[0]
 seen["head_9k"] = get("/", extra=auth + "X-Pad: " + "a" * 9000 + "\r\n")[0]
 seen["head_100k"] = get("/", extra=auth + "X-Pad: " + "a" * 100000 + "\r\n")[0]
+# The query string is part of the head: a 9 KB one is refused as a 9 KB header is.
+seen["query_9k"] = get("/api/now?pad=" + "a" * 9000)[0]
 
 # A client that trickles its head one byte at a time is cut off (the server closes it).
 s = connect()

@@ -62,6 +62,7 @@ struct ServeEndToEndTests {
         #expect(seen["dotdot"] as? Int == 404, "\(seen)")
         #expect(seen["no_password"] as? Int == 401 && seen["wrong_password"] as? Int == 401, "\(seen)")
         #expect(seen["head_9k"] as? Int == 431, "\(seen)")
+        #expect(seen["query_9k"] as? Int == 431, "\(seen)")
         let huge = seen["head_100k"] as? Int ?? -1
         #expect(huge == 0 || (400..<500).contains(huge), "a 100 KiB head is refused or cut: \(seen)")
         #expect(seen["trickle_closed"] as? Bool == true, "a trickled head is cut off: \(seen)")
