@@ -13,18 +13,27 @@ import Web
 /// Contract: it starts after the rows already written (with `Last-Event-ID`, after that
 /// row: a reconnecting browser misses nothing); its bytes are made only when the server
 /// asks for more, so a client that never reads holds one chunk at most, whatever the
-/// logger writes; ``end()`` ends it (the reader returns nil at once).
+/// logger writes; after ``restAfter`` seconds with no row, only keep-alives, it says
+/// `event: rest` and ends (the page reconnects quietly 2 s later), so a stream that is
+/// never read cannot hold its slot while the logbook is quiet, when its socket's buffer
+/// never fills; ``end()`` ends it (the reader returns nil at once).
 public final class EventStream: ServedStream, Sendable {
     /// Seconds between keep-alive comments.
     public static let keepAlive = 5.0
     /// Seconds a stream may go without being read before the server closes it.
     public let silenceLimit = 30
+    /// Seconds with nothing but keep-alives after which the stream rests (ends).
+    public static let restAfter = 30.0
     private struct State: Sendable {
         var pending: Data
         var seen: [RowKind: Int64]
         var ended = false
         /// The logbook's writes counted when the stream last looked.
         var changes: Int
+        /// When the stream last carried a row (or began).
+        var lastRow = ContinuousClock.now
+        /// `event: rest` is on its way: the stream ends after it.
+        var resting = false
     }
     private enum Step {
         case ended
@@ -47,7 +56,7 @@ public final class EventStream: ServedStream, Sendable {
     public func next(capacity: Int) -> Data? {
         while true {
             let step = state.withLock { state -> Step in
-                if state.ended { return .ended }
+                if state.ended || (state.resting && state.pending.isEmpty) { return .ended }
                 guard state.pending.isEmpty else {
                     let chunk = Data(state.pending.prefix(capacity))
                     state.pending.removeFirst(chunk.count)
@@ -65,7 +74,15 @@ public final class EventStream: ServedStream, Sendable {
                     state.changes = changes
                     guard !state.ended else { return }
                     state.pending = changes == before ? Data() : rowEvents(&state.seen)
-                    if state.pending.isEmpty { state.pending = Data(": keep-alive\n\n".utf8) }
+                    let now = ContinuousClock.now
+                    if !state.pending.isEmpty {
+                        state.lastRow = now
+                    } else if now - state.lastRow >= .seconds(Self.restAfter) {
+                        state.pending = Data("event: rest\ndata: quiet\n\n".utf8)
+                        state.resting = true
+                    } else {
+                        state.pending = Data(": keep-alive\n\n".utf8)
+                    }
                 }
             }
         }

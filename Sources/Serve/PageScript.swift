@@ -178,8 +178,12 @@ enum PageScript {
           if (!window.EventSource) return;
           var events = new EventSource("/api/events");
           window.airlocPage = { events: events, tick: tick };
-          events.onopen = function () { set("live", "live"); };
-          events.onerror = function () { set("live", "reconnecting…"); };
+          // A quiet stream rests (the server ends it after 30 s of keep-alives alone, so a
+          // stream never read cannot hold its slot): the reconnection 2 s later is no news.
+          var resting = false;
+          events.addEventListener("rest", function () { resting = true; });
+          events.onopen = function () { resting = false; set("live", "live"); };
+          events.onerror = function () { if (!resting) set("live", "reconnecting…"); };
           events.addEventListener("row", function (event) {
             var row = JSON.parse(event.data);
             if (row.kind in rows) rows[row.kind] += 1;
