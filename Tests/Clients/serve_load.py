@@ -10,6 +10,8 @@ have one); the normal client, from 127.0.0.1, asks /api/now about five times a s
            whenever the server cuts it off
   heavy    8 clients pulling /api/track over 1970-2100, following every next page, again
            and again
+  figures  128 clients from 8 addresses (127.0.0.2-9) asking /day.svg at ever other widths,
+           again and again
 Prints one JSON object: the normal client's latencies (s; a failure counts as 1e9), the
 logbook's track rows as /api/status said them over time, and what the attacker saw."""
 import base64, json, socket, sys, threading, time
@@ -131,7 +133,23 @@ def heavy_one():
                 path = None
 
 
-workers = {"streams": [streams], "slow": [slow_one] * 300, "heavy": [heavy_one] * 8}[attack]
+def figures_one(index):
+    source = ("127.0.0.%d" % (2 + index % 8), 0)
+    count("started")
+    width = 200 + index * 7
+    while not stop.is_set():
+        width = 200 + (width + 53) % 1400
+        try:
+            status, _, _ = request("/day.svg?width=%d" % width, source=source, timeout=60)
+            count("status_%d" % status)
+        except OSError:
+            count("failed")
+
+
+workers = {
+    "streams": [streams], "slow": [slow_one] * 300, "heavy": [heavy_one] * 8,
+    "figures": [lambda i=i: figures_one(i) for i in range(128)],
+}[attack]
 threads = [threading.Thread(target=w, daemon=True) for w in workers]
 for t in threads:
     t.start()
