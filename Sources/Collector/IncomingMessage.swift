@@ -87,9 +87,35 @@ enum IncomingMessage {
                     reason: "a hello whose software is not plain text (\(TerminalText.quoted(hello.software)))",
                     label: .badHello)
             }
+            // What cannot be true of a logbook: ids past any a device could have written, a
+            // first id past the newest one it holds, or an acknowledgement of rows it never
+            // held. Obeyed, it could only move what the collector believes; refused, it is counted.
+            if let absurd = Self.absurdity(of: hello) {
+                return .refused(device: sender.device, reason: "a hello that \(absurd)", label: .badHello)
+            }
             return .hello(sender, hello)
         default: return .ignored
         }
+    }
+
+    /// Ids above this are no logbook's: a row a second for 30,000 years.
+    static let largestID: Int64 = 1 << 40
+
+    /// Why `hello` cannot be a real logbook's word, or nil.
+    static func absurdity(of hello: CollectorMessages.Hello) -> String? {
+        let counts = [hello.first, hello.acked, hello.last].flatMap(\.values)
+        if counts.contains(where: { $0 > largestID }) { return "claims ids past \(largestID)" }
+        guard !hello.last.isEmpty else { return nil }
+        for kind in RowKind.allCases {
+            let last = hello.last[kind] ?? 0
+            if let first = hello.first[kind], first > last + 1 {
+                return "says its first \(kind.rawValue) row to come is \(first), past its newest, \(last)"
+            }
+            if let acked = hello.acked[kind], acked > last {
+                return "says \(acked) \(kind.rawValue) rows were acknowledged, past its newest, \(last)"
+            }
+        }
+        return nil
     }
 
     /// A payload the connection did not hand over (too large, not UTF-8), on `topic`.

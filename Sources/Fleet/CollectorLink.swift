@@ -164,9 +164,13 @@ public struct CollectorLink: Sendable {
     /// Publishes the retained `<prefix>/hello`: who this is, the first id of each kind it
     /// still delivers, the newest it holds, and `acked`, what it was told is stored.
     private func sayHello(_ client: any MQTTClient, acked: [RowKind: Int64]) {
+        let first = (try? logbook.firstUnstored()) ?? [:]
+        // The newest id given: at least the one before the first to come (a kind whose rows
+        // were all pruned holds none, and its ids are never given again).
+        let last = ((try? logbook.lastIDs()) ?? [:]).merging(first.mapValues { $0 - 1 }, uniquingKeysWith: max)
         let hello = CollectorMessages.Hello(
-            device: deviceID, software: AirlocVersion.string, first: (try? logbook.firstUnstored()) ?? [:],
-            acked: acked, incarnation: logbook.incarnation, last: (try? logbook.lastIDs()) ?? [:])
+            device: deviceID, software: AirlocVersion.string, first: first, acked: acked,
+            incarnation: logbook.incarnation, last: last)
         _ = try? client.publish("\(prefix)/hello", hello.json, retain: true)
     }
 

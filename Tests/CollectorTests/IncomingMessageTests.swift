@@ -51,6 +51,18 @@ import Testing
         #expect(Self.refusal(Self.judge("airloc/pi-5/hello", "{not json"))?.label == "bad_hello")
         let other = #"{"schema":"airloc.hello/1","device":"pi-6","software":"x","first":{}}"#
         #expect(Self.refusal(Self.judge("airloc/pi-5/hello", other))?.label == "foreign_hello")
+        // Claims no logbook can make are refused and counted, not obeyed: ids past 2^40, a
+        // first row to come past the newest held, rows acknowledged that were never held.
+        for absurd in [
+            #""first":{"track":999999999999999}"#, #""first":{"track":9},"last":{"track":7}"#,
+            #""first":{"track":3},"acked":{"track":8},"last":{"track":7}"#,
+        ] {
+            let claim = #"{"schema":"airloc.hello/1","device":"pi-5","software":"x",\#(absurd)}"#
+            #expect(Self.refusal(Self.judge("airloc/pi-5/hello", claim))?.label == "bad_hello", "\(absurd)")
+        }
+        let real =
+            #"{"schema":"airloc.hello/1","device":"pi-5","software":"x","first":{"track":8},"acked":{"track":7},"last":{"track":7}}"#
+        #expect(Self.refusal(Self.judge("airloc/pi-5/hello", real)) == nil, "all stored: first is the newest + 1")
         let long = try #require(Self.refusal(Self.judge("airloc/\(String(repeating: "d", count: 3000))/status", "on")))
         #expect(long.label == "bad_device" && long.device == nil)
         #expect(long.reason.count < 200, "the reason quotes the id cut short: \(long.reason)")
