@@ -39,6 +39,8 @@ public struct DeviceRoutes: Sendable {
     private let recent = RecentReplies()
     /// The day's figures made, and the bound on making them.
     private let figures = FigureCache()
+    /// Draws them, one at a time, below the connections' priority.
+    private let figureWorker = FigureWorker()
     /// The wrong passwords of each client address.
     let gate: PasswordGate
 
@@ -140,7 +142,8 @@ public struct DeviceRoutes: Sendable {
             guard let width = Self.figureWidth(request.arguments["width"]) else {
                 return ServedReply(status: 400, text: "width takes a number of pixels from 240 to 1600\n")
             }
-            // Kept per logbook version, width step and minute, made two at a time at most.
+            // Kept per logbook version, width step and minute; drawn by one worker below the
+            // connections' priority, two requests making at most (a third: 503).
             let step = FigureCache.width(width)
             let key = FigureCache.key(version: source.version, width: step, now: now)
             switch figures.lookUp(key) {
@@ -150,7 +153,8 @@ public struct DeviceRoutes: Sendable {
                 reply.headers.append(("Retry-After", "2"))
                 return reply
             case .make:
-                let reply = dayFigure(logbook, window: Self.day(logbook, now: now), width: step)
+                let window = Self.day(logbook, now: now)
+                let reply = figureWorker.make { [self] in dayFigure(logbook, window: window, width: step) }
                 figures.finish(key, reply: reply)
                 return reply
             }
