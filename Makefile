@@ -19,7 +19,7 @@ SWIFT ?= swift
 # for Sources/CCurl; libcurl4: opened at run time by the first web request.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux bsdutils tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql libmicrohttpd12 libmicrohttpd-dev libjs-leaflet chromium-driver python3-selenium prometheus
 
-.PHONY: all deps test-deps build release demo test test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test test-system
+.PHONY: all deps test-deps build release demo test test-dependent test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test test-system
 
 all: build
 
@@ -40,6 +40,15 @@ demo: build
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Examples Package.swift
 	python3 scripts/check-layers.py
+	@# CPostgres declares libpq's functions itself (no header path, no unsafe flag): each
+	@# declaration is compiled against the real libpq-fe.h here, a mismatch an error.
+	cc -fsyntax-only -Wall -Werror -DAIRLOC_CHECK_LIBPQ $$(pkg-config --cflags libpq) \
+		-ISources/CPostgres/include Sources/CPostgres/PostgresLibrary.c
+
+# A package depending on a tagged copy of airloc by version builds against AirlocKit and
+# runs (docs/library.md): SwiftPM refuses such a dependency if any target has unsafe flags.
+test-dependent: deps
+	@scripts/check-dependent.sh
 
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Examples Package.swift

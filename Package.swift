@@ -30,9 +30,9 @@ let package = Package(
         // libcurl, opened with dlopen on the first request (Sources/CCurl/WebRequest.c says why).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libpq, opened with dlopen by `airloc collect` only (Sources/CPostgres says why).
-        .target(
-            name: "CPostgres", cSettings: [.unsafeFlags(["-I/usr/include/postgresql"])],
-            linkerSettings: [.linkedLibrary("dl")]),
+        // Its declarations are its own (checked against libpq-fe.h by `make lint`): no
+        // unsafe flag, so a package can depend on airloc by version.
+        .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl")]),
         // librsvg and cairo, opened with dlopen by `log plot --format png` only (SVGRendering.c).
         .target(name: "CRsvg", linkerSettings: [.linkedLibrary("dl")]),
         // libmicrohttpd, opened with dlopen by `airloc serve` only (Sources/CMicroHTTPD says why).

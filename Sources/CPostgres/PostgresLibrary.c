@@ -1,11 +1,11 @@
 // libpq through dlopen (see include/PostgresLibrary.h). Every function airloc uses is
-// looked up once, typed from libpq-fe.h's own declaration, so a mismatch is a compile
-// error rather than a wrong call.
+// looked up once, typed from its declaration (LibpqDeclarations.h, which `make lint`
+// checks against libpq-fe.h), so a mismatch is a compile error rather than a wrong call.
 
 #include "PostgresLibrary.h"
+#include "LibpqDeclarations.h"
 
 #include <dlfcn.h>
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
