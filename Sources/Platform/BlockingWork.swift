@@ -7,7 +7,8 @@ import Foundation
 /// task of the program.
 ///
 /// Contract:
-/// - ``run(_:deadline:late:interrupt:_:)`` runs the body on a thread of its own and
+/// - ``run(_:deadline:late:interrupt:_:)`` runs the body on a thread of its own (a worker
+///   of ``WorkerPool``, kept between calls) and
 ///   resumes the caller with its result, exactly once, without holding a cooperative
 ///   thread meanwhile.
 /// - When the calling task is cancelled, the body's ``StopSignal`` is set and `interrupt`
@@ -73,9 +74,8 @@ public enum BlockingWork {
     }
 
     /// A thread of its own, named for `ps -L` and for a debugger.
+    /// On a worker of ``WorkerPool``: an idle one when there is one (no thread per call).
     private static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.start()
+        WorkerPool.shared.run(name, body)
     }
 }
