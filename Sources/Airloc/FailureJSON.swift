@@ -13,7 +13,7 @@ public struct FailureJSON: Encodable, Sendable {
         "doctor": "airloc.doctor/1", "search": "airloc.search/1", "use": "airloc.use/1",
         "popular": "airloc.popular/1", "reverse": "airloc.reverse/1", "postal": "airloc.postal/1",
         "data": "airloc.data/1", "auth": "airloc.auth/1", "log": "airloc.log-status/1",
-        "sense": "airloc.sense/1",
+        "sense": "airloc.sense/1", "collect": "airloc.collect-status/1", "serve": "airloc.share/1",
     ]
 
     /// The document of a failure of `command` (its exit status and message), when the

@@ -34,6 +34,26 @@ import Testing
         #expect((error["message"] as? String).map { !$0.isEmpty && result.stderr.contains($0) } == true)
     }
 
+    /// `collect status --json` and `serve share --json` with a configuration error printed
+    /// no JSON (their schemas were missing from the failure table).
+    @Test(arguments: [
+        (["collect", "status", "--json"], "airloc.collect-status/1"),
+        (["serve", "share", "pi", "--since", "1h", "--json"], "airloc.share/1"),
+    ])
+    func theFleetsCommandsFailInJSONToo(arguments: [String], schema: String) async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let config = home.file("airloc.conf")
+        try "[collect]\nbatch = many\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try await AirlocBinary.run(
+            arguments + ["--config", config.path], environment: AirlocBinary.environment(home: home.url))
+        #expect(result.status == 78, "\(result)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        #expect(document["schema"] as? String == schema)
+        #expect((document["error"] as? [String: Any])?["kind"] as? String == "configuration", "\(document)")
+    }
+
     @Test func gpsdDownIsUnavailableInJSONToo() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
