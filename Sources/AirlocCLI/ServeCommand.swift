@@ -59,8 +59,7 @@ enum ServeCommand {
         }
         let console = context.console
         console.err("airloc: serving http://\(server.address)/\n")
-        let group = ServiceGroup([server], notify: { console.err(NoticeText.line($0)) })
-        let outcome = await SignalWatch.untilInterrupted { await group.run() }
+        let outcome = await server.runUntilStopped { console.err(NoticeText.line($0)) }
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok
     }

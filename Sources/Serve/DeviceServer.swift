@@ -30,6 +30,14 @@ public final class DeviceServer: Service {
     /// With `[serve] source = collector`: the database, and whether it is ready yet.
     private let fleet: (database: FleetDatabase, readiness: FleetReadiness)?
 
+    /// Serves until SIGTERM or SIGINT, or a failure, as `airloc serve` runs: one
+    /// ``ServiceGroup`` of this server, stopped in order (the streams ended, then the
+    /// connections closed).
+    public func runUntilStopped(notify: @escaping @Sendable (ServiceNotice) -> Void) async -> ServiceGroup.Outcome {
+        let group = ServiceGroup([self], notify: notify)
+        return await SignalWatch.untilInterrupted { await group.run() }
+    }
+
     /// A server for `settings.serve`, listening already.
     public init(settings: Settings, gazetteer: Gazetteer, limits: HTTPServer.Limits = HTTPServer.Limits())
         throws(ServiceFailure)
