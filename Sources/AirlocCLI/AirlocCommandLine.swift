@@ -40,27 +40,7 @@ public enum AirlocCommandLine {
         DataCommand.command, LogCommand.command, SenseCommand.command, CollectCommand.command, ServeCommand.command,
     ]
 
-    static var overview: String {
-        var lines = [
-            "airloc — where am I, and what is the air like here?", "",
-            "Usage: airloc <command> [options]", "", "Commands:",
-        ]
-        for command in commands {
-            lines.append(
-                "  " + command.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
-        }
-        lines += [
-            "", "Options:", "  -h, --help     show this help (also: airloc <command> --help)",
-            "  --version      print the version", "",
-            "Configuration: /etc/airloc/airloc.conf, then ~/.config/airloc/airloc.conf (see docs/configuration.md).",
-            "Exit codes follow sysexits(3): 64 usage, 65 no such place or postal code (or bad data), 66 no",
-            "such input (no logbook yet), 69 service unavailable, 72 a file it needs is missing (the place",
-            "data), 74 cannot read or write a file (the logbook), 75 try again later, 77 location not",
-            "authorized, 78 configuration error;",
-            "1 when a search finds nothing or the picker is left with Esc, 130 on Ctrl-C, 143 on SIGTERM.",
-        ]
-        return lines.joined(separator: "\n") + "\n"
-    }
+    static var overview: String { ManualPage.overview(commands.map(\.spec)) }
 
     /// Runs one invocation and returns its exit status (testable without exiting).
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
@@ -83,14 +63,7 @@ public enum AirlocCommandLine {
         case "__generate":
             // For packaging (docs/packaging.md): the man pages and completions, from the
             // same declarations the parser uses. Not listed: not for people.
-            let text: String
-            switch arguments.dropFirst().first {
-            case "man": text = ManualPage.command(commands.map(\.spec))
-            case "conf-man": text = ManualPage.configuration()
-            case "bash": text = ShellCompletion.bash(commands.map(\.spec))
-            case "zsh": text = ShellCompletion.zsh(commands.map(\.spec))
-            case "fish": text = ShellCompletion.fish(commands.map(\.spec))
-            default:
+            guard let text = ManualPage.generated(arguments.dropFirst().first, commands: commands.map(\.spec)) else {
                 plain.err("Error: expected __generate man|conf-man|bash|zsh|fish\n")
                 return ExitCode.usage.rawValue
             }

@@ -7,6 +7,42 @@ import Web
 /// command, option or key cannot exist without its page (`airloc __generate man`,
 /// docs/packaging.md).
 package enum ManualPage {
+    /// What `airloc __generate KIND` prints for packaging (docs/packaging.md): `man`,
+    /// `conf-man`, `bash`, `zsh` or `fish`; nil for another kind.
+    package static func generated(_ kind: String?, commands: [CommandSpec]) -> String? {
+        switch kind {
+        case "man": return command(commands)
+        case "conf-man": return configuration()
+        case "bash": return ShellCompletion.bash(commands)
+        case "zsh": return ShellCompletion.zsh(commands)
+        case "fish": return ShellCompletion.fish(commands)
+        default: return nil
+        }
+    }
+
+    /// `airloc --help`: every command with its summary, the global options, where the
+    /// configuration is read, and the exit codes.
+    package static func overview(_ commands: [CommandSpec]) -> String {
+        var lines = [
+            "airloc — where am I, and what is the air like here?", "",
+            "Usage: airloc <command> [options]", "", "Commands:",
+        ]
+        for command in commands {
+            lines.append("  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary)
+        }
+        lines += [
+            "", "Options:", "  -h, --help     show this help (also: airloc <command> --help)",
+            "  --version      print the version", "",
+            "Configuration: /etc/airloc/airloc.conf, then ~/.config/airloc/airloc.conf (see docs/configuration.md).",
+            "Exit codes follow sysexits(3): 64 usage, 65 no such place or postal code (or bad data), 66 no",
+            "such input (no logbook yet), 69 service unavailable, 72 a file it needs is missing (the place",
+            "data), 74 cannot read or write a file (the logbook), 75 try again later, 77 location not",
+            "authorized, 78 configuration error;",
+            "1 when a search finds nothing or the picker is left with Esc, 130 on Ctrl-C, 143 on SIGTERM.",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// airloc(1): every command with its usage, description and options; exit status;
     /// environment; files; examples.
     package static func command(_ commands: [CommandSpec]) -> String {
