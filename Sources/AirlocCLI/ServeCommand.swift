@@ -59,6 +59,9 @@ enum ServeCommand {
         }
         let console = context.console
         console.err("airloc: serving http://\(server.address)/\n")
+        if server.urls.first != "http://\(server.address)/" {
+            console.err("airloc: open \(server.urls.joined(separator: " or ")) from another machine\n")
+        }
         let outcome = await server.runUntilStopped { console.err(NoticeText.line($0)) }
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok

@@ -25,6 +25,9 @@ public final class DeviceServer: Service {
         serve.port = port
         return serve.listen
     }
+    /// Where a browser opens it: the address it listens on, or, listening on every
+    /// address, the host's name and its network addresses (``ServedAddresses``).
+    public var urls: [String] { ServedAddresses.urls(host: source.settings.serve.host, port: port) }
     private let server: HTTPServer
     private let notices = NoticeRelay()
     /// With `[serve] source = collector`: the database, and whether it is ready yet.
