@@ -52,6 +52,7 @@ struct DevicePage {
             \(body)
             <footer>airloc \(AirlocVersion.string) · <a href="/api/now">/api/now</a> · <a href="/metrics">/metrics</a> · \
             <a href="/data.json">/data.json</a> · <span id="live">not live</span></footer>
+            <p id="announce" class="sr" aria-live="polite"></p>
             </main>
             <script src="/leaflet/leaflet.js"></script><script src="/page.js"></script>
             </body></html>
@@ -100,7 +101,8 @@ struct DevicePage {
         if let headline, let category {
             lines.append(
                 "<p class=\"aqi\"><span id=\"aqi\">\(headline.usAQI)</span> <span id=\"category\">\(escape(category.name))</span> "
-                    + "\(category.emoji)<span class=\"basis\">\(measuredLeads ? " measured here" : " model")</span></p>"
+                    + "<span aria-hidden=\"true\">\(category.emoji)</span>"
+                    + "<span class=\"basis\">\(measuredLeads ? " measured here" : " model")</span></p>"
             )
             lines.append("<p id=\"advice\">\(escape(category.advice))</p>")
         } else {

@@ -77,10 +77,11 @@ struct FleetPage {
         let shown = FleetLast.shown(last, now: now)
         let age = shown.newest.map { max(0, now.timeIntervalSince($0)) }
         let stale = age.map { $0 > serve.staleAfter } ?? true
-        let category = shown.aqi.map { AQICategory(aqi: $0).rawValue } ?? "unknown"
+        let category = shown.aqi.map { AQICategory(aqi: $0) }
         return """
             <li data-device="\(escape(last.deviceID))"><button type="button" class="device">\(escape(last.deviceID))</button> \
-            <span class="badge cat-\(category)"><span class="aqi">\(shown.aqi.map(String.init) ?? "–")</span></span> \
+            <span class="badge cat-\(category?.rawValue ?? "unknown")"><span class="aqi">\(shown.aqi.map(String.init) ?? "–")</span></span> \
+            <span class="category">\(escape(category?.name ?? ""))</span> \
             <span class="age">\(age.map { Self.age($0) + " ago" } ?? "no row yet")</span> \
             <span class="stale">\(stale ? "stale" : "")</span></li>
             """

@@ -1,3 +1,5 @@
+import AirQuality
+
 /// `GET /fleet.js`: what makes the fleet's page live — a marker per device at its last
 /// position, coloured by its air, moved as `/api/last` (read every ``pollSeconds``
 /// seconds) says; the list's ages and "stale" kept current; the chosen device's day drawn
@@ -12,9 +14,18 @@ enum FleetScript {
     /// this, whatever the number of browsers (the server makes the answer once a second).
     static let pollSeconds = 2
 
-    static let text = #"""
+    static let text = script.replacingOccurrences(of: "CATEGORY_NAMES", with: categoryNames)
+
+    /// The categories' names by their ids, for the list (the category in words beside its
+    /// colour, not by colour alone).
+    static var categoryNames: String {
+        "{" + AQICategory.allCases.map { "\"\($0.rawValue)\": \"\($0.name)\"" }.joined(separator: ", ") + "}"
+    }
+
+    private static let script = #"""
         "use strict";
         (function () {
+          var categoryNames = CATEGORY_NAMES;
           var mapElement = document.getElementById("map");
           var share = new URLSearchParams(location.search).get("share");
           var fleet = window.airlocFleet = { markers: {}, times: {}, chosen: null, runs: 0, points: 0, polls: 0 };
@@ -62,11 +73,13 @@ enum FleetScript {
             var aqi = document.createElement("span");
             aqi.className = "aqi";
             badge.appendChild(aqi);
+            var named = document.createElement("span");
+            named.className = "category";
             var ageText = document.createElement("span");
             ageText.className = "age";
             var stale = document.createElement("span");
             stale.className = "stale";
-            [button, badge, ageText, stale].forEach(function (part) {
+            [button, badge, named, ageText, stale].forEach(function (part) {
               li.appendChild(part);
               li.appendChild(document.createTextNode(" "));
             });
@@ -82,6 +95,7 @@ enum FleetScript {
                 li.dataset.time = d.time || "";
                 li.querySelector("span").className = "badge cat-" + (d.category || "unknown");
                 li.querySelector(".aqi").textContent = d.us_aqi === null ? "–" : String(d.us_aqi);
+                li.querySelector(".category").textContent = categoryNames[d.category] || "";
                 li.querySelector(".age").textContent = d.age_seconds === null ? "no row yet" : age(d.age_seconds) + " ago";
                 li.querySelector(".stale").textContent = d.stale ? "stale" : "";
               }

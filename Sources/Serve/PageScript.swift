@@ -134,6 +134,19 @@ enum PageScript {
           stamp();
           setInterval(tick, 1000);
 
+          // A screen reader hears the air when it changes: the card is replaced whole, so a
+          // region that stays (#announce, aria-live) is told the index and its category.
+          var announced = null;
+          function announce() {
+            var aqi = document.getElementById("aqi"), category = document.getElementById("category");
+            var region = document.getElementById("announce");
+            if (!aqi || !category || !region) return;
+            var said = "Air quality index " + aqi.textContent + ", " + category.textContent;
+            if (announced !== null && said !== announced) region.textContent = said;
+            announced = said;
+          }
+          announce();
+
           // The whole card again from the server: one request at a time, one more after it
           // when rows came meanwhile.
           var asking = false, again = false, refreshed = Date.now();
@@ -147,7 +160,7 @@ enum PageScript {
                 var old = document.getElementById("card");
                 if (html && old) {
                   var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("card");
-                  if (fresh) { old.replaceWith(document.adoptNode(fresh)); stamp(); tick(); }
+                  if (fresh) { old.replaceWith(document.adoptNode(fresh)); stamp(); tick(); announce(); }
                 }
               })
               .catch(function () {})

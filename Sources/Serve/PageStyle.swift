@@ -17,7 +17,7 @@ enum PageStyle {
             .card, .panel { background: #fff; border-radius: 8px; padding: 12px; box-shadow: 0 1px 3px #0002; min-width: 0; }
             .aqi { font-size: 1.6rem; font-weight: 600; border-radius: 6px; padding: .3rem .6rem; margin: .4rem 0; }
             .aqi .basis { font-size: .9rem; font-weight: 400; }
-            .cat-unknown .aqi { background: #9E9E9E; color: #fff; }
+            .cat-unknown .aqi { background: #616161; color: #fff; }
             \(categories)
             dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .8rem; margin: .5rem 0; }
             dt { color: #555; }
@@ -34,6 +34,8 @@ enum PageStyle {
             .devices li.chosen { background: #e3ecf7; }
             .devices .aqi { display: inline-block; font-size: .9rem; padding: .1rem .4rem; margin: 0; }
             .age { color: #555; font-size: .85rem; }
+            .category { font-size: .85rem; }
+            .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
             .stale { color: #B00020; font-weight: 600; font-size: .85rem; }
             @media (min-width: 900px) {
               main { grid-template-columns: 380px 1fr; }
@@ -46,11 +48,12 @@ enum PageStyle {
             """
     }()
 
-    /// Black on the light categories, white on the dark ones (legible on each).
+    /// The text on each category's colour, at WCAG 2.1 AA's 4.5:1 at least: black on the
+    /// light ones and on Unhealthy's red (5.3:1; white there was 4.0:1), white on the dark.
     static func textColour(_ category: AQICategory) -> String {
         switch category {
-        case .good, .moderate, .unhealthyForSensitiveGroups: return "#000"
-        case .unhealthy, .veryUnhealthy, .hazardous: return "#fff"
+        case .good, .moderate, .unhealthyForSensitiveGroups, .unhealthy: return "#000"
+        case .veryUnhealthy, .hazardous: return "#fff"
         }
     }
 }

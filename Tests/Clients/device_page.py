@@ -120,6 +120,9 @@ def main():
             seen["changed_category"] = text(driver, "category")
             seen["changed_card_class"] = driver.execute_script("return document.getElementById('card').className;")
             seen["changed_advice"] = text(driver, "advice")
+            # A screen reader is told: the region that stays says the new index and category.
+            seen["changed_announced"] = driver.execute_script(
+                "return document.getElementById('announce').textContent;")
             seen["changed_same_load"] = driver.execute_script("return window.__sameLoad || null;")
             with urllib.request.urlopen(BASE + "/api/now", timeout=60) as answer:
                 seen["changed_api_now"] = json.load(answer)

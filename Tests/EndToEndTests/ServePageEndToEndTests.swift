@@ -99,6 +99,10 @@ struct ServePageEndToEndTests {
         #expect(changed["leads"] as? Bool == true && changed["pm2_5"] as? Double == 60, "\(changed)")
         #expect(seen["changed_aqi"] as? String == (changed["headline_us_aqi"] as? Int).map(String.init), "\(seen)")
         #expect(seen["changed_category"] as? String == changed["category_name"] as? String, "\(seen)")
+        #expect(
+            seen["changed_announced"] as? String
+                == "Air quality index \(seen["changed_aqi"] as? String ?? "?"), \(seen["changed_category"] as? String ?? "?")",
+            "the change is said to a screen reader: \(seen["changed_announced"] ?? "nothing")")
         #expect(seen["changed_card_class"] as? String == "card cat-\(changed["category"] as? String ?? "?")", "\(seen)")
         #expect(seen["changed_advice"] as? String == changed["advice"] as? String, "\(seen)")
         #expect(seen["changed_same_load"] as? String == "yes", "no reload: \(seen)")
