@@ -122,6 +122,9 @@ struct DevicePage {
                 text += ", model PM2.5 \(formatConcentration(model))"
             }
             text += ")"
+            // What `now` says of a reading to be read with care (humid air, a warm-up cut
+            // short), in words on the card too.
+            for flag in sample.flags { text += " · " + flag.caution }
             if !reading.isFresh {
                 // Past its window (a sensor unplugged, a logger stopped): said as such, with
                 // what it last read, never as the air now.

@@ -47,4 +47,16 @@ import Testing
         #expect(!page.contains(" measured here<"), "the card does not lead with it: \(page)")
         #expect(page.contains("unavailable since "), "the page says the sensor is unavailable, and since when")
     }
+
+    /// `/api/now` carried `flags: ["humidity"]` and `now` said "humid air: reads high"; the
+    /// page's card said nothing of it.
+    @Test func aReadingToBeReadWithCareSaysSoOnTheCard() async throws {
+        let device = try ServedDevice()
+        defer { device.remove() }
+        var record = ServedDevice.reading(55.0, model: .sds011, at: device.now.addingTimeInterval(-10), segment: nil)
+        record.flags = ["humidity", "warm-up-cut-short"]
+        try device.logbook?.append(record)
+        let card = try await device.get("/card", try device.routes(later: 0)).text
+        #expect(card.contains("humid air: reads high") && card.contains("warm-up cut short: may be off"), "\(card)")
+    }
 }
