@@ -8,7 +8,7 @@ import Foundation
 /// as many as the calls ever running at once.
 ///
 /// Contract: ``run(_:_:)`` never waits: when every worker is busy (one may be stuck in C
-/// for good, abandoned with its call) a new one starts within 2 ms, so a job that waits on
+/// for good, abandoned with its call) a new one starts at once, so a job that waits on
 /// another job cannot deadlock. Each job runs under its own thread name.
 public final class WorkerPool: Sendable {
     /// The process's pool.
@@ -35,23 +35,11 @@ public final class WorkerPool: Sendable {
 
     /// Runs `body` on a worker named `name`.
     public func run(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        let unclaimed = state.change { state -> (Bool, first: Bool) in
-            state.jobs.append(Job(name: name, body: body))
-            return (state.jobs.count > state.idle, state.workers == 0)
-        }
-        guard unclaimed.0 else { return }
-        if unclaimed.first {
-            spawnIfUnclaimed()
-        } else {
-            // A worker that just resumed its caller is about to be idle again (that caller
-            // often asks the next call at once): a new worker starts only if the job is
-            // still unclaimed a moment later. The caller never waits for it.
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { self.spawnIfUnclaimed() }
-        }
-    }
-
-    private func spawnIfUnclaimed() {
+        // A worker that just resumed its caller may be about to be idle again (that caller
+        // often asks the next call at once): then a second worker starts, which later calls
+        // find idle. Never a wait, and never a timer that a starved queue could delay.
         let spawn = state.change { state -> Bool in
+            state.jobs.append(Job(name: name, body: body))
             guard state.jobs.count > state.idle else { return false }
             state.idle += 1
             state.workers += 1
