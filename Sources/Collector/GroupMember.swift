@@ -70,7 +70,7 @@ extension CollectorMachine {
         for waiting in ownership.waitingHellos(at: now) {
             guard
                 var update = updates[waiting.device]
-                    ?? known.prefix(of: waiting.device).map({ .init(prefix: $0, seen: date) })
+                    ?? known.prefix(of: waiting.device).map({ .init(prefix: $0, seen: date, heard: false) })
             else { continue }
             actions += check(waiting.hello, device: waiting.device, owner: waiting.owner, update: &update, date: date)
             updates[waiting.device] = update

@@ -49,7 +49,10 @@ extension CollectorMachine {
             guard let hellos = deferredHellos.removeValue(forKey: device), let prefix = known.prefix(of: device) else {
                 continue
             }
-            var update = updates[device] ?? RowStore.DeviceUpdate(prefix: prefix, seen: date)
+            // A hello checked now is what the device said before (often the broker's retained
+            // one, handed over at the subscription): it says nothing of the device now, so it
+            // never moves `last_seen` (a collector's restart moved it for devices switched off).
+            var update = updates[device] ?? RowStore.DeviceUpdate(prefix: prefix, seen: date, heard: false)
             for (hello, owner) in hellos {
                 actions += check(hello, device: device, owner: owner, update: &update, date: date)
             }
