@@ -95,6 +95,7 @@ public struct AirReport: Sendable {
             warnings.append("no populated place within 50 km; the nearest is \(place.relativeDescription)")
         }
         warnings += data.warnings
+        if let doubt = fix.timeDoubt(system: time.date, notBefore: AirlocVersion.date) { warnings.append(doubt) }
         let override =
             settings.airQualityURL == OpenMeteoAirQuality.defaultBaseURL
             ? nil : settings.airQualityURL.base.absoluteString

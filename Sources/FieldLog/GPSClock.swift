@@ -53,23 +53,6 @@ public struct GPSClock: Sendable {
         self.maximumLead = maximumLead
     }
 
-    /// Why `gps` cannot be the time, when it cannot.
-    func doubt(_ gps: Date, system: Date) -> String? {
-        let rollover = "a receiver that mishandles the GPS week-number rollover is the likely cause"
-        if gps < notBefore {
-            return "the receiver says it is \(UTCTime.iso8601Seconds(gps)), earlier than this airloc's release "
-                + "(\(UTCTime.iso8601Seconds(notBefore).prefix(10))): its time is not believed (\(rollover)); "
-                + "rows keep this device's clock"
-        }
-        if system >= notBefore && gps.timeIntervalSince(system) > maximumLead {
-            let years = gps.timeIntervalSince(system) / (365.25 * 86_400)
-            return "the receiver says it is \(UTCTime.iso8601Seconds(gps)), "
-                + String(format: "%.1f", years) + " years ahead of this device's clock: its time is not believed "
-                + "(\(rollover)); rows keep this device's clock"
-        }
-        return nil
-    }
-
     /// A fix with the receiver's time, received when the system clock said `system`.
     public mutating func observe(_ fix: Fix, system: Date) -> Verdict {
         if fix.source == .gps { seen += 1 }
@@ -77,7 +60,9 @@ public struct GPSClock: Sendable {
             if fix.source == .gps { consecutive = 0 }
             return .unchanged
         }
-        if let doubt = doubt(gps, system: system) {
+        if let doubt = fix.timeDoubt(system: system, notBefore: notBefore, maximumLead: maximumLead).map({
+            $0 + "; rows keep this device's clock"
+        }) {
             consecutive = 0
             guard !saidDisbelief else { return .unchanged }
             saidDisbelief = true

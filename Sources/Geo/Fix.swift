@@ -111,3 +111,28 @@ public func formatGrouped(_ value: Int) -> String {
     }
     return out
 }
+
+extension Fix {
+    /// Why the receiver's time of this fix cannot be right, when it cannot (else nil): it is
+    /// before `notBefore` (no true time is earlier: the software's release), or more than
+    /// `maximumLead` seconds ahead of a `system` clock that is itself not before
+    /// `notBefore` (such a clock was set; a Pi without a real-time clock that boots at
+    /// 2000-01-01 is not). A receiver that mishandles the GPS week-number rollover reports
+    /// such a date, the same every fix. The logger keeps its clock then; `now`, `locate`
+    /// and `doctor` say so beside the fix.
+    public func timeDoubt(system: Date, notBefore: Date, maximumLead: TimeInterval = 366 * 86_400) -> String? {
+        guard source == .gps, let gps = time else { return nil }
+        let said = ISO8601DateFormatter().string(from: gps)
+        let rollover = "a receiver that mishandles the GPS week-number rollover is the likely cause"
+        if gps < notBefore {
+            return "the receiver says it is \(said), earlier than this airloc's release "
+                + "(\(ISO8601DateFormatter().string(from: notBefore).prefix(10))): its time is not believed (\(rollover))"
+        }
+        if system >= notBefore && gps.timeIntervalSince(system) > maximumLead {
+            let years = gps.timeIntervalSince(system) / (365.25 * 86_400)
+            return "the receiver says it is \(said), " + String(format: "%.1f", years)
+                + " years ahead of this device's clock: its time is not believed (\(rollover))"
+        }
+        return nil
+    }
+}

@@ -19,6 +19,13 @@ struct LogGPSTimeEndToEndTests {
         _ = try await LogEndToEndTests.waitForStatus(world, "track points and an air reading") {
             ($0["track_rows"] as? Int ?? 0) >= 5 && ($0["air_rows"] as? Int ?? 0) >= 1
         }
+        // `now` shows the same fix: it says the receiver's time is not believed, as the logger does.
+        let now = try await world.run(["now", "--json"])
+        let report = LogEndToEndTests.json(now.stdout) ?? [:]
+        let warnings = report["warnings"] as? [String] ?? []
+        #expect(
+            warnings.contains { $0.contains("years ahead of this device's clock") && $0.contains("rollover") },
+            "\(now)")
         let stopped = try await logger.terminate()
         #expect(stopped.status == 0, "\(stopped)")
         #expect(
