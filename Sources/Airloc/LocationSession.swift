@@ -34,14 +34,21 @@ public struct LocationSession: Sendable {
     /// A session.
     public init(
         settings: Settings, gazetteer: Gazetteer, prompter: any AuthorizationPrompter = NeverPrompt(),
-        unattended: Bool = false, time: any TimeSource = SystemTime()
+        unattended: Bool = false, takesChosenPlace: Bool = true, time: any TimeSource = SystemTime()
     ) {
         self.settings = settings
         self.gazetteer = gazetteer
         self.prompter = prompter
         self.unattended = unattended
+        self.takesChosenPlace = takesChosenPlace
         self.time = time
     }
+
+    /// Whether the place chosen with `airloc use` or `airloc pick` is a manual location
+    /// here. Not for the logger: a place browsed on a terminal is not where the device is,
+    /// and a track must not jump to a city's centre because someone looked at its air; the
+    /// logger's manual location is `[location]`'s alone.
+    public var takesChosenPlace: Bool
 
     /// Where the device is, and how that was found out.
     public struct Location: Sendable {
@@ -58,14 +65,15 @@ public struct LocationSession: Sendable {
     }
 
     /// The manual location, if one is configured: given coordinates, else the chosen
-    /// place (`airloc use`), else `[location]` coordinates, else `[location] place`
+    /// place (`airloc use`; not with ``takesChosenPlace`` false), else `[location]`
+    /// coordinates, else `[location] place`
     /// resolved offline (a typo must not quietly move the user elsewhere: an unknown
     /// place is an error).
     public func manualProvider() throws(LocationSessionError) -> ManualProvider? {
         if let given = settings.givenCoordinate {
             return ManualProvider(coordinate: given.coordinate, origin: given.origin)
         }
-        if let chosen = settings.chosenPlace {
+        if takesChosenPlace, let chosen = settings.chosenPlace {
             return ManualProvider(coordinate: chosen.coordinate, origin: "chosen place \(chosen.displayName)")
         }
         if let latitude = settings.manualLatitude, let longitude = settings.manualLongitude,

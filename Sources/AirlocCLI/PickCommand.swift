@@ -69,7 +69,7 @@ enum PickCommand {
             do { try ChosenPlace(place: place).save(in: context.configuration.directories.state) } catch {
                 throw CLIError(code: .ioError, message: "cannot save the chosen place: \(error)")
             }
-            context.console.err("Chosen: \(place.displayName) — saved as your manual location\n")
+            context.console.err("Chosen: \(place.displayName) — now and air use it; log run keeps to [location]\n")
             guard !context.arguments.has(.noReport) else { return .ok }
             let fix = Fix(coordinate: place.coordinate, source: .manual, accuracySource: "place \(place.displayName)")
             let report = await AirReport.make(

@@ -58,10 +58,7 @@ enum ServeCommand {
             throw CLIError(error)
         }
         let console = context.console
-        console.err("airloc: serving http://\(server.address)/\n")
-        if server.urls.first != "http://\(server.address)/" {
-            console.err("airloc: open \(server.urls.joined(separator: " or ")) from another machine\n")
-        }
+        console.err(server.announcement)
         let outcome = await server.runUntilStopped { console.err(NoticeText.line($0)) }
         if let failure = outcome.failures.first { throw CLIError(failure) }
         return .ok

@@ -68,7 +68,8 @@ public final class LoggerStation: Sendable {
         settings: Settings, gazetteer: Gazetteer, notify: @escaping @Sendable (ServiceNotice) -> Void
     ) throws(Problem) {
         if let exposed = ConfigurationExposure.problem(settings) { throw .configuration(exposed) }
-        let session = LocationSession(settings: settings, gazetteer: gazetteer, unattended: true)
+        let session = LocationSession(
+            settings: settings, gazetteer: gazetteer, unattended: true, takesChosenPlace: false)
         do { following = try session.follow() } catch {
             if case .notAuthorized(let refusal) = error, refusal == .notDetermined || refusal == .needsAlways {
                 throw .notAuthorized

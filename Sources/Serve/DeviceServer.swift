@@ -28,6 +28,14 @@ public final class DeviceServer: Service {
     /// Where a browser opens it: the address it listens on, or, listening on every
     /// address, the host's name and its network addresses (``ServedAddresses``).
     public var urls: [String] { ServedAddresses.urls(host: source.settings.serve.host, port: port) }
+    /// What `airloc serve` says on stderr when it listens: where, and, on every address,
+    /// where another machine opens it.
+    public var announcement: String {
+        let listening = "http://\(address)/"
+        let elsewhere =
+            urls.first == listening ? "" : "airloc: open \(urls.joined(separator: " or ")) from another machine\n"
+        return "airloc: serving \(listening)\n" + elsewhere
+    }
     private let server: HTTPServer
     private let notices = NoticeRelay()
     /// With `[serve] source = collector`: the database, and whether it is ready yet.
