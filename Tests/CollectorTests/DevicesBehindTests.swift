@@ -70,13 +70,8 @@ import Testing
     /// The machine alone: a device's rows stop arriving while its hellos say it holds more;
     /// its status and `/metrics` say so after 30 s, and stop once the rows come.
     @Test func theCollectorSaysWhichDeviceHoldsRowsThatNeverArrive() throws {
-        var settings = CollectSettings()
-        settings.batch = 500
-        var machine = CollectorMachine(settings: settings)
         let start = ContinuousClock.now
-        _ = machine.started(at: Self.date)
-        _ = machine.databaseConnected(serverVersion: 150_000, at: start, date: Self.date)
-        _ = machine.brokerConnected(generation: 1, at: start, date: Self.date)
+        var machine = CollectorMachine.running(at: start, date: Self.date)
         func row(_ id: Int) -> String {
             #"{"schema":"airloc.log/1","id":"t\#(id)","kind":"track","time":"2026-11-18T10:00:00Z"}"#
         }

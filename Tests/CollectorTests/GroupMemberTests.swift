@@ -181,10 +181,7 @@ import Testing
         #expect(
             Self.rejoins(member.stored(held, outcome: Self.view(owned: false, through: 0), at: now, date: Self.date)))
 
-        var lone = CollectorMachine(settings: CollectSettings())
-        _ = lone.started(at: Self.date)
-        _ = lone.databaseConnected(serverVersion: 150_000, at: start, date: Self.date)
-        _ = lone.brokerConnected(generation: 1, at: start, date: Self.date)
+        var lone = CollectorMachine.running(at: start, date: Self.date)
         _ = lone.databaseFailed(outage, at: start)
         #expect(
             !Self.leaves(lone.received(topic: "airloc/pi/history", payload: Self.row(1), at: start, date: Self.date)))

@@ -30,11 +30,8 @@ import Testing
     }
 
     @Test func quietMadeUpIdsAreForgottenAndTheirMemoryGivenBack() {
-        var machine = CollectorMachine(settings: CollectSettings())
         let start = ContinuousClock.now
-        _ = machine.started(at: Self.date)
-        _ = machine.databaseConnected(serverVersion: 150_000, at: start, date: Self.date)
-        _ = machine.brokerConnected(generation: 1, at: start, date: Self.date)
+        var machine = CollectorMachine.running(at: start, date: Self.date)
         for index in 0..<200 {
             let topic = "airloc/made-up-\(index)/" + (index < 100 ? "status" : "history")
             let actions = machine.received(

@@ -15,11 +15,8 @@ import Testing
     /// broker: checking it once the device's streams are read must not say the device was
     /// heard (its `last_seen` moved to the restart).
     @Test func aRetainedHelloCheckedLaterIsNotTheDeviceHeard() throws {
-        var machine = CollectorMachine(settings: CollectSettings())
         let start = ContinuousClock.now
-        _ = machine.started(at: Self.date)
-        _ = machine.databaseConnected(serverVersion: 150_000, at: start, date: Self.date)
-        _ = machine.brokerConnected(generation: 1, at: start, date: Self.date)
+        var machine = CollectorMachine.running(at: start, date: Self.date)
         let hello = CollectorMessages.Hello(
             device: "pi", software: "airloc test", first: [.track: 4], acked: [.track: 3])
         _ = machine.received(

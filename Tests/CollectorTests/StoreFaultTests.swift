@@ -139,11 +139,8 @@ import Testing
     @Test func aDeadlockIsTriedAgainAtOnceWithoutAWord() {
         var settings = CollectSettings()
         settings.batch = 1
-        var machine = CollectorMachine(settings: settings)
         let now = ContinuousClock.now
-        _ = machine.started(at: Self.date)
-        _ = machine.databaseConnected(serverVersion: 150_000, at: now, date: Self.date)
-        _ = machine.brokerConnected(generation: 1, at: now, date: Self.date)
+        var machine = CollectorMachine.running(settings, at: now, date: Self.date)
         let row = #"{"schema":"airloc.log/1","id":"t1","kind":"track","time":"2026-11-18T10:00:00Z"}"#
         let deadlock = DatabaseError.command(state: "40P01", message: "ERROR: deadlock detected")
         var actions = machine.received(topic: "airloc/pi/history", payload: row, at: now, date: Self.date)

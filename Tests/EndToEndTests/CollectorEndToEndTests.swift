@@ -299,6 +299,17 @@ struct CollectorInputEndToEndTests {
             return Bench(broker: broker, database: database, collector: collector, running: running)
         }
 
+        /// The fleet's page (`airloc serve`, `[serve] source = collector`) over this bench's
+        /// database, with `extra` `[serve]` lines; listening, on the port returned.
+        func fleetPage(_ extra: String = "") async throws -> (server: ChildProcess, port: Int) {
+            let config = collector.state.file("config/airloc")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            try "[serve]\nsource = collector\nlisten = 127.0.0.1:0\n\(extra)".write(
+                to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
+            let server = try ChildProcess(AirlocBinary.path, ["serve"], environment: collector.environment)
+            return (server, try await ServeEndToEndTests.port(of: server))
+        }
+
         func stop() async throws {
             defer { collector.state.remove() }
             running.signal(SIGTERM)

@@ -24,13 +24,8 @@ struct FleetFutureRowEndToEndTests {
             try await bench.database.query("SELECT count(*) FROM track WHERE device_id = 'pi-clock'") == "2\n"
         }
 
-        let config = bench.collector.state.file("config/airloc")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "[serve]\nsource = collector\nlisten = 127.0.0.1:0\n".write(
-            to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
-        let server = try ChildProcess(AirlocBinary.path, ["serve"], environment: bench.collector.environment)
+        let (server, port) = try await bench.fleetPage()
         defer { server.stop() }
-        let port = try await ServeEndToEndTests.port(of: server)
         try await Poll.until("the page served") {
             try await FleetPageEndToEndTests.get(port, "/api/last").status == 200
         }

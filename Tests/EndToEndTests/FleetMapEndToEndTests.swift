@@ -70,13 +70,8 @@ struct FleetMapEndToEndTests {
                 """)
         }
 
-        let config = bench.collector.state.file("config/airloc")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "[serve]\nsource = collector\nlisten = 127.0.0.1:0\n".write(
-            to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
-        let server = try ChildProcess(AirlocBinary.path, ["serve"], environment: bench.collector.environment)
+        let (server, port) = try await bench.fleetPage()
         defer { server.stop() }
-        let port = try await ServeEndToEndTests.port(of: server)
 
         // 0 s: nothing yet, grey; 600 s: the model hour; 1200 s and 1800 s: the reading (at
         // most 10 minutes old); 2400 s: the reading is 20 minutes old, the model hour again.

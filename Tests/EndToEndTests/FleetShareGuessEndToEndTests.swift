@@ -20,13 +20,8 @@ struct FleetShareGuessEndToEndTests {
         let secret = bench.collector.state.file("password")
         try "correct horse\n".write(to: secret, atomically: true, encoding: .utf8)
         chmod(secret.path, 0o600)
-        let config = bench.collector.state.file("config/airloc")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "[serve]\nsource = collector\nlisten = 127.0.0.1:0\npassword-file = \(secret.path)\n".write(
-            to: config.appendingPathComponent("airloc.conf"), atomically: true, encoding: .utf8)
-        let server = try ChildProcess(AirlocBinary.path, ["serve"], environment: bench.collector.environment)
+        let (server, port) = try await bench.fleetPage("password-file = \(secret.path)\n")
         defer { server.stop() }
-        let port = try await ServeEndToEndTests.port(of: server)
         try await Poll.until("the page ready") {
             try await FleetPageEndToEndTests.get(port, "/api/last", password: "correct horse").status == 200
         }
