@@ -192,7 +192,7 @@ let package = Package(
             name: "ServeTests",
             dependencies: [
                 "Serve", "FleetStore", "HTTPService", "Airloc", "Gazetteer", "Logbook", "Geo", "Platform", "Sensors",
-                "Readings", "Web", "TestSupport", "FleetWire", "Settings",
+                "Readings", "Web", "TestSupport", "FleetWire", "Settings", "AirQuality",
             ]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Platform", "TestSupport"]),
         .testTarget(
