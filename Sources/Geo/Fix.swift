@@ -122,15 +122,16 @@ extension Fix {
     /// and `doctor` say so beside the fix.
     public func timeDoubt(system: Date, notBefore: Date, maximumLead: TimeInterval = 366 * 86_400) -> String? {
         guard source == .gps, let gps = time else { return nil }
-        let said = ISO8601DateFormatter().string(from: gps)
+        // Made only for a doubt: the logger asks this of every fix, and a formatter costs.
+        func said() -> String { ISO8601DateFormatter().string(from: gps) }
         let rollover = "a receiver that mishandles the GPS week-number rollover is the likely cause"
         if gps < notBefore {
-            return "the receiver says it is \(said), earlier than this airloc's release "
+            return "the receiver says it is \(said()), earlier than this airloc's release "
                 + "(\(ISO8601DateFormatter().string(from: notBefore).prefix(10))): its time is not believed (\(rollover))"
         }
         if system >= notBefore && gps.timeIntervalSince(system) > maximumLead {
             let years = gps.timeIntervalSince(system) / (365.25 * 86_400)
-            return "the receiver says it is \(said), " + String(format: "%.1f", years)
+            return "the receiver says it is \(said()), " + String(format: "%.1f", years)
                 + " years ahead of this device's clock: its time is not believed (\(rollover))"
         }
         return nil
