@@ -171,3 +171,21 @@ public enum BrokerLink: Sendable, Equatable {
         }
     }
 }
+
+extension CollectorMachine {
+    /// The status a running collector writes, as of now.
+    public func status(at date: Date) -> CollectorState {
+        var state = self.state
+        state.buffered = waiting.rows.count
+        state.devices = known.count
+        if !isShared { state.leases = known.count }
+        state.written = date
+        var oldest = waiting.rows.first?.received
+        if let first = database.storing?.rows.first?.received {
+            oldest = min(oldest ?? first, first)
+        }
+        state.oldestWaiting = oldest
+        state.behind = behind.behind
+        return state
+    }
+}

@@ -28,7 +28,9 @@ extension CollectorMachine {
     /// A member's batch: `taken` (each marked as maybe stored), and the `through`s of the
     /// streams it stores in; a round (once a second) also takes the leases, reads the view
     /// and keeps the owned streams' `through`s, so that a restart starts there.
-    mutating func sharedBatch(_ taken: inout [DeviceRow], at now: ContinuousClock.Instant) -> Batch {
+    mutating func sharedBatch(
+        _ taken: inout [DeviceRow], devices: [String: RowStore.DeviceUpdate], at now: ContinuousClock.Instant
+    ) -> Batch {
         let round = nextRound(at: now) == nil
         if round { lastRound = now }
         for index in taken.indices { taken[index].mayBeStored = true }
@@ -40,7 +42,7 @@ extension CollectorMachine {
             throughs[key] = all[key] ?? 0
         }
         return Batch(
-            rows: taken, devices: updates, throughs: throughs, share: Set(taken.map(\.device)).sorted(), round: round)
+            rows: taken, devices: devices, throughs: throughs, share: Set(taken.map(\.device)).sorted(), round: round)
     }
 
     /// The database's view after a round that began at `started`.
@@ -69,14 +71,14 @@ extension CollectorMachine {
         var actions: [Action] = []
         for waiting in ownership.waitingHellos(at: now) {
             guard
-                var update = updates[waiting.device]
+                var update = self.waiting.updates[waiting.device]
                     ?? known.prefix(of: waiting.device).map({ .init(prefix: $0, seen: date, heard: false) })
             else { continue }
             actions += check(waiting.hello, device: waiting.device, owner: waiting.owner, update: &update, date: date)
-            updates[waiting.device] = update
+            self.waiting.updates[waiting.device] = update
         }
         for owner in Set(view.streams.keys.map(\.device)) where ownership.isNews(ledger.acknowledgement(for: owner)) {
-            pendingAcks.insert(owner)
+            acks.owe(owner)
         }
         return actions
     }

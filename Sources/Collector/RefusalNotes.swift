@@ -24,6 +24,26 @@ struct RefusalNotes: Sendable {
     private var unsaid = 0
     private var unsaidSenders = Set<String>()
 
+    /// A message from `sender` refused for `reason`, the `count`th refusal so far: the lines
+    /// to say at `now` (the last minute's summary when due, then this refusal's when it is
+    /// said) and the pause until a pending summary is due.
+    mutating func refused(sender: String?, reason: String, count: Int, at now: ContinuousClock.Instant)
+        -> (lines: [String], wake: Duration?)
+    {
+        var lines = summary(at: now).map { [$0] } ?? []
+        if shouldSay(sender: sender, at: now) {
+            let from = sender.map { "from \($0)" } ?? "on a topic without a device name"
+            lines.append("refused a message \(from): \(reason) (\(count) refused so far)")
+        }
+        return (lines, summaryDue(at: now).map { max($0, .milliseconds(1)) })
+    }
+
+    /// What is due at `now` without a refusal: the last minute's summary, and the pause until
+    /// the next.
+    mutating func due(at now: ContinuousClock.Instant) -> (lines: [String], wake: Duration?) {
+        (summary(at: now).map { [$0] } ?? [], summaryDue(at: now).map { max($0, .milliseconds(1)) })
+    }
+
     /// Whether to say the refusal of a message from `sender` now (nil: a sender with no valid
     /// name, all such counted as one).
     mutating func shouldSay(sender: String?, at now: ContinuousClock.Instant) -> Bool {

@@ -21,12 +21,33 @@ extension CollectorMachine {
         if !known.isRead(device) { toRead.insert(device) }
     }
 
+    /// `device` said `hello`: checked against what is stored at once when its streams were
+    /// read on this connection, else once they are; in a share group, once this member
+    /// holds the device's lease (``GroupMember``).
+    mutating func heard(
+        _ hello: CollectorMessages.Hello, device: String, update: inout RowStore.DeviceUpdate, date: Date
+    ) -> [Action] {
+        update.software = hello.software
+        known.setIncarnation(hello.incarnation, of: device)
+        update.incarnation = hello.incarnation
+        let owner = StreamOwner.name(device: device, incarnation: hello.incarnation)
+        if isShared {
+            ownership.wait(hello, device: device, owner: owner)
+        } else if known.isRead(device) {
+            return check(hello, device: device, owner: owner, update: &update, date: date)
+        } else {
+            deferredHellos[device, default: []].append((hello, owner))
+            needsReading(device)
+        }
+        return []
+    }
+
     /// A new connection: what was read came from another connection (maybe another server).
     mutating func forgetWhatWasRead() {
         ledger = StoreLedger()
         known.forgetReading()
-        pendingAcks = []
-        toRead = Set(rows.map(\.device)).union(updates.keys).union(deferredHellos.keys)
+        acks.forgetOwed()
+        toRead = Set(waiting.rows.map(\.device)).union(waiting.updates.keys).union(deferredHellos.keys)
     }
 
     /// The store read `batch.read`'s streams (`streams`) before it wrote the batch: they
@@ -52,11 +73,11 @@ extension CollectorMachine {
             // A hello checked now is what the device said before (often the broker's retained
             // one, handed over at the subscription): it says nothing of the device now, so it
             // never moves `last_seen` (a collector's restart moved it for devices switched off).
-            var update = updates[device] ?? RowStore.DeviceUpdate(prefix: prefix, seen: date, heard: false)
+            var update = waiting.updates[device] ?? RowStore.DeviceUpdate(prefix: prefix, seen: date, heard: false)
             for (hello, owner) in hellos {
                 actions += check(hello, device: device, owner: owner, update: &update, date: date)
             }
-            updates[device] = update
+            waiting.updates[device] = update
         }
         return actions
     }

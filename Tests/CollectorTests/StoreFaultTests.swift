@@ -153,7 +153,7 @@ import Testing
             if tries > 10 { break }
         }
         said += actions.compactMap { if case .say(let notice) = $0 { notice.message } else { nil } }
-        #expect(tries == CollectorMachine.transientRetries + 1, "tried again at once, then a fault")
+        #expect(tries == StoreLink.transientLimit + 1, "tried again at once, then a fault")
         #expect(said.filter { $0.hasPrefix("cannot store rows") }.count == 1, "\(said)")
     }
 }
