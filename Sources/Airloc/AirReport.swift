@@ -32,8 +32,8 @@ public struct AirReport: Sendable {
     /// The air-quality service's base URL when it is not the public one (a test double,
     /// a proxy): shown so a reader knows where the numbers came from.
     public var airServiceOverride: String?
-    /// "full" or "reduced".
-    public var accuracy: String
+    /// The accuracy the user authorized (reduced: the fix is coarsened before anything).
+    public var accuracy: AccuracyAuthorization
     /// What a user should know.
     public var warnings: [String] = []
     /// The particulate sensor's reading beside the model (nil without a sensor).
@@ -101,7 +101,7 @@ public struct AirReport: Sendable {
             ? nil : settings.airQualityURL.base.absoluteString
         return AirReport(
             fix: fix, provider: provider, attempts: attempts, place: place, sentCoordinate: sent, data: data,
-            airServiceOverride: override, accuracy: accuracy.rawValue, warnings: warnings, generatedAt: time.date,
+            airServiceOverride: override, accuracy: accuracy, warnings: warnings, generatedAt: time.date,
             units: request.units ?? TemperatureUnit.usual(forCountryCode: place?.place.countryCode),
             scale: request.scale)
     }

@@ -28,7 +28,7 @@ public struct LocateJSON: Encodable {
     public init(_ found: LocationSession.Location, place: NearestPlace?, at now: Date) {
         self.init(
             location: LocationJSON(
-                fix: found.fix, provider: found.provider, authorizedAccuracy: found.accuracy.rawValue, at: now),
+                fix: found.fix, provider: found.provider, authorizedAccuracy: found.accuracy, at: now),
             place: place.map { PlaceJSON($0) }, providers: found.attempts.map(AttemptJSON.init),
             warnings: found.warnings)
     }
@@ -59,7 +59,7 @@ public struct WatchEventJSON: Encodable {
         time = UTCTime.iso8601Seconds(event.time)
         provider = event.provider
         location = event.fix.map {
-            LocationJSON(fix: $0, provider: event.provider, authorizedAccuracy: accuracy.rawValue, at: event.time)
+            LocationJSON(fix: $0, provider: event.provider, authorizedAccuracy: accuracy, at: event.time)
         }
         place = event.fix.flatMap { gazetteer.locality(for: $0.coordinate) }.map { PlaceJSON($0) }
         (reason, retryInS) = (event.reason, event.retryIn)

@@ -23,7 +23,7 @@ public struct LocationJSON: Encodable {
     /// What the accuracy figure is ("eph", "epx/epy", "city level", "configured").
     public var accuracySource: String?
     /// "full" or "reduced".
-    public var authorizedAccuracy: String
+    public var authorizedAccuracy: AccuracyAuthorization
     /// When the fix was taken.
     public var time: String?
     /// Its age, seconds.
@@ -42,7 +42,7 @@ public struct LocationJSON: Encodable {
     public var satellitesUsed: Int?
 
     /// The location of `fix` from `provider`, its age at `now`.
-    public init(fix: Fix, provider: String, authorizedAccuracy: String, at now: Date) {
+    public init(fix: Fix, provider: String, authorizedAccuracy: AccuracyAuthorization, at now: Date) {
         latitude = fix.coordinate.latitude
         longitude = fix.coordinate.longitude
         source = fix.source.rawValue

@@ -60,8 +60,8 @@ public struct SearchResultJSON: Encodable {
     public var match: String
     /// Typos forgiven to match it.
     public var typos: Int
-    /// "offline" (built-in data) or "online" (Open-Meteo geocoding).
-    public var source: String
+    /// The built-in data or Open-Meteo geocoding.
+    public var source: AnswerSource
     /// From the point searched near, km.
     public var distanceKm: Double?
     /// Its UTC offset now.
@@ -70,7 +70,7 @@ public struct SearchResultJSON: Encodable {
     public var localTime: String?
 
     /// A result.
-    public init(place: Place, match: String, typos: Int, matchedName: String?, source: String, distance: Double?) {
+    public init(place: Place, match: String, typos: Int, matchedName: String?, source: AnswerSource, distance: Double?) {
         id = place.id
         name = place.name
         latitude = place.coordinate.latitude
@@ -93,7 +93,7 @@ public struct SearchResultJSON: Encodable {
     }
 
     /// The result of an offline search.
-    public init(_ result: SearchResult, source: String) {
+    public init(_ result: SearchResult, source: AnswerSource) {
         let (match, typos): (String, Int) =
             switch result.match {
             case .exact: ("exact", 0)
@@ -108,12 +108,21 @@ public struct SearchResultJSON: Encodable {
 
 /// What happened online: "ok", "skipped", or the failure.
 public struct OnlineSearchJSON: Encodable {
-    /// "ok", "no_results" or "failed".
-    public var status: String
+    /// How it went.
+    public var status: OnlineSearchStatus
     /// Why it failed.
     public var message: String?
     /// How many places it gave.
     public var results: Int
+}
+
+/// How the online half of a search went: `ok` (it answered, maybe with no place),
+/// `unavailable` (worth retrying: the network, a timeout, a 5xx), `failed` (retrying cannot
+/// help: a refusal, an answer that cannot be read).
+public enum OnlineSearchStatus: String, Sendable, Codable {
+    case ok
+    case unavailable
+    case failed
 }
 
 /// The online half of `airloc search`: Open-Meteo geocoding, merged by GeoNames id.
@@ -159,12 +168,12 @@ public enum OnlineSearch {
                 query, count: limit, countryCode: countryCode, configuration: configuration)
             let results = places.map { place in
                 SearchResultJSON(
-                    place: place, match: "online", typos: 0, matchedName: nil, source: "online",
+                    place: place, match: "online", typos: 0, matchedName: nil, source: .online,
                     distance: near.map { place.coordinate.distance(to: $0) })
             }
-            return Outcome(results: results, json: OnlineSearchJSON(status: "ok", message: nil, results: places.count))
+            return Outcome(results: results, json: OnlineSearchJSON(status: .ok, message: nil, results: places.count))
         } catch {
-            let status = error.isRetryable ? "unavailable" : "failed"
+            let status: OnlineSearchStatus = error.isRetryable ? .unavailable : .failed
             return Outcome(results: [], json: OnlineSearchJSON(status: status, message: error.description, results: 0))
         }
     }

@@ -28,7 +28,7 @@ public enum PopularPlaces {
         public init(_ gazetteer: Gazetteer) {
             places = PopularPlaces.places(in: gazetteer).map {
                 SearchResultJSON(
-                    place: $0, match: "curated", typos: 0, matchedName: nil, source: "offline", distance: nil)
+                    place: $0, match: "curated", typos: 0, matchedName: nil, source: .offline, distance: nil)
             }
         }
     }

@@ -21,8 +21,8 @@ public struct PostalCountriesJSON: Encodable {
         public var offlineCodes: Int
         /// The lowest and highest code known ("00501-99950").
         public var range: String?
-        /// "offline", "offline+online", "online".
-        public var answered: String
+        /// Where a code of the country is answered from.
+        public var answered: AnswerSource
     }
 
     /// The document's schema.
@@ -44,7 +44,7 @@ public struct PostalCountriesJSON: Encodable {
                 code: code, name: gazetteer.countryName(code: code) ?? code, format: format?.format ?? "",
                 formatDescription: format.flatMap { PostalCode.describe(format: $0.format) }, offlineCodes: offline,
                 range: format.flatMap { f in f.first.map { "\($0)–\(f.last ?? $0)" } },
-                answered: offline > 0 ? (online ? "offline+online" : "offline") : "online")
+                answered: offline > 0 ? (online ? .both : .offline) : .online)
         }
     }
 }

@@ -40,8 +40,8 @@ public struct PostalJSON: Encodable {
         public var latitude: Double
         /// Degrees east.
         public var longitude: Double
-        /// "offline", "online" or "offline+online".
-        public var source: String
+        /// Where it came from.
+        public var source: AnswerSource
         /// True when the source had no coordinates: they are those of the most populous
         /// place of that name in the country.
         public var coordinateDerived: Bool

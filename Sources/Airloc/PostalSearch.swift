@@ -202,10 +202,10 @@ extension PostalPlace {
         var merged = offline
         for place in online {
             if let twin = merged.firstIndex(where: {
-                $0.source == "offline" && $0.placeName == place.placeName
+                $0.source == .offline && $0.placeName == place.placeName
                     && $0.coordinate.distance(to: place.coordinate) < 5000
             }) {
-                merged[twin].source = "offline+online"
+                merged[twin].source = .both
             } else {
                 merged.append(place)
             }

@@ -12,11 +12,11 @@ enum LogPlotCommand {
         let command = LogCommand.spec.name
         // The file's name says the format when --format does not: day.png is a bitmap.
         let named = arguments.value(.output).map { ($0 as NSString).pathExtension.lowercased() }
-        let format = arguments.value(.plotFormat, as: String.self) ?? (named == "png" ? "png" : "svg")
-        if let named, named == "svg" || named == "png", named != format {
+        let format = arguments.value(.plotFormat, as: DayPlot.Format.self) ?? (named == "png" ? .png : .svg)
+        if let named = named.flatMap(DayPlot.Format.init(rawValue:)), named != format {
             throw .usage("--format \(format) with an --output named .\(named): drop one of them", command: command)
         }
-        if format == "png" && arguments.value(.output) == nil {
+        if format == .png && arguments.value(.output) == nil {
             throw .usage("--format png needs --output FILE (a bitmap is not for a terminal)", command: command)
         }
         var options = DayPlot.Options(window: try LogTime.window(arguments))
@@ -34,7 +34,7 @@ enum LogPlotCommand {
             return (error as? PlotError).map { CLIError(code: .noInput, message: $0.description) }
         }
         return try output.produce("plot", failure: meaning) {
-            if format == "png", let file = output.file {
+            if format == .png, let file = output.file {
                 // The bitmap needs the whole SVG at once (a 100,000-point day: about 200 kB).
                 var svg = ""
                 _ = try plot.svg { svg += $0 }

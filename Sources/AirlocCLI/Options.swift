@@ -1,6 +1,7 @@
 import AirQuality
 import Arguments
 import Logbook
+import Plot
 import Settings
 
 /// Every option airloc knows, each declared once: its name, its placeholder, its help in
@@ -50,8 +51,7 @@ extension OptionSpec {
     static let exportFormat = OptionSpec.value("format", "FORMAT", "ndjson, csv, gpx or geojson").reading(
         .choice(LogExport.Format.self))
     /// `log plot`'s format.
-    static let plotFormat = OptionSpec.value("format", "FORMAT", "svg or png").reading(
-        OptionReader(expected: "svg or png", choices: ["svg", "png"]) { ["svg", "png"].contains($0) ? $0 : nil })
+    static let plotFormat = OptionSpec.value("format", "FORMAT", "svg or png").reading(.choice(DayPlot.Format.self))
     static let country = OptionSpec.value("country", "CC", "only places in this country (ISO code or name)")
     static let watch = OptionSpec.flag(
         "watch", "keep the report current until interrupted (a redrawn card, or one report per change)")

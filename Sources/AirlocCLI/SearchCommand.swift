@@ -69,7 +69,7 @@ enum SearchCommand {
             throw .usage(reason, command: spec.name)
         }
         let offline = gazetteer.search(query, options: options)
-        var results = offline.map { SearchResultJSON($0, source: "offline") }
+        var results = offline.map { SearchResultJSON($0, source: .offline) }
         var online: OnlineSearchJSON?
         let wantOnline = arguments.has(.online) || (offline.isEmpty && !arguments.has(.offline))
         if wantOnline {
@@ -84,22 +84,22 @@ enum SearchCommand {
         var code = ExitCode.ok
         if results.isEmpty {
             switch online?.status {
-            case "unavailable"?: code = .tempFail
-            case "failed"?: code = .unavailable
+            case .unavailable?: code = .tempFail
+            case .failed?: code = .unavailable
             default: code = .noMatch
             }
         }
         let failure =
             code == .tempFail || code == .unavailable
-            ? "online search \(online?.status ?? ""), and nothing matched offline: \(online?.message ?? "")" : nil
+            ? "online search \(online?.status.rawValue ?? ""), and nothing matched offline: \(online?.message ?? "")" : nil
         if arguments.has(.json) {
             var document = SearchJSON(
                 query: query, results: results, reason: results.isEmpty ? "no_results" : nil, online: online)
             document.error = failure.map { JSONError(code: Int(code.rawValue), message: $0) }
             context.console.out(JSONDocument.encode(document))
         } else if failure == nil {
-            if let online, online.status != "ok" {
-                context.console.err("airloc: warning: online search \(online.status): \(online.message ?? "")\n")
+            if let online, online.status != .ok {
+                context.console.err("airloc: warning: online search \(online.status.rawValue): \(online.message ?? "")\n")
             }
             context.console.out(SearchText(console: context.console).render(results, query: query))
         }

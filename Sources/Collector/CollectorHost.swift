@@ -16,7 +16,7 @@ extension CollectorPlan {
     /// The lock of this plan's state directory (nil without a status file).
     public func takeLock() throws(WriterLockError) -> WriterLock? {
         guard let statusFile else { return nil }
-        return try WriterLock.take(beside: statusFile, writer: "collector", unit: "airloc-collect")
+        return try WriterLock.take(beside: statusFile, writer: .collector)
     }
 
     /// What `doctor` says of `[collect]`'s database.

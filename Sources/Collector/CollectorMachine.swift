@@ -196,7 +196,7 @@ public struct CollectorMachine: Sendable {
             update.lag = Int64(max(0, date.timeIntervalSince(row.time)) * 1000)
         case .status(_, let status):
             update.status = status
-            if status == "offline" { behind.rest(device: device) }
+            if status.flatMap(DeviceStatus.init(rawValue:)) == .offline { behind.rest(device: device) }
         case .hello(_, let hello):
             actions += heard(hello, device: device, update: &update, date: date)
         case .ignored, .refused: return []

@@ -50,7 +50,7 @@ extension FleetPublisher {
             throw .passwordFile(error)
         }
         let status = MQTTOptions.Message(
-            topic: "\(prefix(settings: settings, deviceID: deviceID))/status", payload: "offline")
+            topic: "\(prefix(settings: settings, deviceID: deviceID))/status", payload: DeviceStatus.offline.word)
         options.will = status
         options.farewell = status
         // What a device reads (acks of 32 ranges and 1,024 revisions, replays, Home

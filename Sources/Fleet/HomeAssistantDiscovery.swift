@@ -1,3 +1,4 @@
+import FleetWire
 import Foundation
 import Readings
 import Web
@@ -116,8 +117,8 @@ public struct HomeAssistantDiscovery: Sendable {
                 "name": sensor.name, "unique_id": "\(node)_\(sensor.object)",
                 "default_entity_id": "sensor.\(node)_\(sensor.object)",
                 "state_topic": "\(prefix)/\(topic)", "value_template": "{{ value_json.\(sensor.field) }}",
-                "availability_topic": "\(prefix)/status", "payload_available": "online",
-                "payload_not_available": "offline", "device": device,
+                "availability_topic": "\(prefix)/status", "payload_available": DeviceStatus.online.word,
+                "payload_not_available": DeviceStatus.offline.word, "device": device,
                 "origin": ["name": "airloc", "sw_version": AirlocVersion.string],
             ]
             if sensor.field != "category_name" { config["state_class"] = "measurement" }
@@ -131,8 +132,8 @@ public struct HomeAssistantDiscovery: Sendable {
                 "name": "Position", "unique_id": "\(node)_position",
                 "default_entity_id": "device_tracker.\(node)_position",
                 "json_attributes_topic": "\(prefix)/position", "source_type": "gps",
-                "availability_topic": "\(prefix)/status", "payload_available": "online",
-                "payload_not_available": "offline", "device": device,
+                "availability_topic": "\(prefix)/status", "payload_available": DeviceStatus.online.word,
+                "payload_not_available": DeviceStatus.offline.word, "device": device,
                 "origin": ["name": "airloc", "sw_version": AirlocVersion.string],
             ]
             messages.append(("\(discoveryPrefix)/device_tracker/\(node)/position/config", Self.json(config)))

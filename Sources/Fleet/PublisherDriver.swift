@@ -134,7 +134,7 @@ struct PublisherDriver {
     }
 
     private mutating func greet(retained: [LiveTopics.Message], probe: String?) {
-        _ = try? client.publish("\(publisher.prefix)/status", "online", retain: true)
+        _ = try? client.publish("\(publisher.prefix)/status", DeviceStatus.online.word, retain: true)
         if settings.mqtt.discovery {
             publishDiscovery()
             try? client.subscribe("\(settings.mqtt.discoveryPrefix)/status")

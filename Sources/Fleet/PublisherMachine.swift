@@ -182,7 +182,7 @@ struct PublisherMachine: Sendable {
             if case .pending(payload, _) = probe { probe = .settled }
             return []
         }
-        guard topic == discoveryStatusTopic, payload == "online" else { return [] }
+        guard topic == discoveryStatusTopic, payload == Self.homeAssistantBirth else { return [] }
         // Home Assistant's "online" asks every device for its configs; anyone who may write
         // that topic can say it a hundred times a second. Once a minute is enough: the
         // configs are retained, so a Home Assistant that starts in between finds them.
@@ -190,6 +190,9 @@ struct PublisherMachine: Sendable {
         discoverySent = now
         return [.publishDiscovery]
     }
+
+    /// What Home Assistant says on its status topic when it starts (its birth message).
+    static let homeAssistantBirth = "online"
 
     /// How often Home Assistant's "online" has the discovery configs published again at most.
     static let discoveryEvery: Duration = .seconds(60)

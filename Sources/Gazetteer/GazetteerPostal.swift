@@ -15,8 +15,8 @@ public struct PostalPlace: Sendable, Hashable {
     public var admin1Code: String
     /// Where the place is.
     public var coordinate: Coordinate
-    /// "offline" (built-in data) or "online" (Zippopotam.us).
-    public var source: String
+    /// The built-in data or Zippopotam.us (or both, once merged).
+    public var source: AnswerSource
     /// True when the data had no coordinates and they are those of the most populous
     /// place of that name in the country.
     public var coordinateDerived = false
@@ -28,7 +28,7 @@ public struct PostalPlace: Sendable, Hashable {
     /// A postal place.
     public init(
         countryCode: String, code: String, placeName: String, admin1: String, admin1Code: String,
-        coordinate: Coordinate, source: String
+        coordinate: Coordinate, source: AnswerSource
     ) {
         self.countryCode = countryCode
         self.code = code
@@ -98,7 +98,7 @@ extension Gazetteer {
                 coordinate: Coordinate(
                     uncheckedLatitude: Double(postal.i32(base + 20)) / GazetteerFormat.coordinateScale,
                     longitude: Double(postal.i32(base + 24)) / GazetteerFormat.coordinateScale),
-                source: "offline")
+                source: .offline)
             let flags = postal.u32(base + 28)
             index += 1
             if flags & PostalSections.aliasFlag != 0 {

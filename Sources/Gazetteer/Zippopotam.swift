@@ -59,7 +59,7 @@ public struct Zippopotam: Sendable {
                 countryCode: countryCode.uppercased(), code: TerminalText.plain(response.postCode ?? code),
                 placeName: plain(place.placeName), admin1: plain(place.state),
                 admin1Code: plain(place.stateAbbreviation),
-                coordinate: coordinate, source: "online")
+                coordinate: coordinate, source: .online)
         }
     }
 

@@ -29,9 +29,20 @@ public final class WriterLock: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Takes the lock beside `url` (see the type's contract) for a `writer` run by the
-    /// systemd `unit` (named in the refusal).
-    public static func take(beside url: URL, writer: String = "logger", unit: String = "airloc-log")
+    /// Who writes a locked file: named in the refusal another writer gets, with the systemd
+    /// unit that runs it.
+    public enum Writer: String, Sendable, Equatable {
+        /// The logger, writing the logbook (`airloc-log`); reading the logbook needs no stop.
+        case logger
+        /// The collector, writing its status file (`airloc-collect`).
+        case collector
+
+        /// The systemd unit that runs it.
+        public var unit: String { self == .logger ? "airloc-log" : "airloc-collect" }
+    }
+
+    /// Takes the lock beside `url` (see the type's contract) for `writer`.
+    public static func take(beside url: URL, writer: Writer = .logger)
         throws(WriterLockError) -> WriterLock
     {
         let path = url.path + ".lock"
@@ -42,7 +53,7 @@ public final class WriterLock: Sendable {
             let code = errno
             let holder = Self.pid(in: descriptor)
             close(descriptor)
-            if code == EWOULDBLOCK { throw .held(path: url.path, pid: holder, writer: writer, unit: unit) }
+            if code == EWOULDBLOCK { throw .held(path: url.path, pid: holder, writer: writer) }
             errno = code
             throw .file(FileError.fromErrno("lock", path: path))
         }
@@ -87,9 +98,8 @@ public final class WriterLock: Sendable {
 
 /// Why ``WriterLock/take(beside:)`` gave no lock.
 public enum WriterLockError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Another process writes the file: its PID when the lock file names it, what it is
-    /// (`logger`) and the unit that runs it (`airloc-log`).
-    case held(path: String, pid: Int32?, writer: String, unit: String)
+    /// Another process writes the file: its PID when the lock file names it, and what it is.
+    case held(path: String, pid: Int32?, writer: WriterLock.Writer)
     /// The lock file could not be made or locked.
     case file(FileError)
 
@@ -102,10 +112,11 @@ public enum WriterLockError: Error, Sendable, Equatable, CustomStringConvertible
     /// What an operator reads.
     public var description: String {
         switch self {
-        case .held(let path, let pid, let writer, let unit):
+        case .held(let path, let pid, let writer):
             let holder = pid.map { "process \($0)" } ?? "another process"
-            let reading = writer == "logger" ? "; reading it (`airloc log status`, export) needs no stop" : ""
-            return "another \(writer) (\(holder)) is writing \(path): stop it first (`systemctl stop \(unit)`, or "
+            let reading = writer == .logger ? "; reading it (`airloc log status`, export) needs no stop" : ""
+            return
+                "another \(writer.rawValue) (\(holder)) is writing \(path): stop it first (`systemctl stop \(writer.unit)`, or "
                 + "`kill \(pid.map(String.init) ?? "PID")`)\(reading)"
         case .file(let error): return error.description
         }

@@ -22,6 +22,12 @@ import Logbook
 ///   empty picture.
 public struct DayPlot {
     /// What to draw.
+    /// What the figure is written as: SVG (text, for a browser or a terminal) or PNG (a
+    /// bitmap, for e-paper and small displays; ``PNGRendering``).
+    public enum Format: String, Sendable, CaseIterable {
+        case svg, png
+    }
+
     public struct Options: Sendable {
         /// The rows drawn.
         public var window = LogWindow()

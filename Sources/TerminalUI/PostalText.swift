@@ -34,7 +34,7 @@ public struct PostalText {
             if let zone = json.timezone, let local = LocalTime(timezone: zone) {
                 details.append("\(zone) \(local.clock) (\(local.shortOffset))")
             }
-            details.append(place.source)
+            details.append(place.source.rawValue)
             lines.append("    " + console.dim(details.joined(separator: " · ")))
             if let explanation = place.kind?.explanation { lines.append("    " + explanation) }
             lines.append("    " + json.openstreetmapUrl)
@@ -48,7 +48,7 @@ public struct PostalText {
             let name = "\(row.code)  \(row.name)".padding(toLength: 34, withPad: " ", startingAt: 0)
             var text = row.formatDescription ?? (row.format.isEmpty ? "format not in the data" : row.format)
             if let range = row.range { text += " (\(range))" }
-            return name + " " + row.answered.padding(toLength: 15, withPad: " ", startingAt: 0) + text + "\n"
+            return name + " " + row.answered.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0) + text + "\n"
         }.joined()
     }
 }

@@ -28,7 +28,7 @@ public struct ReportText {
         case .ip: detail.append("IP location, city level")
         case .manual: detail.append("manual")
         }
-        if report.accuracy == "reduced" { detail.append("approximate (reduced accuracy)") }
+        if report.accuracy == .reduced { detail.append("approximate (reduced accuracy)") }
         lines.append("  " + detail.joined(separator: " · "))
         if let nearest = report.place, nearest.distance >= 1000 {
             lines.append("  " + console.dim(nearest.relativeDescription))

@@ -23,7 +23,7 @@ public struct SearchText {
                 notes.append("“\(matched)”")
             }
             if result.typos > 0 { notes.append("\(result.typos) typo\(result.typos == 1 ? "" : "s")") }
-            if result.source == "online" { notes.append("online") }
+            if result.source == .online { notes.append("online") }
             if !notes.isEmpty { line += console.dim(" (" + notes.joined(separator: ", ") + ")") }
             var details: [String] = [Place.kind(ofFeature: result.featureCode)]
             if result.population > 0 { details.append("pop. \(formatGrouped(result.population))") }

@@ -60,7 +60,7 @@ import Web
         let answer = try await search(country, typed)
         #expect(answer.places.contains { $0.placeName == place }, "\(answer.places.map(\.placeName))")
         #expect(answer.lookup.granularity == granularity)
-        #expect(answer.places.allSatisfy { $0.source == "offline" })
+        #expect(answer.places.allSatisfy { $0.source == .offline })
     }
 
     /// What the data does not hold still has to have the country's form; one that cannot

@@ -26,7 +26,7 @@ struct MeasuredLeadTests {
         sample.flags = flags
         var report = AirReport(
             fix: Fix(coordinate: coordinate, source: .manual), provider: "manual", place: nil,
-            sentCoordinate: coordinate, data: AirData(air: .success(model)), accuracy: "full", generatedAt: Date())
+            sentCoordinate: coordinate, data: AirData(air: .success(model)), accuracy: .full, generatedAt: Date())
         report.scale = scale
         report.measured = .reading(MeasuredReading(sample: sample, nowcastUSAQI: nowcast))
         return report
