@@ -70,7 +70,8 @@ public struct SearchResultJSON: Encodable {
     public var localTime: String?
 
     /// A result.
-    public init(place: Place, match: String, typos: Int, matchedName: String?, source: AnswerSource, distance: Double?) {
+    public init(place: Place, match: String, typos: Int, matchedName: String?, source: AnswerSource, distance: Double?)
+    {
         id = place.id
         name = place.name
         latitude = place.coordinate.latitude
@@ -119,10 +120,13 @@ public struct OnlineSearchJSON: Encodable {
 /// How the online half of a search went: `ok` (it answered, maybe with no place),
 /// `unavailable` (worth retrying: the network, a timeout, a 5xx), `failed` (retrying cannot
 /// help: a refusal, an answer that cannot be read).
-public enum OnlineSearchStatus: String, Sendable, Codable {
+public enum OnlineSearchStatus: String, Sendable, Codable, CustomStringConvertible {
     case ok
     case unavailable
     case failed
+
+    /// The word, as the JSON has it.
+    public var description: String { rawValue }
 }
 
 /// The online half of `airloc search`: Open-Meteo geocoding, merged by GeoNames id.

@@ -91,7 +91,8 @@ enum SearchCommand {
         }
         let failure =
             code == .tempFail || code == .unavailable
-            ? "online search \(online?.status.rawValue ?? ""), and nothing matched offline: \(online?.message ?? "")" : nil
+            ? "online search \(online?.status.description ?? ""), and nothing matched offline: \(online?.message ?? "")"
+            : nil
         if arguments.has(.json) {
             var document = SearchJSON(
                 query: query, results: results, reason: results.isEmpty ? "no_results" : nil, online: online)
@@ -99,7 +100,7 @@ enum SearchCommand {
             context.console.out(JSONDocument.encode(document))
         } else if failure == nil {
             if let online, online.status != .ok {
-                context.console.err("airloc: warning: online search \(online.status.rawValue): \(online.message ?? "")\n")
+                context.console.err("airloc: warning: online search \(online.status): \(online.message ?? "")\n")
             }
             context.console.out(SearchText(console: context.console).render(results, query: query))
         }

@@ -21,13 +21,13 @@ import Logbook
 /// - No track point, or one without a reading, is ``PlotError/tooFew(_:)``, never an
 ///   empty picture.
 public struct DayPlot {
-    /// What to draw.
     /// What the figure is written as: SVG (text, for a browser or a terminal) or PNG (a
     /// bitmap, for e-paper and small displays; ``PNGRendering``).
     public enum Format: String, Sendable, CaseIterable {
         case svg, png
     }
 
+    /// What to draw.
     public struct Options: Sendable {
         /// The rows drawn.
         public var window = LogWindow()
