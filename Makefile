@@ -10,6 +10,7 @@
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb      dist/airloc_<version>_<arch>.deb (docs/packaging.md); make deb-test: install it and check (root)
 #   make test-system   the package installed with apt in a booted Debian 12 under systemd (qemu; root)
+#   make fuzz FUZZ_SECONDS=60   every parser of outside bytes under libFuzzer + ASan; make fuzz-list: the targets
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -19,7 +20,7 @@ SWIFT ?= swift
 # for Sources/CCurl; libcurl4: opened at run time by the first web request.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux bsdutils tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql libmicrohttpd12 libmicrohttpd-dev libjs-leaflet chromium-driver python3-selenium prometheus
 
-.PHONY: all deps test-deps build release demo test test-dependent test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test test-system
+.PHONY: all deps test-deps build release demo test test-dependent test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test test-system fuzz fuzz-list
 
 all: build
 
@@ -38,7 +39,7 @@ demo: build
 	@scripts/demo.sh .build/debug/airloc
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Examples Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Examples Fuzz Package.swift
 	python3 scripts/check-layers.py
 	@# CPostgres declares libpq's functions itself (no header path, no unsafe flag): each
 	@# declaration is compiled against the real libpq-fe.h here, a mismatch an error.
@@ -50,8 +51,18 @@ lint:
 test-dependent: deps
 	@scripts/check-dependent.sh
 
+# Every parser of bytes from outside under libFuzzer and AddressSanitizer (docs/testing.md,
+# "Fuzzing"): each target FUZZ_SECONDS; FUZZ_TARGETS="sds011 config" picks some. A crash,
+# leak or hang fails it, its reproducer kept in Fuzz/found/.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh run
+
+fuzz-list: deps
+	@scripts/fuzz.sh list 2>/dev/null
+
 format:
-	$(SWIFT) format format --in-place --recursive Sources Tests Examples Package.swift
+	$(SWIFT) format format --in-place --recursive Sources Tests Examples Fuzz Package.swift
 
 # Home Assistant from PyPI for the owntracks upload's real-client test (scripts/install-homeassistant.sh);
 # pymodbus, the independent Modbus the CO2 sensors' frames are checked against (scripts/install-pymodbus.sh).

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // airloc depends on nothing but the toolchain and Debian's C libraries
@@ -144,6 +145,14 @@ let package = Package(
             dependencies: ["Airloc", "Configuration", "LoggerStation", "Geo", "Gazetteer", "Platform", "Settings"],
             path: "Examples/FleetLoggerExample"),
         .target(name: "GeocodeAcceptance", dependencies: ["Geo", "Gazetteer"]),
+        // Every parser of outside bytes as a fuzz target (`make fuzz`, docs/testing.md); the
+        // libFuzzer executable over it is declared below, only for `make fuzz`.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "AirQuality", "Collector", "Configuration", "FleetWire", "Gazetteer", "Geo", "HTTPService", "Location",
+                "Logbook", "Platform", "Readings", "Sensors", "Serve", "Settings", "Uploads", "Web",
+            ]),
         .executableTarget(
             name: "airloc-bench",
             dependencies: [
@@ -155,6 +164,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["Web", "Platform", "MQTT", "CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Readings", "AirQuality", "TestSupport"]),
         .testTarget(name: "PlotTests", dependencies: ["Plot"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
@@ -223,3 +233,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz` builds this with `--sanitize=fuzzer --sanitize=address`: libFuzzer's own
+// main drives it, so it exists only then (AIRLOC_FUZZ=1), outside the release product.
+if ProcessInfo.processInfo.environment["AIRLOC_FUZZ"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "airloc-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}

@@ -26,7 +26,7 @@ LAYERS = [
     ["Airloc", "Configuration", "Logbook", "MQTT", "FleetStore", "HTTPService", "GeocodeAcceptance"],
     ["FieldLog", "Plot", "TerminalUI", "Collector", "TestSupport"],
     ["Fleet", "Uploads", "Serve", "CollectorStation"],
-    ["LoggerStation", "Diagnosis", "ManualPages"],
+    ["LoggerStation", "Diagnosis", "ManualPages", "FuzzTargets"],
     ["AirlocCLI"],
 ]
 # What a target must not link, even through another: storage links neither the sensor

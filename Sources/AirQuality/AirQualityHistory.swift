@@ -70,13 +70,15 @@ extension OpenMeteoAirQuality {
             var concentrations: [Pollutant: Double] = [:]
             var subIndices: [Pollutant: Int] = [:]
             for pollutant in Pollutant.allCases {
-                concentrations[pollutant] = value(pollutant.rawValue)
-                subIndices[pollutant] = value(pollutant.subIndexVariable).map { Int($0.rounded()) }
+                concentrations[pollutant] = value(pollutant.rawValue).flatMap {
+                    Pollutant.possible.contains($0) ? $0 : nil
+                }
+                subIndices[pollutant] = OpenMeteoAirQuality.index(value(pollutant.subIndexVariable))
             }
             var reading = AirQualityReading.completing(
-                usAQI: value("us_aqi").map { Int($0.rounded()) }, concentrations: concentrations,
+                usAQI: OpenMeteoAirQuality.index(value("us_aqi")), concentrations: concentrations,
                 subIndices: subIndices, time: time, timezone: "GMT", gridCoordinate: nil)
-            reading?.setEuropeanAQI(service: value("european_aqi").map { Int($0.rounded()) })
+            reading?.setEuropeanAQI(service: OpenMeteoAirQuality.index(value("european_aqi")))
             reading?.dataTime = hour
             readings[hour] = .some(reading)
         }

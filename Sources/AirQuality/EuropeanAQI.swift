@@ -114,7 +114,7 @@ extension EuropeanAQICategory {
     /// largest of them. Nil when none of the covered pollutants is given.
     public static func index(_ concentrations: [Pollutant: Double]) -> Int? {
         let indices = concentrations.compactMap { pollutant, value in
-            edges[pollutant].map { subIndex(value, edges: $0) }
+            Pollutant.possible.contains(value) ? edges[pollutant].map { subIndex(value, edges: $0) } : nil
         }
         return indices.max().map { Int($0.rounded()) }
     }

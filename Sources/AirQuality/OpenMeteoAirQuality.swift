@@ -82,14 +82,12 @@ public struct OpenMeteoAirQuality: Sendable {
         guard let current = response.current else {
             throw .noData(reason: "the answer has no `current` block")
         }
-        func integer(_ name: String) -> Int? {
-            (current.values[name] ?? nil).flatMap { $0.isFinite ? Int($0.rounded()) : nil }
-        }
+        func integer(_ name: String) -> Int? { Self.index(current.values[name] ?? nil) }
         var concentrations: [Pollutant: Double] = [:]
         var subIndices: [Pollutant: Int] = [:]
         var european: [Pollutant: Int] = [:]
         for pollutant in Pollutant.allCases {
-            if let value = current.values[pollutant.rawValue] ?? nil, value.isFinite {
+            if let value = current.values[pollutant.rawValue] ?? nil, Pollutant.possible.contains(value) {
                 concentrations[pollutant] = value
             }
             subIndices[pollutant] = integer(pollutant.subIndexVariable)
@@ -116,6 +114,14 @@ public struct OpenMeteoAirQuality: Sendable {
         reading.interval = current.interval ?? 3600
         reading.dataTime = Self.instant(current.time, utcOffsetSeconds: response.utcOffsetSeconds ?? 0)
         return reading
+    }
+
+    /// An index value as the service sent it (a US or European AQI, a sub-index), or nil
+    /// when it is none: not a number, negative, or beyond any index (a broken or hostile
+    /// answer once sent 6.4e65, which Int() cannot hold; fuzzing found it).
+    static func index(_ value: Double?) -> Int? {
+        guard let value, value.isFinite, value >= 0, value < 100_000 else { return nil }
+        return Int(value.rounded())
     }
 
     /// "2024-02-21T16:00" local at `utcOffsetSeconds` → the instant.

@@ -3,6 +3,12 @@
 /// Contract: `rawValue` is the Open-Meteo variable name and the JSON `id`; concentrations
 /// are in µg/m³ as Open-Meteo reports them (CO included, not ppm).
 public enum Pollutant: String, Sendable, Codable, CaseIterable {
+    /// What a concentration of any of them can be, µg/m³: none, up to a gram a cubic
+    /// metre (a smoke plume's PM is in the thousands). Beyond it a number is no air (a
+    /// service answer of 5.6e61 µg/m³ of ozone crashed the European index; fuzzing found
+    /// it) and is not taken.
+    public static let possible: ClosedRange<Double> = 0...1_000_000
+
     case pm2_5
     case pm10
     case nitrogenDioxide = "nitrogen_dioxide"

@@ -38,9 +38,20 @@ public struct OpenMeteoGeocoding: Sendable {
 
     /// Places named `name` (towns, cities and countries only), at most `count`.
     public func search(name: String, count: Int = 10, countryCode: String? = nil) async throws(WebError) -> [Place] {
-        let response = try await client.getJSON(
-            Response.self, from: url(name: name, count: count, countryCode: countryCode), service: Self.serviceName)
-        return (response.results ?? []).compactMap(\.place)
+        let (status, body) = try await client.get(
+            url(name: name, count: count, countryCode: countryCode), service: Self.serviceName)
+        try HTTPClient.check(status: status, body: body, service: Self.serviceName)
+        return try Self.places(in: body)
+    }
+
+    /// The places an answer `body` names: those with an id, a name and a coordinate on
+    /// Earth, their text made plain (no control or escape byte).
+    package static func places(in body: Data) throws(WebError) -> [Place] {
+        do {
+            return (try JSONDecoder().decode(Response.self, from: body).results ?? []).compactMap(\.place)
+        } catch {
+            throw .undecodable(service: serviceName, reason: HTTPClient.describe(decodingError: error, body: body))
+        }
     }
 
     struct Response: Decodable {

@@ -43,6 +43,12 @@ public struct Zippopotam: Sendable {
             url(countryCode: countryCode, code: code), service: Self.serviceName)
         if status == 404 { return [] }
         try HTTPClient.check(status: status, body: body, service: Self.serviceName)
+        return try Self.places(in: body, countryCode: countryCode, code: code)
+    }
+
+    /// The places an answer `body` for `code` in `countryCode` names: those with a
+    /// coordinate on Earth, their text made plain (no control or escape byte).
+    package static func places(in body: Data, countryCode: String, code: String) throws(WebError) -> [PostalPlace] {
         let response: Response
         do {
             response = try JSONDecoder().decode(Response.self, from: body)

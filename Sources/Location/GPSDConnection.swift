@@ -11,12 +11,14 @@ import Platform
 final class GPSDConnection {
     private let data: UnsafeMutablePointer<gps_data_t>
     private var isOpen = false
-    /// The raw text of the last message: libgps does not unpack POLL and DEVICES into
-    /// anything we can use, so those are read from the JSON itself.
-    private let message: UnsafeMutablePointer<CChar>
+    /// What was read from gpsd's socket and is not a whole line yet. The lines are read
+    /// here, not by `gps_read`, so that each is looked at before libgps unpacks it
+    /// (``GPSDLine``): libgps 3.22 loops for ever on some lines no gpsd sends.
+    private var pending: [UInt8] = []
+    /// The longest line kept; a longer one is dropped whole (gpsd's longest is ~10 kB).
     private static let messageCapacity = 65_536
 
-    /// What one `gps_read` brought.
+    /// What one read brought.
     enum ReadResult {
         case message(GPSDMessage)
         /// Nothing arrived within the wait.
@@ -29,8 +31,6 @@ final class GPSDConnection {
     init(host: String, port: Int) throws(GPSDError) {
         data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         data.initialize(to: gps_data_t())
-        message = UnsafeMutablePointer<CChar>.allocate(capacity: Self.messageCapacity)
-        message.initialize(repeating: 0, count: Self.messageCapacity)
         // All stored properties are set: if we throw below, deinit runs and frees `data`
         // (and must not close a connection that never opened).
         airloc_clear_errno()
@@ -47,7 +47,6 @@ final class GPSDConnection {
         if isOpen { gps_close(data) }
         data.deinitialize(count: 1)
         data.deallocate()
-        message.deallocate()
     }
 
     /// Asks gpsd to stream JSON reports (TPV, SKY, ...).
@@ -64,38 +63,70 @@ final class GPSDConnection {
     /// Waits up to `seconds` for data (`.infinity`: no limit), or until `stop` is set, and
     /// reads one message.
     func next(wait seconds: Double, stop: StopSignal) -> ReadResult {
-        // libgps may hold a message it read already: gps_waiting looks there first.
-        if !gps_waiting(data, 0) {
-            var entries = [
-                pollfd(fd: Int32(data.pointee.gps_fd), events: Int16(POLLIN), revents: 0),
-                pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
-            ]
-            // Rounded up: a wait that ends early would find the deadline not yet come.
-            let milliseconds = seconds.isFinite ? Int32(min(max(0, seconds) * 1000, 86_400_000).rounded(.up)) : -1
-            let ready = Glibc.poll(&entries, 2, milliseconds)
-            // A stop, or nothing within the wait (or a signal): nothing read. A dead socket
-            // shows up as readable with a failing read, handled below.
-            if entries[1].revents & Int16(POLLIN) != 0 || ready <= 0 || entries[0].revents == 0 { return .idle }
-        }
-        airloc_clear_errno()
-        message[0] = 0
-        let count = gps_read(data, message, Int32(Self.messageCapacity))
-        if count < 0 { return .closed }
-        if count == 0 { return .idle }
-        let raw = String(cString: message)
+        if let line = takeLine() { return .message(unpack(line)) }
+        var entries = [
+            pollfd(fd: Int32(data.pointee.gps_fd), events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        // Rounded up: a wait that ends early would find the deadline not yet come.
+        let milliseconds = seconds.isFinite ? Int32(min(max(0, seconds) * 1000, 86_400_000).rounded(.up)) : -1
+        let ready = Glibc.poll(&entries, 2, milliseconds)
+        // A stop, or nothing within the wait (or a signal): nothing read. A dead socket
+        // shows up as readable with a failing read.
+        if entries[1].revents & Int16(POLLIN) != 0 || ready <= 0 || entries[0].revents == 0 { return .idle }
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let count = chunk.withUnsafeMutableBytes { Glibc.read(data.pointee.gps_fd, $0.baseAddress, $0.count) }
+        if count == 0 { return .closed }
+        if count < 0 { return errno == EAGAIN || errno == EINTR ? .idle : .closed }
+        pending += chunk.prefix(count)
+        if let line = takeLine() { return .message(unpack(line)) }
+        // A line longer than any gpsd sends is dropped whole, up to its end.
+        if pending.count > Self.messageCapacity { pending = [] }
+        return .idle
+    }
+
+    /// The next whole line read, without its newline.
+    private func takeLine() -> [UInt8]? {
+        guard let newline = pending.firstIndex(of: 0x0A) else { return nil }
+        let line = Array(pending[..<newline])
+        pending.removeFirst(newline + 1)
+        return line.count > Self.messageCapacity ? [] : line
+    }
+
+    /// `line` unpacked by libgps into `data`, when it is a line libgps can take.
+    private func unpack(_ line: [UInt8]) -> GPSDMessage {
+        guard GPSDLine.isOneObject(line) else { return .other }
+        var text = line.map { CChar(bitPattern: $0) } + [0]
+        _ = text.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
+        return Self.message(String(decoding: line, as: UTF8.self), data: data.pointee)
+    }
+
+    /// What libgps makes of one JSON line from gpsd (`gps_unpack`, as `gps_read` does)
+    /// outside a connection: the same decoding, for the fuzzer (`make fuzz`) and tests. A
+    /// line longer than a read's buffer is cut where a read would cut it.
+    static func decode(line: String) -> GPSDMessage {
+        let bytes = Array(line.utf8.prefix(messageCapacity))
+        guard GPSDLine.isOneObject(bytes) else { return .other }
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        data.initialize(to: gps_data_t())
+        defer { data.deallocate() }
+        var text = bytes.map { CChar(bitPattern: $0) } + [0]
+        _ = text.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
+        return message(String(decoding: bytes, as: UTF8.self), data: data.pointee)
+    }
+
+    /// The message `raw` is, with what libgps unpacked of it in `data`.
+    private static func message(_ raw: String, data: gps_data_t) -> GPSDMessage {
         // libgps keeps the last TPV in `data` while other classes arrive, so the class
         // decides whether `data` holds a new position report.
         switch GPSDMessage.classOf(raw) {
-        case "TPV": return .message(.position(snapshot()))
-        case "SKY":
-            return .message(
-                .satellites(used: data.pointee.satellites_used > 0 ? Int(data.pointee.satellites_used) : nil))
-        default: return .message(GPSDMessage(json: raw))
+        case "TPV": return .position(snapshot(data))
+        case "SKY": return .satellites(used: data.satellites_used > 0 ? Int(data.satellites_used) : nil)
+        default: return GPSDMessage(json: raw)
         }
     }
 
-    private func snapshot() -> GPSDReport {
-        let d = data.pointee
+    private static func snapshot(_ d: gps_data_t) -> GPSDReport {
         let fix = d.fix
         func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
         var time: Date?

@@ -132,3 +132,20 @@ extension GPSDReport {
             time: (tpv["time"] as? String).flatMap(UTCTime.parse), satellitesUsed: nil)
     }
 }
+
+/// What airloc makes of one JSON line from gpsd, as a value outside a connection: the
+/// fixes libgps' unpacking (what a read does) and airloc's own reading of a POLL give.
+/// For the fuzzer (`make fuzz`, Sources/FuzzTargets) and tests; a line libgps cannot take
+/// (``GPSDLine``) gives none.
+package enum GPSDReading {
+    /// The fixes `line` gives (none: it is no position report, or not one gpsd sends).
+    package static func fixes(in line: String) -> [Fix] {
+        [GPSDConnection.decode(line: line), GPSDMessage(json: line)].compactMap { message in
+            switch message {
+            case .position(let report): return report.fix
+            case .poll(let report, _): return report?.fix
+            default: return nil
+            }
+        }
+    }
+}

@@ -20,6 +20,20 @@ public enum ClimateQuantity: String, Sendable, CaseIterable {
         }
     }
 
+    /// What any sensor of it can say: CO₂ 0–100,000 ppm, −100–200 °C, −10–120 % (a humidity
+    /// sensor's calibration may overshoot 0 and 100 a little), 100–2,000 hPa. Beyond that a
+    /// number is no air (a damaged frame whose checksum held, a kernel value scaled past
+    /// sense) and is not kept: fuzzing found an SCD30 float of 1e30 ppm that the display
+    /// could not turn into a whole number.
+    public var possible: ClosedRange<Double> {
+        switch self {
+        case .co2: return 0...100_000
+        case .temperature: return -100...200
+        case .humidity: return -10...120
+        case .pressure: return 100...2_000
+        }
+    }
+
     /// The decimals a reading of it is kept, exported and served with (docs/sensors.md):
     /// CO₂ in whole ppm, °C to 0.01, % to 0.1, hPa to 0.01. Finer digits are the sensor's
     /// noise and the float's, not the air.

@@ -3,6 +3,9 @@
 /// Contract: a field is nil when the sensor does not measure it; values are as the frame
 /// gives them (ATM values for Plantower, with the CF=1 PM2.5 beside them), never made up.
 public struct ParticulateValues: Sendable, Equatable {
+    /// The most any particulate sensor can say, µg/m³ (Plantower's 16-bit field); a
+    /// decoder refuses a frame beyond it as damaged.
+    public static let possible = 65_535.0
     /// PM1.0, µg/m³ (not every sensor measures it).
     public var pm1_0: Double?
     /// PM2.5, µg/m³.

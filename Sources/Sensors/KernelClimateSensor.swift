@@ -72,6 +72,8 @@ public struct KernelClimateSensor: Sendable {
             values.temperatureC = try number(file("temp1_input")).map { $0 / 1000 }
             values.relativeHumidity = try number(file("humidity1_input")).map { $0 / 1000 }
         }
+        // A value scaled past sense (a raw of 1e300) is no reading: left out, as a frame's is.
+        values = values.possible
         guard !values.isEmpty else { throw .nothingMeasured(directory.path) }
         return values
     }

@@ -95,7 +95,11 @@ public enum SPS30Protocol {
                     return Double(Float(bitPattern: bits))
                 }
                 let values = (0..<4).map(float)
-                guard values.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return .refused(.malformed) }
+                // The SPS30 measures 0–1,000 µg/m³; a float far beyond (1e38) is a damaged frame
+                // whose checksum held, never air.
+                guard values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= ParticulateValues.possible }) else {
+                    return .refused(.malformed)
+                }
                 return .values(
                     ParticulateValues(pm1_0: values[0], pm2_5: values[1], pm4_0: values[2], pm10: values[3]),
                     sensorID: nil)

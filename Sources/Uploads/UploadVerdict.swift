@@ -38,6 +38,10 @@ public enum UploadVerdict: Sendable, Equatable {
     static func retryAfter(_ text: String?, now: Date) -> Duration? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let seconds = Int(text), seconds >= 0 { return .seconds(seconds) }
+        // An HTTP date is 29 printable ASCII characters. Foundation's DateFormatter stops the
+        // process on some other text (fuzzing found one from a server's header), so nothing
+        // else reaches it.
+        guard text.utf8.count <= 40, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         let format = DateFormatter()
         format.locale = Locale(identifier: "en_US_POSIX")
         format.timeZone = TimeZone(identifier: "GMT")

@@ -133,6 +133,19 @@ struct OpenMeteoAirQualityTests {
         #expect(reading.nextUpdate == Date(timeIntervalSince1970: 1_708_527_600 + Double(interval)))
     }
 
+    /// An index no service can mean (fuzzing found 6.4e65, which crashed the conversion to
+    /// a whole number) is no index: the reading stands on what else it says.
+    @Test func anIndexBeyondAnyIndexIsNotTakenAndDoesNotStopTheReading() throws {
+        let now =
+            #"{"utc_offset_seconds":0,"current":{"time":"2026-11-18T10:00","interval":3600,"us_aqi":6.4e65,"pm2_5":18.4,"us_aqi_pm2_5":-3}}"#
+        let reading = try OpenMeteoAirQuality.reading(from: Data(now.utf8))
+        #expect(reading.usAQIComputed && reading.usAQI == 68, "computed from PM2.5 (2024 table), not the absurd figure")
+        let hours =
+            #"{"hourly":{"time":["2026-11-18T10:00","2026-11-18T11:00"],"us_aqi":[6.4e65,41]},"utc_offset_seconds":0}"#
+        let readings = try OpenMeteoAirQuality.hours(from: Data(hours.utf8))
+        #expect(readings.values.compactMap { $0?.usAQI } == [41])
+    }
+
     /// A response recorded from the live service by another project (frenck's
     /// python-open-meteo fixtures, ../shared/corpus/openmeteo): every variable airloc does
     /// not ask for is ignored, and what it reads matches the file.

@@ -1,4 +1,5 @@
 import Foundation
+import Readings
 import TestSupport
 import Testing
 
@@ -65,5 +66,16 @@ import Testing
         }
         #expect(path == "iio:auto" && kind == .missing)
         #expect(reason.contains("dtoverlay=i2c-sensor,bme280"), "\(reason)")
+    }
+}
+
+/// A value no sensor can say is not a reading: an SCD30 float of 1e30 ppm (fuzzing found
+/// it; the display could not make it a whole number) or a kernel raw value scaled past sense.
+@Suite struct ImpossibleClimateValuesTests {
+    @Test func valuesBeyondWhatAnySensorSaysAreLeftOut() {
+        let values = ClimateValues(co2PPM: 1e30, temperatureC: 21.5, relativeHumidity: 300, pressureHPa: .infinity)
+        #expect(values.co2PPM == nil && values.relativeHumidity == nil && values.pressureHPa == nil)
+        #expect(values.temperatureC == 21.5, "what is possible stays as the sensor said it")
+        #expect(ClimateValues(co2PPM: 100_001).isEmpty)
     }
 }
