@@ -8,7 +8,12 @@
 /// - Warming, then sampling: readings in the warm-up are dropped, those of the window kept.
 ///   A silence of `timeout` since the last reading (or the first answer) fails the reading:
 ///   `invalidFrames` when frames were refused since, else `silent`.
-/// - At the end of the window: the readings, or `silent` when there were none.
+/// - A reading that comes once the warm-up is over opens the window at once (with no
+///   warm-up, the first good frame counts), so a reading in hand is never dropped.
+/// - At the end of the window: the readings. With none yet, a sensor that still answers,
+///   if only with damaged frames, is asked on until a good frame or until `timeout` past
+///   the window, then fails `invalidFrames` (damaged frames came) or `silent` (nothing did):
+///   doctor's one-second look at a sensor whose line drops bytes is not "stopped sending".
 /// - After a failure or the end, nothing more happens (`.idle`).
 struct ReadingPhases<Reading: Sendable>: Sendable {
     private enum State: Sendable {
@@ -80,6 +85,9 @@ struct ReadingPhases<Reading: Sendable>: Sendable {
     mutating func record(_ reading: Reading, at now: ContinuousClock.Instant) {
         lastReading = now
         refusedSinceReading = 0
+        if case .warming(let until) = state, now >= until {
+            state = .sampling(from: now, until: now + sample, readings: [])
+        }
         if case .sampling(let from, let until, var readings) = state {
             readings.append(reading)
             state = .sampling(from: from, until: until, readings: readings)
@@ -114,8 +122,12 @@ struct ReadingPhases<Reading: Sendable>: Sendable {
         case .warming(let until) where now >= until:
             state = .sampling(from: now, until: now + sample, readings: [])
         case .sampling(let from, let until, let readings) where now >= until:
+            guard !readings.isEmpty else {
+                if now - until < timeout { return .poll }
+                state = .finished
+                return .failed(refusedSinceReading > 0 ? .invalidFrames(device) : .silent(device))
+            }
             state = .finished
-            guard !readings.isEmpty else { return .failed(.silent(device)) }
             return .done(readings, seconds: Double((now - from).components.seconds))
         default: break
         }

@@ -119,6 +119,36 @@ import Testing
         #expect(requests.count > 20, "spoiled requests were asked again: \(requests.count) sent")
     }
 
+    /// Doctor's short look (no warm-up, a second's window) at an MH-Z19 whose UART drops
+    /// bytes: it answers every request, in turn with a bad checksum, a good frame, a frame
+    /// cut short, and noise before a good frame. A good frame in hand is a reading, and the
+    /// sensor is asked on while it answers: never "stopped sending" (issue 70, finding 7).
+    @Test func aSensorAnsweringWithDamagedFramesIsAskedUntilAGoodOne() throws {
+        let plan = ClimateCycle.Plan(model: .mhZ19, device: "/dev/co2", warmUp: .zero, sample: .seconds(1))
+        for offset in 0..<4 {
+            var replies = offset
+            let (action, _, second) = run(plan, ppm: { _ in 612 }) { _, reply in
+                defer { replies += 1 }
+                switch replies % 4 {
+                case 0: return reply.enumerated().map { $0.offset == 8 ? $0.element ^ 0x01 : $0.element }
+                case 1: return reply
+                case 2: return Array(reply.prefix(5))
+                default: return [0x00, 0x13, 0x37] + reply
+                }
+            }
+            let sample = try #require(try action.outcome?.get(), "starting at damage \(offset)")
+            #expect(sample.mean.co2PPM == 612 && second <= 4, "\(sample) after \(second) s")
+        }
+        // Only damage, for longer than the timeout after the window: the frames were bad, not absent.
+        let damaged = run(
+            ClimateCycle.Plan(
+                model: .mhZ19, device: "/dev/co2", warmUp: .zero, sample: .seconds(1), timeout: .seconds(5)),
+            spoil: { _, reply in Array(reply.prefix(5)) })
+        #expect(
+            damaged.0.outcome == .failure(.notASensor("/dev/co2"))
+                || damaged.0.outcome == .failure(.invalidFrames("/dev/co2")))
+    }
+
     @Test func aSilentOrNonSensorPortFailsAtTheTimeout() {
         let silent = run(
             ClimateCycle.Plan(model: .mhZ19, device: "/dev/none", timeout: .seconds(5)), spoil: { _, _ in [] })

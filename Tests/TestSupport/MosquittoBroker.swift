@@ -75,9 +75,20 @@ public final class MosquittoBroker: @unchecked Sendable {
     public static func start(
         port: Int? = nil, tls: Bool = false, requireCertificate: Bool = false
     ) async throws -> MosquittoBroker {
-        let broker = try await prepare(port: port, tls: tls, requireCertificate: requireCertificate)
-        try await broker.start()
-        return broker
+        // A port found free may be taken before mosquitto binds it (another test's child
+        // binding one of its own): a broker on a port of its choosing tries another.
+        for attempt in 1...3 {
+            let broker = try await prepare(port: port, tls: tls, requireCertificate: requireCertificate)
+            do {
+                try await broker.start()
+                return broker
+            } catch let error as FixtureError
+                where port == nil && attempt < 3 && error.description.contains("Address already in use")
+            {
+                continue
+            }
+        }
+        throw FixtureError("mosquitto could not start")
     }
 
     public func start() async throws {
