@@ -11,6 +11,7 @@
 #   make deb      dist/airloc_<version>_<arch>.deb (docs/packaging.md); make deb-test: install it and check (root)
 #   make test-system   the package installed with apt in a booted Debian 12 under systemd (qemu; root)
 #   make fuzz FUZZ_SECONDS=60   every parser of outside bytes under libFuzzer + ASan; make fuzz-list: the targets
+#   make test-tsan   the concurrent parts' tests under ThreadSanitizer
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -20,7 +21,7 @@ SWIFT ?= swift
 # for Sources/CCurl; libcurl4: opened at run time by the first web request.
 DEB_PACKAGES := pkg-config libgps-dev libinih-dev libcurl4 libcurl4-openssl-dev gpsd gpsd-clients python3 util-linux bsdutils tzdata tmux python3-jsonschema libsqlite3-dev systemd man-db libmosquitto-dev mosquitto mosquitto-clients openssl librsvg2-2 librsvg2-bin chromium libpq-dev libpq5 postgresql libmicrohttpd12 libmicrohttpd-dev libjs-leaflet chromium-driver python3-selenium prometheus
 
-.PHONY: all deps test-deps build release demo test test-dependent test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test test-system fuzz fuzz-list
+.PHONY: all deps test-deps build release demo test test-dependent test-ha test-repeat lint format run bench hot-functions acceptance data data-check install uninstall clean deb deb-test test-system fuzz fuzz-list test-tsan
 
 all: build
 
@@ -60,6 +61,11 @@ fuzz: deps
 
 fuzz-list: deps
 	@scripts/fuzz.sh list 2>/dev/null
+
+# The tests of the concurrent parts under ThreadSanitizer (docs/testing.md): built in
+# .build/tsan; any report fails it.
+test-tsan: test-deps
+	@scripts/test-tsan.sh
 
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Examples Fuzz Package.swift

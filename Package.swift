@@ -42,7 +42,9 @@ let package = Package(
         .systemLibrary(name: "CWideChar"),
         .target(name: "Arguments", dependencies: ["Platform"]),
         .target(name: "Geo"),
-        .target(name: "Platform"),
+        // ThreadSanitizer's annotations for the house lock (weak: nothing without the sanitizer).
+        .target(name: "CThreadSanitizer"),
+        .target(name: "Platform", dependencies: ["CThreadSanitizer"]),
         .target(name: "Web", dependencies: ["Platform", "CCurl"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "Web", "Platform"]),
         .target(name: "Location", dependencies: ["Geo", "Web", "Platform", "CGPS"]),

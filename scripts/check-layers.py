@@ -16,6 +16,7 @@ import sys
 # The data's path, bottom up: a target may use any layer below its own, never its own
 # layer's neighbours or a layer above. Test targets and executables sit on top.
 LAYERS = [
+    ["CThreadSanitizer"],
     ["Platform", "Geo", "CGPS", "CINIH", "CSQLite", "CMosquitto", "CCurl", "CPostgres", "CRsvg",
      "CMicroHTTPD", "CWideChar", "CSpawn"],
     ["Web", "Arguments"],

@@ -2,7 +2,6 @@ import Foundation
 import Platform
 import Readings
 import Sensors
-import Synchronization
 import Web
 
 /// What a follow loop (the logger, `now --watch`) waits on: the followed location's
@@ -35,7 +34,7 @@ public final class FollowInputs: Sendable {
     public let stream: AsyncStream<FollowInput>
     private let continuation: AsyncStream<FollowInput>.Continuation
     private let time: any TimeSource
-    private let alarm = Mutex<(date: Date?, timer: Task<Void, Never>?)>((nil, nil))
+    private let alarm = Lock<(date: Date?, timer: Task<Void, Never>?)>((nil, nil))
 
     /// The inputs of `following`, with alarms on `time`, ended by `stop`'s request too.
     public init(_ following: LocationSession.Following, time: any TimeSource, until stop: ServiceContext? = nil) {

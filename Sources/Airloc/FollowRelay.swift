@@ -1,7 +1,6 @@
 import Foundation
 import Location
 import Platform
-import Synchronization
 
 /// The follower's rules (``LocationFollower``) applied to a provider's updates as they
 /// come, on the thread that brings them: the events a ``LocationSession/Following`` hands
@@ -33,7 +32,7 @@ final class FollowRelay: Sendable {
         /// A thread is handing the outbox on: the others only add to it.
         var delivering = false
     }
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let fallbacks: LocationChain
     private let time: any TimeSource
     private let deliver: @Sendable (FollowEvent?) -> Void
@@ -43,7 +42,7 @@ final class FollowRelay: Sendable {
         follower: LocationFollower, fallbacks: LocationChain, time: any TimeSource,
         deliver: @escaping @Sendable (FollowEvent?) -> Void
     ) {
-        state = Mutex(State(follower: follower))
+        state = Lock(State(follower: follower))
         (self.fallbacks, self.time, self.deliver) = (fallbacks, time, deliver)
     }
 

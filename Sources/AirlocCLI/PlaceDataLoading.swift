@@ -1,13 +1,13 @@
 import Airloc
 import Arguments
 import Gazetteer
-import Synchronization
+import Platform
 
 /// The place data files one invocation loaded, so that it can say afterwards whether any
 /// lookup met damage in them (``GazetteerDamage``): what was printed then came from a
 /// damaged file.
 final class LoadedPlaceData: Sendable {
-    private let loaded = Mutex<[Gazetteer]>([])
+    private let loaded = Lock<[Gazetteer]>([])
 
     /// The first loaded file a lookup found damaged, if any.
     var damaged: GazetteerDamage? { loaded.withLock { $0.first(where: \.damageDetected)?.damage } }

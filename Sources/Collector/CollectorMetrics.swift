@@ -1,6 +1,5 @@
 import Foundation
 import Platform
-import Synchronization
 
 /// The collector's own `/metrics` (`[collect] metrics = HOST:PORT`), for Prometheus.
 ///
@@ -97,7 +96,7 @@ public enum CollectorMetrics {
 
 /// The running collector's state as of its last event, for readers on other threads.
 public final class CurrentState: Sendable {
-    private let value = Mutex(CollectorState())
+    private let value = Lock(CollectorState())
     /// A state before anything happened.
     public init() {}
     /// The latest state.

@@ -2,7 +2,6 @@ import FleetStore
 import FleetWire
 import Foundation
 import Platform
-import Synchronization
 
 /// Where the collector keeps what it stored: the seam between ``CollectorDriver`` and
 /// PostgreSQL, so that the driver's timing runs in-process in tests on a store of the
@@ -70,16 +69,16 @@ public struct StoreOpening: Sendable {
 /// batch's transaction, and applies `[collect] keep` at its first batch and every hour after.
 public final class PostgresStore: CollectorStore {
     private let plan: CollectorPlan
-    private let connection = Mutex<PostgresConnection?>(nil)
+    private let connection = Lock<PostgresConnection?>(nil)
     /// The partitions known to be there, when ``Retention`` was last applied, and until when
     /// a month's partition that could not be made is not tried again (said once an hour,
     /// not with every batch).
-    private let kept = Mutex<(months: Set<PartitionMonth.Needed>, applied: Date, refusedUntil: Date)>(
+    private let kept = Lock<(months: Set<PartitionMonth.Needed>, applied: Date, refusedUntil: Date)>(
         ([], .distantPast, .distantPast))
-    private let notices = Mutex<[ServiceNotice]>([])
+    private let notices = Lock<[ServiceNotice]>([])
     /// The lineage of the server last written to in this run: a server behind it is
     /// refused (``ServerLineage``).
-    private let lineage = Mutex<ServerLineage?>(nil)
+    private let lineage = Lock<ServerLineage?>(nil)
 
     /// The database `plan` names.
     public init(plan: CollectorPlan) { self.plan = plan }

@@ -1,6 +1,6 @@
 import CPostgres
 import Foundation
-import Synchronization
+import Platform
 
 /// Why the database cannot be used now: facts, for the collector to say and act on.
 public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -69,7 +69,7 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
 ///   command fail with SQLSTATE class 08 (``isBroken``): the caller opens a new one.
 package final class PostgresConnection: Sendable {
     /// libpq's connection; nil once closed. Under the mutex: one command at a time.
-    private let handle: Mutex<Handle?>
+    private let handle: Lock<Handle?>
 
     /// libpq's connection pointer.
     // @unchecked: a C handle, used only under the mutex that holds it.
@@ -133,7 +133,7 @@ package final class PostgresConnection: Sendable {
             if connection != nil { airloc_pq_finish(connection) }
             throw .connect(reason)
         }
-        handle = Mutex(connection.map(Handle.init))
+        handle = Lock(connection.map(Handle.init))
     }
 
     deinit { close() }

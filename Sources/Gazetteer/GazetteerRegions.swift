@@ -1,5 +1,5 @@
 import Geo
-import Synchronization
+import Platform
 
 /// Admin-1 regions and countries as search results and as qualifiers ("Paris, France",
 /// "Springfield IL", "Toronto, CA").
@@ -159,7 +159,7 @@ extension Gazetteer {
 /// a search per keystroke (the picker) pays for the table once. Built lazily, not at
 /// load, so `airloc reverse` does not pay for it.
 final class ShortCodes: Sendable {
-    private let table = Mutex<[UInt32]?>(nil)
+    private let table = Lock<[UInt32]?>(nil)
 
     /// `bytes` as a packed code, or nil when it is not 1...3 bytes long.
     static func pack(_ bytes: [UInt8]) -> UInt32? {

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
-import Synchronization
+import Platform
 
 /// A request as a handler sees it: method, path, head size, the client's address, and its
 /// headers and query arguments by name.
@@ -113,7 +113,7 @@ public final class HTTPServer: Sendable {
     /// The port it listens on.
     public let port: Int
     /// libmicrohttpd's daemon while it runs; nil once stopped.
-    private let server: Mutex<UnsafeMutableRawPointer?>
+    private let server: Lock<UnsafeMutableRawPointer?>
     private let answering: Answering
     private let onStop: @Sendable () -> Void
 
@@ -156,7 +156,7 @@ public final class HTTPServer: Sendable {
             let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw StartError(description: message, libraryMissing: message.contains("needs libmicrohttpd"))
         }
-        server = Mutex(started)
+        server = Lock(started)
         self.port = Int(bound)
         self.answering = answering
         self.onStop = onStop

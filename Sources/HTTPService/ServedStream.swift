@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Platform
 
 /// A reply that goes on after its head: Server-Sent Events and the like, read by the server
 /// a chunk at a time (``HTTPServer`` asks for more only when the client took the last).
@@ -39,7 +39,7 @@ final class StreamRegistry: Sendable {
         /// A stream, not kept alive by the registry.
         weak let stream: (any ServedStream)?
     }
-    private let open = Mutex(Open())
+    private let open = Lock(Open())
     private let limit: Int
     private let perClient: Int
 

@@ -1,7 +1,6 @@
 import Foundation
 import Geo
 import Platform
-import Synchronization
 
 /// The field log: where the device was and what the air was like there, in one SQLite
 /// file (docs/logbook.md).
@@ -40,7 +39,7 @@ public final class Logbook: Sendable {
     /// Told of every row written or changed through this logbook (nil when read-only): the
     /// readers in the same program that wait on the logger's new rows listen to it.
     public let changes: LogbookChanges?
-    private let connection: Mutex<LogbookConnection>
+    private let connection: Lock<LogbookConnection>
 
     /// Opens the logbook at `url`, creating it (and its directory) unless `readOnly`;
     /// with `outbox`, rows written through it are born unsent, and with `collector` (which
@@ -104,7 +103,7 @@ public final class Logbook: Sendable {
         } catch {
             throw .file(path, "\(error)")
         }
-        connection = Mutex(LogbookConnection(database: database))
+        connection = Lock(LogbookConnection(database: database))
     }
 
     /// 12 random hex digits.

@@ -1,4 +1,4 @@
-import Synchronization
+import Platform
 
 /// News that the logger wrote or changed rows, for the readers in the same program that
 /// wait on it (the publisher, the uploads): they wake for new rows instead of looking for
@@ -9,7 +9,7 @@ import Synchronization
 /// as one (the reader then reads everything new at once). A stream ends when its reader
 /// stops reading it.
 public final class LogbookChanges: Sendable {
-    private let readers = Mutex<(next: Int, streams: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
+    private let readers = Lock<(next: Int, streams: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
 
     /// News nobody listens to yet.
     public init() {}

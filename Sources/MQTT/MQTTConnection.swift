@@ -19,8 +19,8 @@ package final class MQTTConnection: MQTTClient, Sendable {
     private let post: AsyncStream<MQTTEvent>.Continuation
     /// The handle; nil once destroyed. Held while another thread calls into it, so that the
     /// network thread cannot destroy it meanwhile. Callbacks never take this lock.
-    private let handle: Mutex<Handle?>
-    private let state = Mutex(LinkState())
+    private let handle: Lock<Handle?>
+    private let state = Lock(LinkState())
     private let doorbell = Doorbell()
     private let started = Atomic<Bool>(false)
 
@@ -62,7 +62,7 @@ package final class MQTTConnection: MQTTClient, Sendable {
         guard let client = airloc_mosquitto_new(options.clientID, !options.persistentSession, nil) else {
             throw .option(what: "the MQTT client", reason: String(cString: strerror(errno)))
         }
-        handle = Mutex(Handle(client: client))
+        handle = Lock(Handle(client: client))
         airloc_mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
         airloc_mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
         airloc_mosquitto_int_option(client, MOSQ_OPT_SEND_MAXIMUM, Int32(options.inFlight))

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -22,11 +21,11 @@ public final class DeviceLock: Sendable {
     private let device: String
     private let directory: String
     /// The lock file held and its descriptor: it moves with the node (``follow()``).
-    private let held: Mutex<(descriptor: Int32, path: String)>
+    private let held: Lock<(descriptor: Int32, path: String)>
 
     private init(device: String, directory: String, descriptor: Int32, path: String) {
         (self.device, self.directory) = (device, directory)
-        held = Mutex((descriptor, path))
+        held = Lock((descriptor, path))
     }
 
     deinit {
@@ -57,7 +56,7 @@ public final class DeviceLock: Sendable {
     }
 
     /// The locks this process holds, by the device as configured (``follow(_:)``).
-    private static let holding = Mutex<[String: Reference]>([:])
+    private static let holding = Lock<[String: Reference]>([:])
 
     /// A lock of this process, not kept alive by the list of them.
     private final class Reference: Sendable {

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// A value shared between threads, under a `Mutex`, that a thread can wait on until it
+/// A value shared between threads, under a `Lock`, that a thread can wait on until it
 /// becomes what the thread needs: the one lock type of the house, with the waiting a
 /// condition variable gave (a pool's free connection, an answer another request is making,
 /// a doorbell rung).
@@ -23,10 +23,10 @@ public final class GuardedState<Value: Sendable>: Sendable {
         var waiters: [Int: DispatchSemaphore] = [:]
         var nextTicket = 0
     }
-    private let inner: Mutex<Inner>
+    private let inner: Lock<Inner>
 
     /// A guarded `value`.
-    public init(_ value: Value) { inner = Mutex(Inner(value: value)) }
+    public init(_ value: Value) { inner = Lock(Inner(value: value)) }
 
     /// Reads or changes the value without waking waiters.
     public func withLock<Result: Sendable, Failure: Error>(

@@ -14,7 +14,7 @@ public final class Mailbox<Message: Sendable>: Sendable {
     /// What was posted, in order: the service's loop reads this.
     public let messages: AsyncStream<Message>
     private let post: AsyncStream<Message>.Continuation
-    private let helpers = Mutex<[Int: Task<Void, Never>]>([:])
+    private let helpers = Lock<[Int: Task<Void, Never>]>([:])
     private let counter = Atomic<Int>(0)
 
     /// An empty mailbox.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A value set once, by whichever of several racers gets there first; everyone who
 /// awaits it gets that value. The one "resume exactly once" of airloc: a blocking call
 /// racing its watchdog, a request racing its cancellation, a stop request and its waiters.
@@ -13,7 +11,7 @@ public final class OnceCell<Value: Sendable>: Sendable {
         var waiters: [CheckedContinuation<Value, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// An empty cell.
     public init() {}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A long-running part of a program, run by a ``ServiceGroup``: the logger, the
 /// publisher, an upload, an MQTT connection, the collector, a web server.
 ///
@@ -68,7 +66,7 @@ public final class ServiceContext: Sendable {
     /// Where it says what happens (the journal).
     public let notify: @Sendable (ServiceNotice) -> Void
     private let stop = OnceCell<Bool>()
-    private let actions = Mutex<[@Sendable () -> Void]>([])
+    private let actions = Lock<[@Sendable () -> Void]>([])
 
     /// A context for the service `name`, on `time`, speaking through `notify`.
     public init(

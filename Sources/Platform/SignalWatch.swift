@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +9,7 @@ import Synchronization
 /// (termination), so a stream can end cleanly and stop its reader thread.
 public final class SignalWatch: Sendable {
     /// Dispatch's sources: not Sendable themselves, so only ever touched under the mutex.
-    private let sources: Mutex<[any DispatchSourceSignal]>
+    private let sources: Lock<[any DispatchSourceSignal]>
 
     /// Runs `handler` once for any of `signals`, which no longer terminate the process.
     public convenience init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
@@ -27,7 +26,7 @@ public final class SignalWatch: Sendable {
             source.resume()
             sources.append(source)
         }
-        self.sources = Mutex(sources)
+        self.sources = Lock(sources)
     }
 
     /// SIGINT (Ctrl-C) and SIGTERM (systemd, kill): the signals that ask a stream to end.
@@ -51,7 +50,7 @@ public final class SignalWatch: Sendable {
     ) async -> (value: T, signal: Int32?) {
         // The handlers go in before the operation starts: a signal in between would end the
         // process the default way, without the operation's clean-up.
-        let box = Mutex<(task: Task<T, Never>?, signal: Int32?)>((nil, nil))
+        let box = Lock<(task: Task<T, Never>?, signal: Int32?)>((nil, nil))
         let signals = SignalWatch(signals: [SIGINT, SIGTERM]) { number in
             box.withLock {
                 $0.signal = $0.signal ?? number

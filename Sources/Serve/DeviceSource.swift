@@ -7,7 +7,6 @@ import Geo
 import Logbook
 import Platform
 import Settings
-import Synchronization
 import Web
 
 /// What `airloc serve` shows of this device: the logbook, opened read-only as `log status`
@@ -33,7 +32,7 @@ public final class DeviceSource: Sendable {
         var report: (version: Int64, value: AirReport?)?
         var status: (version: Int64, made: Date, value: LogStatusJSON?)?
     }
-    private let kept = Mutex(Kept())
+    private let kept = Lock(Kept())
 
     /// A source over `settings.logDatabase`.
     public init(settings: Settings, gazetteer: Gazetteer, watching: Bool = true) {

@@ -3,7 +3,6 @@ import Foundation
 import HTTPService
 import Logbook
 import Platform
-import Synchronization
 import Web
 
 /// One client's `GET /api/events`: Server-Sent Events, event `row`, whose data is each new
@@ -40,13 +39,13 @@ public final class EventStream: ServedStream, Sendable {
         case chunk(Data)
         case wait(after: Int)
     }
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let source: DeviceSource
 
     /// A stream of `source`'s rows after `seen`.
     init(source: DeviceSource, seen: [RowKind: Int64]) {
         self.source = source
-        state = Mutex(
+        state = Lock(
             State(
                 pending: Data("retry: 2000\n: airloc \(AirlocVersion.string)\n\n".utf8), seen: seen,
                 changes: source.watch?.changes ?? 0))

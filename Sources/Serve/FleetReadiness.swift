@@ -2,7 +2,6 @@ import FleetStore
 import Foundation
 import HTTPService
 import Platform
-import Synchronization
 
 /// Whether the collector's database is ready for the fleet's page, and what `serve` does
 /// until it is: a fleet page started before its database (a boot where `serve` wins the
@@ -18,12 +17,12 @@ import Synchronization
 ///   a role or database that does not exist: 78), a schema newer than this airloc knows
 ///   (78), libpq missing (69).
 public final class FleetReadiness: Sendable {
-    private let waiting: Mutex<String?>
+    private let waiting: Lock<String?>
 
     /// Ready at once (`ready`: routes made over a database known to be there), or waiting
     /// for ``watch(_:context:)`` to find the database ready.
     public init(ready: Bool = false) {
-        waiting = Mutex(ready ? nil : "connecting to the collector's database")
+        waiting = Lock(ready ? nil : "connecting to the collector's database")
     }
 
     /// Why the page is not ready (nil: ready).

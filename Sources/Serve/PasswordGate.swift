@@ -1,6 +1,5 @@
 import Foundation
 import Platform
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +40,7 @@ final class PasswordGate: Sendable {
         /// Full (or past the ceiling) until this time: every client refused.
         var closedUntil: Date?
     }
-    private let table = Mutex(Table())
+    private let table = Lock(Table())
     private let notify: @Sendable (ServiceNotice) -> Void
 
     init(notify: @escaping @Sendable (ServiceNotice) -> Void = { _ in }) { self.notify = notify }
@@ -114,7 +113,7 @@ final class PasswordGate: Sendable {
 
 /// Where a server's notices go once its service runs (the routes are made before).
 final class NoticeRelay: Sendable {
-    private let target = Mutex<(@Sendable (ServiceNotice) -> Void)?>(nil)
+    private let target = Lock<(@Sendable (ServiceNotice) -> Void)?>(nil)
     init() {}
     func connect(_ notify: @escaping @Sendable (ServiceNotice) -> Void) { target.withLock { $0 = notify } }
     func say(_ notice: ServiceNotice) { target.withLock { $0 }?(notice) }

@@ -1,6 +1,5 @@
 import MQTT
 import Platform
-import Synchronization
 
 /// What owntracks-mqtt's broker connection says, for an upload that publishes one message
 /// and waits for its PUBACK: whether it is connected, why not, and each acknowledgement.
@@ -19,7 +18,7 @@ final class BrokerAcknowledgements: Sendable {
     }
 
     let client: any MQTTClient
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(_ client: any MQTTClient) { self.client = client }
 
