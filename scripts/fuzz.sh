@@ -4,7 +4,9 @@
 #
 #   scripts/fuzz.sh list            the targets, one a line
 #   scripts/fuzz.sh run [SECONDS]   each target for SECONDS (default 60); FUZZ_TARGETS
-#                                   ("sds011 config") picks some
+#                                   ("sds011 config") picks some; FUZZ_SEED fixes libFuzzer's
+#                                   seed (CI: 1, so a landing never depends on a draw; 0, the
+#                                   default, draws one)
 #
 # A crash, a leak, a broken promise or an input that takes over 10 s fails the run; its
 # reproducer is kept in Fuzz/found/ (make it a regression test: copy it into the
@@ -43,6 +45,7 @@ run)
 		log=.build/fuzz-corpus/$target.log
 		start=$(date +%s)
 		if AIRLOC_FUZZ_TARGET=$target "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 \
+			-seed="${FUZZ_SEED:-0}" \
 			-print_final_stats=1 -artifact_prefix="Fuzz/found/$target-" "$learned" "Fuzz/corpus/$target" \
 			>"$log" 2>&1; then
 			runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
