@@ -94,25 +94,24 @@ final class GPSDConnection {
     }
 
     /// `line` unpacked by libgps into `data`, when it is a line libgps can take.
-    private func unpack(_ line: [UInt8]) -> GPSDMessage {
-        guard GPSDLine.isOneObject(line) else { return .other }
-        var text = line.map { CChar(bitPattern: $0) } + [0]
-        _ = text.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
-        return Self.message(String(decoding: line, as: UTF8.self), data: data.pointee)
-    }
+    private func unpack(_ line: [UInt8]) -> GPSDMessage { Self.unpack(line, into: data) }
 
     /// What libgps makes of one JSON line from gpsd (`gps_unpack`, as `gps_read` does)
     /// outside a connection: the same decoding, for the fuzzer (`make fuzz`) and tests. A
     /// line longer than a read's buffer is cut where a read would cut it.
     static func decode(line: String) -> GPSDMessage {
-        let bytes = Array(line.utf8.prefix(messageCapacity))
-        guard GPSDLine.isOneObject(bytes) else { return .other }
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         data.initialize(to: gps_data_t())
         defer { data.deallocate() }
-        var text = bytes.map { CChar(bitPattern: $0) } + [0]
+        return unpack(Array(line.utf8.prefix(messageCapacity)), into: data)
+    }
+
+    /// `line` unpacked by libgps into `data` (only a line ``GPSDLine`` passes reaches it).
+    private static func unpack(_ line: [UInt8], into data: UnsafeMutablePointer<gps_data_t>) -> GPSDMessage {
+        guard GPSDLine.isOneObject(line) else { return .other }
+        var text = line.map { CChar(bitPattern: $0) } + [0]
         _ = text.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
-        return message(String(decoding: bytes, as: UTF8.self), data: data.pointee)
+        return message(String(decoding: line, as: UTF8.self), data: data.pointee)
     }
 
     /// The message `raw` is, with what libgps unpacked of it in `data`.
